@@ -1,0 +1,88 @@
+/* engine.c - engine selection and the fall-backs shared by every engine. */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
+		  engine **out, l3d_err *err)
+{
+	const char *kind = opts && opts->kind ? opts->kind : "auto";
+	*out = NULL;
+	if (strcmp(kind, "cpu") == 0)
+		return engine_cpu_create(opts, initial, r, out, err);
+	if (strcmp(kind, "cuda") == 0)
+		return engine_cuda_create(opts, initial, r, out, err);
+	if (strcmp(kind, "auto") != 0)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"unknown engine '%s' (expected auto, cpu or cuda)",
+				kind);
+	if (engine_cuda_device_count() > 0) {
+		int rc = engine_cuda_create(opts, initial, r, out, err);
+		/* A GPU that is present but cannot take this universe (too
+		 * large, busy) is not a reason to fail an auto run. */
+		if (rc != L3D_ERR_UNAVAILABLE)
+			return rc;
+	}
+	return engine_cpu_create(opts, initial, r, out, err);
+}
+
+int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
+{
+	return e->ops->step(e, steps, stats, err);
+}
+
+int engine_read(engine *e, grid *out, l3d_err *err)
+{
+	return e->ops->read(e, out, err);
+}
+
+/* Views through a full read-back, for engines without their own. */
+static int read_back(engine *e, grid *tmp, l3d_err *err)
+{
+	int rc = grid_alloc(tmp, e->nx, e->ny, e->nz, err);
+	if (rc)
+		return rc;
+	rc = e->ops->read(e, tmp, err);
+	if (rc)
+		grid_free(tmp);
+	return rc;
+}
+
+int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
+{
+	if (e->ops->project)
+		return e->ops->project(e, axis, counts, err);
+	grid tmp;
+	int rc = read_back(e, &tmp, err);
+	if (rc)
+		return rc;
+	grid_project(&tmp, axis, counts);
+	grid_free(&tmp);
+	return L3D_OK;
+}
+
+int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
+		 l3d_err *err)
+{
+	if (e->ops->slice)
+		return e->ops->slice(e, axis, index, cells, err);
+	grid tmp;
+	int rc = read_back(e, &tmp, err);
+	if (rc)
+		return rc;
+	grid_slice(&tmp, axis, index, cells);
+	grid_free(&tmp);
+	return L3D_OK;
+}
+
+const char *engine_describe(const engine *e)
+{
+	return e->ops->describe ? e->ops->describe(e) : e->ops->name;
+}
+
+void engine_destroy(engine *e)
+{
+	if (e)
+		e->ops->destroy(e);
+}

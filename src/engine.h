@@ -1,0 +1,88 @@
+/* engine.h - the one interface every engine (CPU, CUDA, MPI) sits behind.
+ *
+ * Callers create an engine from a universe and a rule, step it, ask for
+ * counts, views and the universe back, and destroy it; they cannot tell
+ * which engine runs.  An engine owns its own copy of the universe (on the
+ * GPU, in slabs across ranks, ...), so the caller's grid may be freed after
+ * engine_create().
+ *
+ * Counting: when engine_step() is given a stats pointer, the engine reports
+ * the population of the universe after the last step, and the births and
+ * deaths of that last step (cells dead at generation g-1 and alive at g, and
+ * the reverse).  Engines compute them in the same pass as the step where
+ * they can, so a log line costs no extra pass over the universe. */
+#ifndef LIFE3D_ENGINE_H
+#define LIFE3D_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "grid.h"
+#include "rule.h"
+#include "status.h"
+
+typedef struct engine engine;
+
+typedef struct engine_stats {
+	uint64_t population;
+	uint64_t births;
+	uint64_t deaths;
+} engine_stats;
+
+typedef struct engine_opts {
+	const char *kind;      /* "auto", "cpu" or "cuda" */
+	int threads;           /* CPU threads; 0 = all cores */
+	int device;            /* CUDA device index; -1 = default */
+	const char *simd;      /* CPU path: "auto", "avx512", "avx2", "portable";
+	                          NULL = auto (or $LIFE3D_SIMD) */
+} engine_opts;
+
+/* Operations an engine implements.  Everything but step, read and destroy
+ * is optional: engine.c falls back on reading the universe back. */
+typedef struct engine_ops {
+	const char *name;
+	int (*step)(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+	int (*read)(engine *e, grid *out, l3d_err *err);
+	int (*project)(engine *e, int axis, uint32_t *counts, l3d_err *err);
+	int (*slice)(engine *e, int axis, uint64_t index, uint8_t *cells,
+		     l3d_err *err);
+	void (*destroy)(engine *e);
+	/* short description for the summary line, e.g. "cpu/avx512 x2" */
+	const char *(*describe)(const engine *e);
+} engine_ops;
+
+/* The common head of every engine; implementations embed it first. */
+struct engine {
+	const engine_ops *ops;
+	uint64_t nx, ny, nz;
+	rule rule;
+};
+
+int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
+		  engine **out, l3d_err *err);
+int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+/* `out` must be allocated with the engine's sizes; its generation is left
+ * to the caller. */
+int engine_read(engine *e, grid *out, l3d_err *err);
+int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err);
+int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
+		 l3d_err *err);
+const char *engine_describe(const engine *e);
+void engine_destroy(engine *e);
+
+/* Back ends.  Each returns L3D_ERR_UNAVAILABLE when it cannot run here. */
+int engine_cpu_create(const engine_opts *opts, const grid *initial,
+		      const rule *r, engine **out, l3d_err *err);
+int engine_cuda_create(const engine_opts *opts, const grid *initial,
+		       const rule *r, engine **out, l3d_err *err);
+
+/* Number of usable CUDA devices (0 when CUDA is not built in, there is no
+ * driver or no device), and a description of each for --version. */
+int engine_cuda_device_count(void);
+int engine_cuda_describe_devices(char *buf, size_t size);
+
+/* CPU SIMD paths this binary has and this CPU supports, e.g.
+ * "avx512 avx2 portable", for --version. */
+const char *engine_cpu_simd_paths(void);
+
+#endif

@@ -1,0 +1,1 @@
+/* format_rle3.c */

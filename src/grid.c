@@ -1,0 +1,194 @@
+/* grid.c - the packed universe and the operations every engine shares. */
+#include "grid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int grid_check_size(uint64_t nx, uint64_t ny, uint64_t nz, const char *what,
+		    l3d_err *err)
+{
+	if (nx == 0 || ny == 0 || nz == 0)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: size %llux%llux%llu has an empty axis", what,
+				(unsigned long long)nx, (unsigned long long)ny,
+				(unsigned long long)nz);
+	if (nx > GRID_MAX_EDGE || ny > GRID_MAX_EDGE || nz > GRID_MAX_EDGE)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: size %llux%llux%llu exceeds the largest edge %llu",
+				what, (unsigned long long)nx, (unsigned long long)ny,
+				(unsigned long long)nz,
+				(unsigned long long)GRID_MAX_EDGE);
+	size_t rows, words, bytes;
+	if (l3d_mul_size(nx, ny, &rows) ||
+	    l3d_mul_size(rows, (nz + 63) / 64, &words) ||
+	    l3d_mul_size(words, 8, &bytes) || bytes > (SIZE_MAX >> 2))
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: size %llux%llux%llu has too many cells", what,
+				(unsigned long long)nx, (unsigned long long)ny,
+				(unsigned long long)nz);
+	return L3D_OK;
+}
+
+int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err)
+{
+	memset(g, 0, sizeof *g);
+	int rc = grid_check_size(nx, ny, nz, "universe", err);
+	if (rc)
+		return rc;
+	uint64_t words = (nz + 63) / 64;
+	size_t bytes = (size_t)(nx * ny * words * 8);
+	size_t rounded = (bytes + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, rounded);
+	if (!p)
+		return l3d_fail(err, L3D_ERR_RUNTIME,
+				"out of memory: a %llux%llux%llu universe needs %zu bytes",
+				(unsigned long long)nx, (unsigned long long)ny,
+				(unsigned long long)nz, rounded);
+	memset(p, 0, rounded);
+	g->nx = nx;
+	g->ny = ny;
+	g->nz = nz;
+	g->words = words;
+	g->bits = p;
+	return L3D_OK;
+}
+
+void grid_free(grid *g)
+{
+	free(g->bits);
+	memset(g, 0, sizeof *g);
+}
+
+uint64_t grid_cells(const grid *g)
+{
+	return g->nx * g->ny * g->nz;
+}
+
+size_t grid_bytes(const grid *g)
+{
+	return (size_t)(g->nx * g->ny * g->words * 8);
+}
+
+uint64_t grid_tail_mask(const grid *g)
+{
+	unsigned r = (unsigned)(g->nz & 63);
+	return r ? (((uint64_t)1 << r) - 1) : ~(uint64_t)0;
+}
+
+uint64_t grid_population(const grid *g)
+{
+	uint64_t n = 0, total = g->nx * g->ny * g->words;
+	for (uint64_t i = 0; i < total; i++)
+		n += (uint64_t)__builtin_popcountll(g->bits[i]);
+	return n;
+}
+
+bool grid_equal(const grid *a, const grid *b)
+{
+	return a->nx == b->nx && a->ny == b->ny && a->nz == b->nz &&
+	       memcmp(a->bits, b->bits, grid_bytes(a)) == 0;
+}
+
+void grid_row_unpack(const grid *g, uint64_t x, uint64_t y, uint8_t *cells)
+{
+	const uint64_t *row = grid_row(g, x, y);
+	for (uint64_t z = 0; z < g->nz; z++)
+		cells[z] = (uint8_t)((row[z >> 6] >> (z & 63)) & 1u);
+}
+
+int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells)
+{
+	uint64_t *row = grid_row(g, x, y);
+	uint8_t bad = 0;
+	for (uint64_t w = 0; w < g->words; w++) {
+		uint64_t word = 0, z0 = w * 64;
+		uint64_t n = g->nz - z0 < 64 ? g->nz - z0 : 64;
+		for (uint64_t i = 0; i < n; i++) {
+			bad |= cells[z0 + i];
+			word |= (uint64_t)(cells[z0 + i] & 1u) << i;
+		}
+		row[w] = word;
+	}
+	return (bad & ~1u) ? -1 : 0;
+}
+
+/* splitmix64's finaliser: a bijective mixer with good avalanche, cheap
+ * enough to call once per cell. */
+static inline uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void grid_random(grid *g, double density, uint64_t seed)
+{
+	/* Threshold t: alive iff hash < t, so P(alive) = t / 2^64.  density 1
+	 * must make every cell alive, which needs the comparison below. */
+	uint64_t t;
+	bool all = density >= 1.0;
+	if (density <= 0.0)
+		t = 0;
+	else if (all)
+		t = UINT64_MAX;
+	else
+		t = (uint64_t)(density * 18446744073709551616.0);
+	uint64_t key = mix64(seed ^ 0x6c69666533640000ULL);
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			uint64_t *row = grid_row(g, x, y);
+			uint64_t base = (x * g->ny + y) * g->nz;
+			memset(row, 0, g->words * 8);
+			for (uint64_t z = 0; z < g->nz; z++) {
+				uint64_t h = mix64(key + base + z);
+				if (all || h < t)
+					row[z >> 6] |= (uint64_t)1 << (z & 63);
+			}
+		}
+}
+
+void grid_view_dims(const grid *g, int axis, uint64_t *width, uint64_t *height)
+{
+	switch (axis) {
+	case 0: *width = g->ny; *height = g->nz; break;
+	case 1: *width = g->nx; *height = g->nz; break;
+	default: *width = g->nx; *height = g->ny; break;
+	}
+}
+
+void grid_project(const grid *g, int axis, uint32_t *counts)
+{
+	uint64_t w, h;
+	grid_view_dims(g, axis, &w, &h);
+	memset(counts, 0, (size_t)(w * h) * sizeof *counts);
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			const uint64_t *row = grid_row(g, x, y);
+			if (axis == 2) {
+				uint32_t n = 0;
+				for (uint64_t i = 0; i < g->words; i++)
+					n += (uint32_t)__builtin_popcountll(row[i]);
+				counts[y * w + x] += n;
+				continue;
+			}
+			for (uint64_t z = 0; z < g->nz; z++)
+				if ((row[z >> 6] >> (z & 63)) & 1u)
+					counts[z * w + (axis == 0 ? y : x)]++;
+		}
+}
+
+void grid_slice(const grid *g, int axis, uint64_t index, uint8_t *cells)
+{
+	uint64_t w, h;
+	grid_view_dims(g, axis, &w, &h);
+	for (uint64_t v = 0; v < h; v++)
+		for (uint64_t u = 0; u < w; u++) {
+			uint64_t x, y, z;
+			switch (axis) {
+			case 0: x = index; y = u; z = v; break;
+			case 1: x = u; y = index; z = v; break;
+			default: x = u; y = v; z = index; break;
+			}
+			cells[v * w + u] = (uint8_t)grid_get(g, x, y, z);
+		}
+}

@@ -1,0 +1,246 @@
+/* options.c - the option table, defaults and value parsing shared by the
+ * command line and the configuration file. */
+#include "options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F(field) offsetof(options, field)
+#define U64MAX 18446744073709551615.0
+
+const opt_desc option_table[OPT_COUNT] = {
+	{OPT_OUTPUT, "output", 'o', OT_STRING, F(output), "FILE", NULL, 0, 0, true,
+	 "write the final universe to FILE ('-' = stdout, the default)"},
+	{OPT_FORCE, "force", 'f', OT_FLAG, F(force), NULL, NULL, 0, 0, true,
+	 "overwrite an existing output file; allow binary output to a terminal"},
+	{OPT_STEPS, "steps", 'n', OT_UINT, F(steps), "N", NULL, 0, U64MAX, true,
+	 "run N steps (default 0)"},
+	{OPT_UNTIL, "until", 0, OT_UINT, F(until), "T", NULL, 0, U64MAX, true,
+	 "run until generation T (instead of --steps)"},
+	{OPT_RULE, "rule", 'r', OT_STRING, F(rule), "RULE", NULL, 0, 0, true,
+	 "rule as B/S (B6/S567), Bays (5766) or Golly (3D5..7/6); default B6/S567"},
+	{OPT_CONFIG, "config", 'c', OT_STRING, F(config), "FILE", NULL, 0, 0, false,
+	 "read settings from the libconfig file FILE"},
+	{OPT_ENGINE, "engine", 0, OT_CHOICE, F(engine), "NAME", "auto|cpu|cuda", 0, 0, true,
+	 "auto (CUDA when a GPU is present, else CPU), cpu or cuda"},
+	{OPT_THREADS, "threads", 0, OT_INT, F(threads), "N", NULL, 0, 4096, true,
+	 "CPU threads (default 0 = all cores)"},
+	{OPT_DEVICE, "device", 0, OT_INT, F(device), "N", NULL, -1, 1024, true,
+	 "CUDA device index (default: the first visible one)"},
+	{OPT_SIMD, "simd", 0, OT_CHOICE, F(simd), "PATH", "auto|avx512|avx2|portable", 0, 0, true,
+	 "CPU vector path (default auto; also $LIFE3D_SIMD)"},
+	{OPT_FORMAT, "format", 0, OT_CHOICE, F(format), "NAME", "hpcgame|l3d|native|rle3|vtk|npy", 0, 0, true,
+	 "output format (default: from the output name, else the input's)"},
+	{OPT_RANDOM, "random", 0, OT_STRING, F(random), "X[xYxZ]", NULL, 0, 0, true,
+	 "start from a seeded random universe of this size instead of INPUT"},
+	{OPT_DENSITY, "density", 0, OT_DOUBLE, F(density), "D", NULL, 0, 1, true,
+	 "fraction of live cells for --random (default 0.25)"},
+	{OPT_SEED, "seed", 0, OT_UINT, F(seed), "S", NULL, 0, U64MAX, true,
+	 "seed for --random (default 1)"},
+	{OPT_QUIET, "quiet", 'q', OT_FLAG, F(quiet), NULL, NULL, 0, 0, true,
+	 "no progress and no summary on stderr"},
+	{OPT_VERBOSE, "verbose", 'v', OT_FLAG, F(verbose), NULL, NULL, 0, 0, true,
+	 "say more on stderr (engine choice, files written)"},
+	{OPT_LOG, "log", 0, OT_STRING, F(log), "FILE", NULL, 0, 0, true,
+	 "write the population log (TSV) to FILE ('-' = stdout)"},
+	{OPT_LOG_EVERY, "log-every", 0, OT_UINT, F(log_every), "K", NULL, 1, U64MAX, true,
+	 "log every K steps (default 1)"},
+	{OPT_SNAPSHOT_EVERY, "snapshot-every", 0, OT_UINT, F(snapshot_every), "K", NULL, 0, U64MAX, true,
+	 "write a PNG snapshot every K steps (default 0 = none)"},
+	{OPT_SNAPSHOT_PREFIX, "snapshot-prefix", 0, OT_STRING, F(snapshot_prefix), "PATH", NULL, 0, 0, true,
+	 "snapshot file names start with PATH (default 'snapshot-')"},
+	{OPT_SNAPSHOT_KIND, "snapshot-kind", 0, OT_CHOICE, F(snapshot_kind), "KIND", "projection|slice", 0, 0, true,
+	 "projection (live cells counted along an axis, the default) or slice"},
+	{OPT_SLICE_AXIS, "slice-axis", 0, OT_CHOICE, F(slice_axis), "AXIS", "x|y|z", 0, 0, true,
+	 "axis a snapshot looks along (default z)"},
+	{OPT_SLICE_INDEX, "slice-index", 0, OT_INT, F(slice_index), "I", NULL, -1, 16777215, true,
+	 "plane shown by a slice snapshot (default: the middle)"},
+	{OPT_SNAPSHOT_SCALE, "snapshot-scale", 0, OT_UINT, F(snapshot_scale), "S", NULL, 1, 64, true,
+	 "enlarge snapshots S times (default 1)"},
+	{OPT_INPUT, "input", 0, OT_STRING, F(input), "FILE", NULL, 0, 0, true,
+	 "read the universe from FILE (same as the INPUT operand)"},
+	{OPT_HELP, "help", 'h', OT_FLAG, F(help), NULL, NULL, 0, 0, false,
+	 "show this help and exit"},
+	{OPT_VERSION, "version", 'V', OT_FLAG, F(version), NULL, NULL, 0, 0, false,
+	 "show version, built-in engines and visible GPUs, and exit"},
+};
+
+void options_init(options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->rule = "B6/S567";
+	o->engine = "auto";
+	o->simd = "auto";
+	o->density = 0.25;
+	o->seed = 1;
+	o->log_every = 1;
+	o->snapshot_prefix = "snapshot-";
+	o->snapshot_kind = "projection";
+	o->slice_axis = "z";
+	o->slice_index = -1;
+	o->device = -1;
+	o->snapshot_scale = 1;
+}
+
+const opt_desc *option_by_name(const char *name)
+{
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (strcmp(option_table[i].name, name) == 0)
+			return &option_table[i];
+	return NULL;
+}
+
+const char *option_key(const opt_desc *d, char *buf, size_t size)
+{
+	size_t i = 0;
+	for (; d->name[i] && i + 1 < size; i++)
+		buf[i] = d->name[i] == '-' ? '_' : d->name[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+const opt_desc *option_by_key(const char *key)
+{
+	char buf[64];
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (option_table[i].config_key &&
+		    strcmp(option_key(&option_table[i], buf, sizeof buf), key) == 0)
+			return &option_table[i];
+	return NULL;
+}
+
+static void *field(options *o, const opt_desc *d)
+{
+	return (char *)o + d->offset;
+}
+
+/* Is `word` one of the '|'-separated choices? */
+static bool is_choice(const char *choices, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = choices; *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && strncmp(p, word, n) == 0)
+			return true;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return false;
+}
+
+static int out_of_range(const opt_desc *d, const char *where, const char *text,
+			l3d_err *err)
+{
+	if (d->max >= U64MAX)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: '%s' is not a whole number >= %.0f", where,
+				text, d->min);
+	return l3d_fail(err, L3D_ERR_USAGE,
+			"%s: '%s' is not a %s from %g to %g", where, text,
+			d->type == OT_DOUBLE ? "number" : "whole number", d->min,
+			d->max);
+}
+
+int option_set_text(options *o, const opt_desc *d, const char *text,
+		    opt_origin origin, const char *where, l3d_err *err)
+{
+	char *end;
+	switch (d->type) {
+	case OT_FLAG:
+		return option_set_flag(o, d, true, origin);
+	case OT_STRING:
+		if (!*text && d->id != OPT_RULE)
+			return l3d_fail(err, L3D_ERR_USAGE, "%s: empty value", where);
+		*(const char **)field(o, d) = text;
+		break;
+	case OT_CHOICE:
+		if (!is_choice(d->choices, text))
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"%s: '%s' is not one of %s", where, text,
+					d->choices);
+		*(const char **)field(o, d) = text;
+		break;
+	case OT_UINT: {
+		if (*text == '-' || *text == '+' || *text == '\0' || *text == ' ')
+			return out_of_range(d, where, text, err);
+		errno = 0;
+		unsigned long long v = strtoull(text, &end, 10);
+		if (errno || *end || (double)v < d->min || (double)v > d->max)
+			return out_of_range(d, where, text, err);
+		*(uint64_t *)field(o, d) = v;
+		break;
+	}
+	case OT_INT: {
+		errno = 0;
+		long long v = strtoll(text, &end, 10);
+		if (errno || *end || !*text || (double)v < d->min ||
+		    (double)v > d->max)
+			return out_of_range(d, where, text, err);
+		*(int64_t *)field(o, d) = v;
+		break;
+	}
+	case OT_DOUBLE: {
+		errno = 0;
+		double v = strtod(text, &end);
+		if (errno || *end || !*text || !isfinite(v) || v < d->min ||
+		    v > d->max)
+			return out_of_range(d, where, text, err);
+		*(double *)field(o, d) = v;
+		break;
+	}
+	}
+	o->origin[d->id] = origin;
+	return L3D_OK;
+}
+
+int option_set_uint(options *o, const opt_desc *d, long long v,
+		    opt_origin origin, const char *where, l3d_err *err)
+{
+	char text[32];
+	snprintf(text, sizeof text, "%lld", v);
+	if (d->type == OT_DOUBLE)
+		return option_set_double(o, d, (double)v, origin, where, err);
+	if (d->type == OT_UINT) {
+		if (v < 0 || (double)v < d->min || (double)v > d->max)
+			return out_of_range(d, where, text, err);
+		*(uint64_t *)field(o, d) = (uint64_t)v;
+	} else if (d->type == OT_INT) {
+		if ((double)v < d->min || (double)v > d->max)
+			return out_of_range(d, where, text, err);
+		*(int64_t *)field(o, d) = v;
+	} else {
+		return l3d_fail(err, L3D_ERR_USAGE, "%s: wrong type (expected %s)",
+				where, d->type == OT_FLAG ? "true or false" : "a string");
+	}
+	o->origin[d->id] = origin;
+	return L3D_OK;
+}
+
+int option_set_double(options *o, const opt_desc *d, double v,
+		      opt_origin origin, const char *where, l3d_err *err)
+{
+	char text[64];
+	snprintf(text, sizeof text, "%g", v);
+	if (d->type != OT_DOUBLE)
+		return l3d_fail(err, L3D_ERR_USAGE, "%s: wrong type (expected %s)",
+				where,
+				d->type == OT_UINT || d->type == OT_INT ? "an integer"
+				: d->type == OT_FLAG ? "true or false" : "a string");
+	if (!isfinite(v) || v < d->min || v > d->max)
+		return out_of_range(d, where, text, err);
+	*(double *)field(o, d) = v;
+	o->origin[d->id] = origin;
+	return L3D_OK;
+}
+
+int option_set_flag(options *o, const opt_desc *d, bool v, opt_origin origin)
+{
+	*(bool *)field(o, d) = v;
+	o->origin[d->id] = origin;
+	return L3D_OK;
+}

@@ -1,0 +1,40 @@
+/* status.h - exit codes and the error record every module fills in.
+ *
+ * Library code never prints and never exits: it returns one of these codes
+ * and leaves a one-line message in an l3d_err.  Only main.c turns that into
+ * a line on stderr and an exit status.  The numbers follow sysexits(3) so
+ * shell scripts and batch systems can tell the classes apart; they are
+ * documented in life3d(1) and must never change. */
+#ifndef LIFE3D_STATUS_H
+#define LIFE3D_STATUS_H
+
+#include <stddef.h>
+
+enum l3d_status {
+	L3D_OK = 0,
+	L3D_ERR_RUNTIME = 1,        /* out of memory, GPU failure, internal error */
+	L3D_ERR_USAGE = 64,         /* bad option or option value */
+	L3D_ERR_DATA = 65,          /* malformed or unsupported input data */
+	L3D_ERR_NOINPUT = 66,       /* input file missing or unreadable */
+	L3D_ERR_UNAVAILABLE = 69,   /* requested engine not built in or no GPU */
+	L3D_ERR_CANTCREAT = 73,     /* output exists (no -f) or is a terminal */
+	L3D_ERR_IO = 74,            /* read or write error, disk full */
+	L3D_ERR_CONFIG = 78,        /* bad configuration file */
+	L3D_ERR_INTERRUPTED = 130   /* stopped by SIGINT or SIGTERM */
+};
+
+typedef struct l3d_err {
+	int code;
+	char msg[512];
+} l3d_err;
+
+/* Record an error (printf-style) and return its code, so callers can write
+ * `return l3d_fail(err, L3D_ERR_DATA, "%s: truncated header", name);`.
+ * A NULL err is allowed and records nothing. */
+int l3d_fail(l3d_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Overflow-checked size arithmetic: return 0 on success, -1 on overflow. */
+int l3d_mul_size(size_t a, size_t b, size_t *out);
+
+#endif

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "not written yet"; exit 1

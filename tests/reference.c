@@ -1,0 +1,83 @@
+/* reference.c - see reference.h. */
+#include "reference.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t *cell(const ref_universe *u, uint64_t x, uint64_t y, uint64_t z)
+{
+	return &u->cells[(x * u->ny + y) * u->nz + z];
+}
+
+int ref_from_grid(ref_universe *u, const grid *g)
+{
+	u->nx = g->nx;
+	u->ny = g->ny;
+	u->nz = g->nz;
+	u->cells = malloc(g->nx * g->ny * g->nz);
+	if (!u->cells)
+		return -1;
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++)
+			for (uint64_t z = 0; z < g->nz; z++)
+				*cell(u, x, y, z) = (uint8_t)grid_get(g, x, y, z);
+	return 0;
+}
+
+int ref_to_grid(const ref_universe *u, grid *g)
+{
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++)
+			for (uint64_t z = 0; z < g->nz; z++)
+				grid_set(g, x, y, z, *cell(u, x, y, z));
+	return 0;
+}
+
+void ref_free(ref_universe *u)
+{
+	free(u->cells);
+	u->cells = NULL;
+}
+
+void ref_step(ref_universe *u, const rule *r, uint64_t *population,
+	      uint64_t *births, uint64_t *deaths)
+{
+	uint64_t n = u->nx * u->ny * u->nz, pop = 0, born = 0, died = 0;
+	uint8_t *next = malloc(n);
+	if (!next)
+		abort();
+	for (uint64_t x = 0; x < u->nx; x++)
+		for (uint64_t y = 0; y < u->ny; y++)
+			for (uint64_t z = 0; z < u->nz; z++) {
+				/* Count the 26 neighbours by visiting the 27
+				 * offsets and skipping (0,0,0).  On small boxes
+				 * several offsets land on the same cell; each
+				 * counts, exactly as the modulo definition says. */
+				unsigned count = 0;
+				for (int dx = -1; dx <= 1; dx++)
+					for (int dy = -1; dy <= 1; dy++)
+						for (int dz = -1; dz <= 1; dz++) {
+							if (!dx && !dy && !dz)
+								continue;
+							uint64_t xx = (x + u->nx + (uint64_t)(int64_t)dx) % u->nx;
+							uint64_t yy = (y + u->ny + (uint64_t)(int64_t)dy) % u->ny;
+							uint64_t zz = (z + u->nz + (uint64_t)(int64_t)dz) % u->nz;
+							count += *cell(u, xx, yy, zz);
+						}
+				uint8_t alive = *cell(u, x, y, z);
+				uint8_t now = alive ? (uint8_t)((r->survive >> count) & 1u)
+						    : (uint8_t)((r->birth >> count) & 1u);
+				next[(x * u->ny + y) * u->nz + z] = now;
+				pop += now;
+				born += !alive && now;
+				died += alive && !now;
+			}
+	memcpy(u->cells, next, n);
+	free(next);
+	if (population)
+		*population = pop;
+	if (births)
+		*births = born;
+	if (deaths)
+		*deaths = died;
+}

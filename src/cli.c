@@ -1,1 +1,106 @@
-/* cli.c */
+/* cli.c - see cli.h.  Everything is derived from option_table, so --help,
+ * getopt and the configuration keys cannot drift apart. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void build_getopt(struct option *longs, char *shorts)
+{
+	char *s = shorts;
+	*s++ = ':';        /* report a missing argument as ':' */
+	for (int i = 0; i < OPT_COUNT; i++) {
+		const opt_desc *d = &option_table[i];
+		bool arg = d->type != OT_FLAG;
+		longs[i] = (struct option){d->name, arg ? required_argument : no_argument,
+					   NULL, 256 + i};
+		if (d->short_name) {
+			*s++ = (char)d->short_name;
+			if (arg)
+				*s++ = ':';
+		}
+	}
+	longs[OPT_COUNT] = (struct option){0, 0, 0, 0};
+	*s = '\0';
+}
+
+static const opt_desc *by_short(int c)
+{
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (option_table[i].short_name == c)
+			return &option_table[i];
+	return NULL;
+}
+
+/* The option as the user wrote it, for messages. */
+static const char *spelled(int argc, char **argv, int index)
+{
+	return index > 0 && index <= argc ? argv[index - 1] : "option";
+}
+
+int cli_parse(int argc, char **argv, options *o, l3d_err *err)
+{
+	struct option longs[OPT_COUNT + 1];
+	char shorts[2 * OPT_COUNT + 2];
+	build_getopt(longs, shorts);
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			const char *arg = spelled(argc, argv, optind);
+			if (c == ':')
+				return l3d_fail(err, L3D_ERR_USAGE,
+						"option '%s' needs a value (see --help)", arg);
+			if (optopt && optopt < 256)
+				return l3d_fail(err, L3D_ERR_USAGE,
+						"unknown option '-%c' (see --help)", optopt);
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"unknown option '%s' (see --help)", arg);
+		}
+		const opt_desc *d = c >= 256 ? &option_table[c - 256] : by_short(c);
+		char where[64];
+		snprintf(where, sizeof where, "--%s", d->name);
+		int rc = option_set_text(o, d, optarg ? optarg : "", ORIGIN_CLI,
+					 where, err);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc) {
+		if (o->origin[OPT_INPUT] == ORIGIN_CLI)
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"input given twice ('%s' and '%s')", o->input,
+					argv[optind]);
+		o->input = argv[optind++];
+		o->origin[OPT_INPUT] = ORIGIN_CLI;
+	}
+	if (optind < argc)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"more than one input ('%s'); life3d reads one universe",
+				argv[optind]);
+	return L3D_OK;
+}
+
+void cli_help(FILE *out)
+{
+	fputs("Usage: life3d [OPTION]... [INPUT]\n"
+	      "Run a 3D outer-totalistic cellular automaton (default: 3D Life B6/S567)\n"
+	      "on a periodic box and write the final universe.\n"
+	      "With no INPUT, or when INPUT is -, read standard input.\n\n", out);
+	for (int i = 0; i < OPT_COUNT; i++) {
+		const opt_desc *d = &option_table[i];
+		char left[48];
+		char sh[8] = "    ";
+		if (d->short_name)
+			snprintf(sh, sizeof sh, "-%c, ", d->short_name);
+		snprintf(left, sizeof left, "%s--%s%s%s", sh, d->name,
+			 d->arg ? " " : "", d->arg ? d->arg : "");
+		fprintf(out, "  %-28s %s\n", left, d->help);
+	}
+	fputs("\nInput formats are recognised by content: HPCGame binary, life3d .l3d,\n"
+	      "Golly RLE3.  Output formats: hpcgame, l3d, rle3, vtk, npy.\n"
+	      "Exit status: 0 success, 64 usage, 65 bad data, 66 missing input,\n"
+	      "69 engine unavailable, 73 cannot create output, 74 I/O error,\n"
+	      "78 bad config, 130 interrupted, 1 other failure.\n"
+	      "See life3d(1), life3d.conf(5) and life3d-formats(5).\n", out);
+}

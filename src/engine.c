@@ -81,6 +81,11 @@ const char *engine_describe(const engine *e)
 	return e->ops->describe ? e->ops->describe(e) : e->ops->name;
 }
 
+grid *engine_host_grid(engine *e)
+{
+	return e->ops->host_grid ? e->ops->host_grid(e) : NULL;
+}
+
 void engine_destroy(engine *e)
 {
 	if (e)

@@ -47,6 +47,9 @@ typedef struct engine_ops {
 	int (*slice)(engine *e, int axis, uint64_t index, uint8_t *cells,
 		     l3d_err *err);
 	void (*destroy)(engine *e);
+	/* the engine's own universe when it lives in host memory in grid
+	 * layout (lets the result be written without a copy) */
+	grid *(*host_grid)(engine *e);
 	/* short description for the summary line, e.g. "cpu/avx512 x2" */
 	const char *(*describe)(const engine *e);
 } engine_ops;
@@ -68,6 +71,9 @@ int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err);
 int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
 		 l3d_err *err);
 const char *engine_describe(const engine *e);
+/* The engine's current universe if it is a host grid, else NULL; valid
+ * until the next engine call. */
+grid *engine_host_grid(engine *e);
 void engine_destroy(engine *e);
 
 /* Back ends.  Each returns L3D_ERR_UNAVAILABLE when it cannot run here. */

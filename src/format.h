@@ -83,4 +83,46 @@ int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
 int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err);
 int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err);
 
+/* Helpers shared by the format modules (not for other callers). */
+
+/* reader_read that turns a read error into L3D_ERR_IO
+ * ("<name>: read error: <reason>"); *got says how many bytes came. */
+int reader_fill(reader *r, void *buf, size_t n, size_t *got, l3d_err *err);
+/* L3D_ERR_DATA "<name>: trailing garbage after the <what>" unless the input
+ * ends here. */
+int reader_expect_end(reader *r, const char *what, l3d_err *err);
+/* fwrite / fputs that report a short write as L3D_ERR_IO. */
+int format_put(FILE *out, const char *name, const void *buf, size_t n,
+	       l3d_err *err);
+int format_puts(FILE *out, const char *name, const char *s, l3d_err *err);
+/* All cells as bytes 0/1 in x, y, z order (z fastest), a few rows at a
+ * time: the payload of HPCGame, VTK and NumPy files. */
+int format_put_cells(FILE *out, const char *name, const grid *g, l3d_err *err);
+/* fflush and ferror: the last check of every writer. */
+int format_finish(FILE *out, const char *name, l3d_err *err);
+
+/* Files fix their byte order: little-endian everywhere. */
+static inline uint64_t le_get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+static inline uint32_t le_get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+static inline void le_put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+static inline void le_put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
 #endif

@@ -1,1 +1,96 @@
-int main(void){return 0;}
+/* main.c - life3d: the only place that prints errors and exits.
+ *
+ * Parse the command line, load the configuration file it names, run.  Every
+ * failure is one line on stderr, "life3d: <file>: <problem>", and an exit
+ * status from status.h. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "engine.h"
+#include "options.h"
+#include "outfile.h"
+#include "run.h"
+#include "status.h"
+
+static void on_signal(int signo)
+{
+	/* A second signal means "now": drop temporaries and go, without
+	 * touching any finished file. */
+	static volatile sig_atomic_t seen;
+	if (seen) {
+		outfile_abort_all();
+		_exit(L3D_ERR_INTERRUPTED);
+	}
+	seen = 1;
+	run_request_stop(signo);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void version(void)
+{
+	char gpus[2048];
+	engine_cuda_describe_devices(gpus, sizeof gpus);
+	printf("life3d %s\n", PACKAGE_VERSION);
+	printf("engines: cpu (simd: %s)", engine_cpu_simd_paths());
+#ifdef HAVE_CUDA
+	printf(", cuda\n");
+#else
+	printf("; cuda not built in\n");
+#endif
+#ifdef HAVE_MPI
+	printf("mpi: built in\n");
+#else
+	printf("mpi: not built in\n");
+#endif
+	printf("gpus: %s\n", gpus);
+}
+
+static int finish(int rc, const l3d_err *err)
+{
+	if (rc != L3D_OK)
+		fprintf(stderr, "life3d: %s\n", err->msg);
+	/* A full disk behind stdout must not pass for success. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (rc == L3D_OK)
+			fprintf(stderr, "life3d: (stdout): write error\n");
+		rc = rc ? rc : L3D_ERR_IO;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	options o;
+	l3d_err err = {0, ""};
+	options_init(&o);
+	int rc = cli_parse(argc, argv, &o, &err);
+	if (rc == L3D_OK && o.help) {
+		cli_help(stdout);
+		return finish(L3D_OK, &err);
+	}
+	if (rc == L3D_OK && o.version) {
+		version();
+		return finish(L3D_OK, &err);
+	}
+	if (rc == L3D_OK && o.config)
+		rc = config_load(o.config, &o, &err);
+	if (rc == L3D_OK) {
+		install_signals();
+		rc = run(&o, &err);
+	}
+	return finish(rc, &err);
+}

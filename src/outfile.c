@@ -1,1 +1,175 @@
-/* outfile.c */
+/* outfile.c - see outfile.h. */
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Temporaries currently open, so a signal can remove them.  A handful is
+ * plenty: the universe, a snapshot and a checkpoint at most at once. */
+#define MAX_OPEN 8
+static char *volatile open_tmps[MAX_OPEN];
+
+static void track(char *tmp, bool add)
+{
+	for (int i = 0; i < MAX_OPEN; i++)
+		if (add ? open_tmps[i] == NULL : open_tmps[i] == tmp) {
+			open_tmps[i] = add ? tmp : NULL;
+			return;
+		}
+}
+
+void outfile_abort_all(void)
+{
+	for (int i = 0; i < MAX_OPEN; i++)
+		if (open_tmps[i])
+			unlink(open_tmps[i]);
+}
+
+bool outfile_is_stdout(const char *path)
+{
+	return path == NULL || strcmp(path, "-") == 0;
+}
+
+static bool is_regular_or_missing(const char *path, bool *exists)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		*exists = false;
+		return true;
+	}
+	*exists = true;
+	return S_ISREG(st.st_mode);
+}
+
+static int check_dir(const char *path, l3d_err *err)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
+	int rc = L3D_OK;
+	if (access(dir, W_OK | X_OK) != 0)
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot write to directory '%s': %s",
+			      path, dir, strerror(errno));
+	free(copy);
+	return rc;
+}
+
+int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
+{
+	if (outfile_is_stdout(path)) {
+		if (binary && !force && isatty(STDOUT_FILENO))
+			return l3d_fail(err, L3D_ERR_CANTCREAT,
+					"(stdout): is a terminal; refusing to write a binary universe there (use -o FILE, a pipe, or -f)");
+		return L3D_OK;
+	}
+	bool exists;
+	if (!is_regular_or_missing(path, &exists))
+		return L3D_OK;          /* device or FIFO: written in place */
+	if (exists && !force)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: already exists; not overwritten (use -f to overwrite)",
+				path);
+	return check_dir(path, err);
+}
+
+int outfile_open(outfile *o, const char *path, bool force, bool binary,
+		 l3d_err *err)
+{
+	memset(o, 0, sizeof *o);
+	int rc = outfile_check(path, force, binary, err);
+	if (rc)
+		return rc;
+	o->path = path ? path : "-";
+	if (outfile_is_stdout(path)) {
+		o->f = stdout;
+		o->name = "(stdout)";
+		return L3D_OK;
+	}
+	o->name = path;
+	bool exists;
+	if (!is_regular_or_missing(path, &exists)) {
+		o->f = fopen(path, "wb");
+		if (!o->f)
+			return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
+					path, strerror(errno));
+		return L3D_OK;
+	}
+	size_t n = strlen(path) + 16;
+	o->tmp = malloc(n);
+	if (!o->tmp)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
+			      path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return rc;
+	}
+	track(o->tmp, true);
+	/* mkstemp makes 0600; a result file should get the usual umask mode. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	o->f = fdopen(fd, "wb");
+	if (!o->f) {
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
+		close(fd);
+		outfile_abort(o);
+		return rc;
+	}
+	return L3D_OK;
+}
+
+int outfile_commit(outfile *o, l3d_err *err)
+{
+	int rc = L3D_OK;
+	if (o->f == stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = l3d_fail(err, L3D_ERR_IO, "(stdout): write error: %s",
+				      strerror(errno));
+		o->f = NULL;
+		return rc;
+	}
+	if (fflush(o->f) != 0 || ferror(o->f) ||
+	    (o->tmp && fsync(fileno(o->f)) != 0))
+		rc = l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", o->name,
+			      strerror(errno));
+	if (fclose(o->f) != 0 && !rc)
+		rc = l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", o->name,
+			      strerror(errno));
+	o->f = NULL;
+	if (!rc && o->tmp && rename(o->tmp, o->path) != 0)
+		rc = l3d_fail(err, L3D_ERR_IO, "%s: cannot rename into place: %s",
+			      o->name, strerror(errno));
+	if (rc) {
+		outfile_abort(o);
+		return rc;
+	}
+	if (o->tmp) {
+		track(o->tmp, false);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return L3D_OK;
+}
+
+void outfile_abort(outfile *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp) {
+		unlink(o->tmp);
+		track(o->tmp, false);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+}

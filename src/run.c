@@ -1,1 +1,378 @@
-/* run.c */
+/* run.c - see run.h. */
+#include "run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "format.h"
+#include "outfile.h"
+#include "poplog.h"
+#include "snapshot.h"
+
+static volatile sig_atomic_t stop_signal;
+
+void run_request_stop(int signo)
+{
+	stop_signal = signo;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Everything decided before the first step. */
+typedef struct plan {
+	grid start;             /* initial universe (freed once the engine has it) */
+	rule rule;
+	fmt_id in_format, out_format;
+	uint64_t first, last;   /* generations */
+	uint64_t log_every, snap_every;
+	snapshot_opts snap;
+	const char *input_name;
+	double cells;
+} plan;
+
+static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
+{
+	char *end;
+	const char *p = text;
+	int k = 0;
+	for (; k < 3; k++) {
+		if (*p < '0' || *p > '9')
+			break;
+		errno = 0;
+		n[k] = strtoull(p, &end, 10);
+		if (errno)
+			break;
+		p = end;
+		if (*p != 'x' && *p != 'X')
+			break;
+		p++;
+	}
+	if (*p || (k != 0 && k != 2))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--random: '%s' is not a size (N or XxYxZ)", text);
+	if (k == 0)
+		n[1] = n[2] = n[0];
+	return grid_check_size(n[0], n[1], n[2], "--random", err) ? L3D_ERR_USAGE : L3D_OK;
+}
+
+static int load_random(const options *o, plan *p, l3d_err *err)
+{
+	uint64_t n[3];
+	int rc = parse_size(o->random, n, err);
+	if (!rc)
+		rc = grid_alloc(&p->start, n[0], n[1], n[2], err);
+	if (!rc)
+		grid_random(&p->start, o->density, o->seed);
+	p->in_format = FMT_NATIVE;
+	p->input_name = "--random";
+	return rc;
+}
+
+static int load_input(const options *o, plan *p, universe_meta *meta, l3d_err *err)
+{
+	bool use_stdin = !o->input || strcmp(o->input, "-") == 0;
+	p->input_name = use_stdin ? "(stdin)" : o->input;
+	if (use_stdin && isatty(STDIN_FILENO))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"no input: give a file, pipe a universe in, or use --random (see --help)");
+	struct stat st;
+	if (!use_stdin && stat(o->input, &st) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", o->input);
+	FILE *f = use_stdin ? stdin : fopen(o->input, "rb");
+	if (!f)
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s",
+				o->input, strerror(errno));
+	reader r;
+	reader_init(&r, f, p->input_name);
+	int rc = format_read(&r, &p->start, meta, &p->in_format, err);
+	if (!use_stdin)
+		fclose(f);
+	return rc;
+}
+
+static int choose_format(const options *o, plan *p, l3d_err *err)
+{
+	if (o->format)
+		p->out_format = format_from_name(o->format);
+	else if (!outfile_is_stdout(o->output) &&
+		 format_from_path(o->output) != FMT_NONE)
+		p->out_format = format_from_path(o->output);
+	else
+		p->out_format = p->in_format;
+	if (p->out_format == FMT_HPCGAME &&
+	    (p->start.nx != p->start.ny || p->start.ny != p->start.nz))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"the HPCGame format holds only cubes; this universe is %" PRIu64
+				"x%" PRIu64 "x%" PRIu64 " (choose another --format)",
+				p->start.nx, p->start.ny, p->start.nz);
+	return outfile_check(o->output, o->force, format_is_binary(p->out_format), err);
+}
+
+static int choose_steps(const options *o, plan *p, l3d_err *err)
+{
+	p->first = p->start.generation;
+	opt_origin so = o->origin[OPT_STEPS], uo = o->origin[OPT_UNTIL];
+	if (so && so == uo)
+		return l3d_fail(err, L3D_ERR_USAGE, "give steps or until, not both");
+	bool until = uo > so;     /* the command line overrides the file */
+	if (!until) {
+		if (o->steps > UINT64_MAX - p->first)
+			return l3d_fail(err, L3D_ERR_USAGE, "--steps: too many steps");
+		p->last = p->first + o->steps;
+		return L3D_OK;
+	}
+	if (o->until < p->first)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--until %" PRIu64 ": %s is already at generation %" PRIu64,
+				o->until, p->input_name, p->first);
+	p->last = o->until;
+	return L3D_OK;
+}
+
+static unsigned digits(uint64_t v)
+{
+	unsigned n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static int choose_snapshots(const options *o, plan *p, l3d_err *err)
+{
+	snapshot_opts *s = &p->snap;
+	s->prefix = o->snapshot_prefix;
+	s->kind = strcmp(o->snapshot_kind, "slice") == 0 ? SNAP_SLICE : SNAP_PROJECTION;
+	s->axis = o->slice_axis[0] - 'x';
+	s->scale = (unsigned)o->snapshot_scale;
+	s->force = o->force;
+	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
+	uint64_t len = s->axis == 0 ? p->start.nx : s->axis == 1 ? p->start.ny : p->start.nz;
+	if (o->slice_index >= 0 && (uint64_t)o->slice_index >= len)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--slice-index %" PRId64 ": the %s axis has only %" PRIu64 " planes",
+				o->slice_index, o->slice_axis, len);
+	s->index = o->slice_index >= 0 ? (uint64_t)o->slice_index : len / 2;
+	p->snap_every = o->snapshot_every;
+	p->log_every = o->log_every;
+	return L3D_OK;
+}
+
+static int prepare(const options *o, plan *p, l3d_err *err)
+{
+	universe_meta meta = {0};
+	bool rule_given = o->origin[OPT_RULE] != ORIGIN_DEFAULT;
+	int rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
+	if (rc)
+		return rc;
+	if (o->log && strcmp(o->log, "-") == 0 && outfile_is_stdout(o->output))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--log - and the universe both go to stdout; give -o FILE");
+	if (o->random && o->input)
+		return l3d_fail(err, L3D_ERR_USAGE, "give INPUT or --random, not both");
+	rc = o->random ? load_random(o, p, err) : load_input(o, p, &meta, err);
+	if (rc)
+		return rc;
+	if (!rule_given && meta.has_rule)
+		p->rule = meta.rule;
+	rc = choose_steps(o, p, err);
+	if (!rc)
+		rc = choose_format(o, p, err);
+	if (!rc)
+		rc = choose_snapshots(o, p, err);
+	return rc;
+}
+
+/* The state of the stepping loop. */
+typedef struct loop {
+	engine *e;
+	poplog log;
+	bool logging;
+	uint64_t gen;
+	double t0, t_steps, last_progress;
+	bool progress;
+	uint64_t chunk;          /* steps per engine call, adapted to ~0.1 s */
+	uint64_t population;     /* at the last generation counted */
+} loop;
+
+/* Next generation after g that is a multiple of k (k = 0: never). */
+static uint64_t next_multiple(uint64_t g, uint64_t k)
+{
+	if (k == 0)
+		return UINT64_MAX;
+	uint64_t n = (g / k + 1) * k;
+	return n < g ? UINT64_MAX : n;
+}
+
+static void show_progress(loop *l, const plan *p, bool final)
+{
+	double t = now();
+	if (!l->progress || (!final && t - l->last_progress < 0.25))
+		return;
+	l->last_progress = t;
+	if (final) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double done = (double)(l->gen - p->first), total = (double)(p->last - p->first);
+	double cells = p->cells;
+	double rate = l->t_steps > 0 ? done * cells / l->t_steps : 0;
+	double eta = done > 0 ? (total - done) * (t - l->t0) / done : 0;
+	fprintf(stderr, "\r\033[Kgeneration %" PRIu64 "/%" PRIu64 " (%.0f%%)  %.3g cell updates/s  ETA %.0f s",
+		l->gen, p->last, 100.0 * done / total, rate, eta);
+}
+
+/* Output events due at the current generation. */
+static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
+		bool snap_due, const options *o, l3d_err *err)
+{
+	int rc = L3D_OK;
+	if (l->logging && log_due)
+		rc = poplog_write(&l->log, l->gen, st, err);
+	if (!rc && snap_due) {
+		char path[4096];
+		rc = snapshot_write(l->e, &p->snap, l->gen, path, sizeof path, err);
+		if (!rc && o->verbose)
+			fprintf(stderr, "life3d: wrote %s\n", path);
+	}
+	return rc;
+}
+
+static int step_loop(loop *l, const plan *p, const options *o, l3d_err *err)
+{
+	engine_stats st = {l->population, 0, 0};
+	int rc = emit(l, p, &st, true, p->snap_every != 0, o, err);
+	while (!rc && l->gen < p->last) {
+		if (stop_signal)
+			return l3d_fail(err, L3D_ERR_INTERRUPTED,
+					"interrupted by signal %d at generation %" PRIu64,
+					(int)stop_signal, l->gen);
+		uint64_t log_at = l->logging ? next_multiple(l->gen, p->log_every) : UINT64_MAX;
+		uint64_t snap_at = next_multiple(l->gen, p->snap_every);
+		uint64_t target = p->last;
+		if (log_at < target)
+			target = log_at;
+		if (snap_at < target)
+			target = snap_at;
+		uint64_t n = target - l->gen < l->chunk ? target - l->gen : l->chunk;
+		bool want_stats = l->gen + n == log_at;
+		double t = now();
+		rc = engine_step(l->e, n, want_stats ? &st : NULL, err);
+		double dt = now() - t;
+		l->t_steps += dt;
+		l->gen += n;
+		/* Keep each engine call short enough that progress and signals
+		 * are seen a few times a second, long enough that call overhead
+		 * stays negligible. */
+		if (dt < 0.05 && n == l->chunk && l->chunk < ((uint64_t)1 << 30))
+			l->chunk *= 2;
+		else if (dt > 0.4 && l->chunk > 1)
+			l->chunk /= 2;
+		if (!rc && (want_stats || l->gen == snap_at))
+			rc = emit(l, p, &st, want_stats, l->gen == snap_at, o, err);
+		if (want_stats)
+			l->population = st.population;
+		show_progress(l, p, false);
+	}
+	show_progress(l, p, true);
+	return rc;
+}
+
+/* Write the final universe.  Host engines lend their own grid; others
+ * are read back into a temporary one.  The population is counted from the
+ * same grid for the summary line. */
+static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
+{
+	grid tmp = {0}, *final = engine_host_grid(l->e);
+	int rc = L3D_OK;
+	if (!final) {
+		rc = grid_alloc(&tmp, l->e->nx, l->e->ny, l->e->nz, err);
+		if (!rc)
+			rc = engine_read(l->e, &tmp, err);
+		final = &tmp;
+	}
+	outfile out;
+	if (!rc) {
+		final->generation = p->last;
+		l->population = grid_population(final);
+		rc = outfile_open(&out, o->output, o->force,
+				  format_is_binary(p->out_format), err);
+	}
+	if (!rc) {
+		rc = format_write(out.f, out.name, p->out_format, final, &p->rule, err);
+		if (rc)
+			outfile_abort(&out);
+		else
+			rc = outfile_commit(&out, err);
+	}
+	grid_free(&tmp);
+	return rc;
+}
+
+static void summary(const loop *l, const plan *p, const options *o)
+{
+	if (o->quiet)
+		return;
+	uint64_t steps = p->last - p->first;
+	double wall = now() - l->t0, work = p->cells * (double)steps;
+	fprintf(stderr,
+		"life3d: %" PRIu64 " steps to generation %" PRIu64 ", population %" PRIu64
+		", %.3f s, %.3g cell updates/s (stepping alone %.3g), engine %s\n",
+		steps, p->last, l->population, wall, wall > 0 ? work / wall : 0,
+		l->t_steps > 0 ? work / l->t_steps : 0, engine_describe(l->e));
+}
+
+int run(const options *o, l3d_err *err)
+{
+	loop l = {.t0 = now(), .chunk = 1};
+	plan p = {0};
+	int rc = prepare(o, &p, err);
+	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
+	if (!rc) {
+		p.cells = (double)grid_cells(&p.start);
+		l.population = grid_population(&p.start);
+		rc = engine_create(&eo, &p.start, &p.rule, &l.e, err);
+	}
+	if (!rc && o->verbose) {
+		char text[128];
+		rule_format(&p.rule, text, sizeof text);
+		fprintf(stderr, "life3d: %s, %" PRIu64 "x%" PRIu64 "x%" PRIu64
+			", rule %s, engine %s\n", p.input_name, p.start.nx,
+			p.start.ny, p.start.nz, text, engine_describe(l.e));
+	}
+	/* The engine holds its own copy: drop ours so a large universe is
+	 * in memory twice (engine buffers), not three times. */
+	grid_free(&p.start);
+	if (!rc && o->log) {
+		rc = poplog_open(&l.log, o->log, o->force, false, err);
+		l.logging = rc == L3D_OK;
+	}
+	l.gen = p.first;
+	l.progress = !o->quiet && isatty(STDERR_FILENO);
+	if (!rc)
+		rc = step_loop(&l, &p, o, err);
+	if (l.logging) {
+		int lrc = poplog_close(&l.log, rc ? NULL : err);
+		rc = rc ? rc : lrc;
+	}
+	if (!rc)
+		rc = write_result(&l, &p, o, err);
+	if (!rc)
+		summary(&l, &p, o);
+	engine_destroy(l.e);
+	return rc;
+}

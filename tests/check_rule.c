@@ -1,1 +1,268 @@
-int main(void){return 1;}
+/* check_rule.c - rule notations, canonical printing and error positions. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rule.h"
+
+/* Masks built from explicit count lists, independently of the parser.
+ * A list ends at -1. */
+static uint32_t counts(const int *list)
+{
+	uint32_t m = 0;
+	for (; *list >= 0; list++)
+		m |= UINT32_C(1) << *list;
+	return m;
+}
+
+#define COUNTS(...) counts((const int[]){__VA_ARGS__, -1})
+#define NONE 0u
+
+static rule parse_ok(const char *text)
+{
+	rule r = {0xdead, 0xbeef};
+	l3d_err err = {0, ""};
+	int rc = rule_parse(text, &r, &err);
+	ck_assert_msg(rc == L3D_OK, "rule_parse(\"%s\") failed: %s", text, err.msg);
+	return r;
+}
+
+static void expect_rule(const char *text, uint32_t birth, uint32_t survive)
+{
+	rule r = parse_ok(text);
+	ck_assert_msg(r.birth == birth && r.survive == survive,
+		      "%s: birth %#x survive %#x, expected %#x %#x", text,
+		      (unsigned)r.birth, (unsigned)r.survive, (unsigned)birth,
+		      (unsigned)survive);
+}
+
+START_TEST(test_default)
+{
+	ck_assert_uint_eq(rule_default.birth, COUNTS(6));
+	ck_assert_uint_eq(rule_default.survive, COUNTS(5, 6, 7));
+	rule r = parse_ok(RULE_DEFAULT_TEXT);
+	ck_assert(rule_equal(&r, &rule_default));
+}
+END_TEST
+
+START_TEST(test_bs)
+{
+	expect_rule("B6/S567", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("b6/s567", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("S567/B6", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("B3,6/S3..8", COUNTS(3, 6), COUNTS(3, 4, 5, 6, 7, 8));
+	expect_rule("B6/S5-7", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("B10,12/S5..14", COUNTS(10, 12),
+		    COUNTS(5, 6, 7, 8, 9, 10, 11, 12, 13, 14));
+	expect_rule("B/S", NONE, NONE);
+	expect_rule("B6/S", COUNTS(6), NONE);
+	expect_rule("S/B", NONE, NONE);
+	expect_rule("B0123456789/S0", COUNTS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), COUNTS(0));
+	expect_rule("B0..26/S26..26", RULE_ALL_COUNTS, COUNTS(26));
+	expect_rule("B0..26/S26", RULE_ALL_COUNTS, COUNTS(2, 6));
+	/* Without commas or ranges each digit is a count: 10 is {1, 0}. */
+	expect_rule("B10/S", COUNTS(0, 1), NONE);
+	expect_rule("B10,12/S", COUNTS(10, 12), NONE);
+	expect_rule("B5,5,5/S1-1", COUNTS(5), COUNTS(1));
+	expect_rule("B1..3,7,20-22/S0", COUNTS(1, 2, 3, 7, 20, 21, 22), COUNTS(0));
+}
+END_TEST
+
+START_TEST(test_bays)
+{
+	expect_rule("5766", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("10,12,9,9", COUNTS(9), COUNTS(10, 11, 12));
+	expect_rule("0,26,0,26", RULE_ALL_COUNTS, RULE_ALL_COUNTS);
+	expect_rule("0000", COUNTS(0), COUNTS(0));
+	/* Bays' four "life" rules, as B/S. */
+	static const char *const life[][2] = {
+		{"4555", "B5/S45"}, {"5766", "B6/S567"},
+		{"5655", "B5/S56"}, {"6855", "B5/S678"},
+	};
+	for (size_t i = 0; i < sizeof life / sizeof life[0]; i++) {
+		rule a = parse_ok(life[i][0]), b = parse_ok(life[i][1]);
+		ck_assert_msg(rule_equal(&a, &b), "%s != %s", life[i][0], life[i][1]);
+	}
+}
+END_TEST
+
+START_TEST(test_golly)
+{
+	expect_rule("3D5..7/6", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("3d5..7/6", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("3D4,7/5,8", COUNTS(5, 8), COUNTS(4, 7));
+	expect_rule("3D/", NONE, NONE);
+	expect_rule("3D/3", COUNTS(3), NONE);
+	expect_rule("3D13..26/13..14,17..19", COUNTS(13, 14, 17, 18, 19),
+		    RULE_ALL_COUNTS & ~COUNTS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12));
+	/* Golly counts are numbers, never strings of digits. */
+	expect_rule("3D12/6", COUNTS(6), COUNTS(12));
+}
+END_TEST
+
+START_TEST(test_equivalent)
+{
+	static const char *const same[] = {
+		"B6/S567", "5766", "3D5..7/6", "S567/B6", "b6/s5..7",
+		"B6/S5-7", "5,7,6,6", "S5,6,7/B6", "3D5,6,7/6",
+	};
+	rule first = parse_ok(same[0]);
+	for (size_t i = 1; i < sizeof same / sizeof same[0]; i++) {
+		rule r = parse_ok(same[i]);
+		ck_assert_msg(rule_equal(&r, &first), "%s != %s", same[i], same[0]);
+	}
+	rule other = parse_ok("B5/S567");
+	ck_assert(!rule_equal(&other, &first));
+}
+END_TEST
+
+static void expect_format(const char *text, const char *bs, const char *golly)
+{
+	rule r = parse_ok(text);
+	char buf[256];
+	int n = rule_format(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, bs);
+	ck_assert_int_eq(n, (int)strlen(bs));
+	n = rule_format_golly(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, golly);
+	ck_assert_int_eq(n, (int)strlen(golly));
+}
+
+START_TEST(test_format)
+{
+	expect_format("5766", "B6/S567", "3D5..7/6");
+	expect_format("3D4,7/5,8", "B58/S47", "3D4,7/5,8");
+	expect_format("B10,12/S5-14", "B10,12/S5..14", "3D5..14/10,12");
+	expect_format("B3,6/S3..8", "B36/S345678", "3D3..8/3,6");
+	expect_format("B56/S10-10", "B5,6/S10..10", "3D10/5,6");
+	expect_format("B/S", "B/S", "3D/");
+	expect_format("B0..26/S", "B0..26/S", "3D/0..26");
+	expect_format("B0123/S", "B0123/S", "3D/0..3");
+}
+END_TEST
+
+/* Output is cut like snprintf's, and the full length is still returned. */
+START_TEST(test_format_truncates)
+{
+	rule r = parse_ok("B6/S567");
+	char buf[4];
+	ck_assert_int_eq(rule_format(&r, buf, sizeof buf), 7);
+	ck_assert_str_eq(buf, "B6/");
+	ck_assert_int_eq(rule_format_golly(&r, NULL, 0), 8);
+}
+END_TEST
+
+static uint32_t next_random(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (uint32_t)(*state >> 11);
+}
+
+/* parse(format(r)) == r in both notations, over random masks.  Half the
+ * masks keep to counts 0..9 so the plain-digit form is covered too. */
+START_TEST(test_round_trip)
+{
+	uint64_t state = 0x9e3779b97f4a7c15u;
+	for (int i = 0; i < 20000; i++) {
+		uint32_t limit = i % 2 ? RULE_ALL_COUNTS : 0x3ffu;
+		uint32_t density = next_random(&state) % 4;
+		rule r = {next_random(&state) & limit, next_random(&state) & limit};
+		if (density == 0) /* sparse: isolated counts and short runs */
+			r.birth &= next_random(&state), r.survive &= next_random(&state);
+		char bs[256], golly[256];
+		rule_format(&r, bs, sizeof bs);
+		rule_format_golly(&r, golly, sizeof golly);
+		rule a = parse_ok(bs), b = parse_ok(golly);
+		ck_assert_msg(rule_equal(&a, &r), "round trip of %s", bs);
+		ck_assert_msg(rule_equal(&b, &r), "round trip of %s", golly);
+	}
+}
+END_TEST
+
+static void expect_error(const char *text, const char *needle)
+{
+	rule r = {1, 2};
+	l3d_err err = {0, ""};
+	int rc = rule_parse(text, &r, &err);
+	ck_assert_msg(rc == L3D_ERR_USAGE, "'%s' gave %d, expected %d", text, rc,
+		      L3D_ERR_USAGE);
+	ck_assert_int_eq(err.code, L3D_ERR_USAGE);
+	ck_assert_msg(strstr(err.msg, needle) != NULL,
+		      "'%s': message \"%s\" lacks \"%s\"", text, err.msg, needle);
+	ck_assert_msg(strchr(err.msg, '\n') == NULL, "message has a newline");
+	ck_assert_msg(r.birth == 1 && r.survive == 2, "'%s' changed the output", text);
+}
+
+START_TEST(test_errors)
+{
+	expect_error("B6/S5x7",
+		     "rule 'B6/S5x7': unexpected 'x' at column 6 (expected a count 0..26)");
+	expect_error("B6/S5..30", "rule 'B6/S5..30': count 30 at column 8 is over 26");
+	expect_error("", "empty rule");
+	expect_error("B6/B5", "duplicated B part at column 4");
+	expect_error("S5/S6", "duplicated S part at column 4");
+	expect_error("B6/S7..5", "range 7..5 at column 5 is reversed");
+	expect_error("B6/S7-5", "range 7..5 at column 5 is reversed");
+	expect_error("B6", "unexpected end at column 3");
+	expect_error("B6/S567/", "unexpected '/' at column 8");
+	expect_error("B6/S567 ", "at column 8");
+	expect_error("X6/S567", "unexpected 'X' at column 1");
+	expect_error("B6/S5,", "unexpected end at column 7");
+	expect_error("B10,/S", "unexpected '/' at column 5");
+	expect_error("B6/S5..", "unexpected end at column 8");
+	expect_error("B6/S99999999999999999999,1", "count 99999999999999999999 at column 5 is over 26");
+	expect_error("B6/S5\x01", "unexpected byte 0x01 at column 6");
+	/* Bays */
+	expect_error("576", "unexpected end at column 4");
+	expect_error("57666", "unexpected '6' at column 5");
+	expect_error("7566", "range 7..5 at column 1 is reversed");
+	expect_error("5776", "range 7..6 at column 3 is reversed");
+	expect_error("10,12,9", "unexpected end at column 8");
+	expect_error("10,12,9,27", "count 27 at column 9 is over 26");
+	expect_error("57a6", "unexpected 'a' at column 3");
+	/* Golly */
+	expect_error("3D5..7/6F", "neighbourhood 'F' at column 9");
+	expect_error("3D5..7/6V", "26-cell Moore");
+	expect_error("3D5..7/6C", "26-cell Moore");
+	expect_error("3D5..7/6E", "26-cell Moore");
+	expect_error("3D5..7/6H", "26-cell Moore");
+	expect_error("3D5..7", "unexpected end at column 7");
+	expect_error("3D27/6", "count 27 at column 3 is over 26");
+	expect_error("3D5..7/6x", "unexpected 'x' at column 9");
+	expect_error("3D7..5/6", "range 7..5 at column 3 is reversed");
+}
+END_TEST
+
+START_TEST(test_null_err)
+{
+	rule r;
+	ck_assert_int_eq(rule_parse("B6/Sx", &r, NULL), L3D_ERR_USAGE);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("rule");
+	TCase *tc = tcase_create("rule");
+	tcase_add_test(tc, test_default);
+	tcase_add_test(tc, test_bs);
+	tcase_add_test(tc, test_bays);
+	tcase_add_test(tc, test_golly);
+	tcase_add_test(tc, test_equivalent);
+	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_format_truncates);
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_null_err);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,2 +1,113 @@
 #!/bin/sh
-echo "not written yet"; exit 1
+# Bad input of every kind: one clear line naming the file and the problem,
+# the documented exit code, no output file left behind, never a hang.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+# Fail rather than hang if a case ever blocks.
+run() { timeout 20 "$LIFE3D" -q "$@"; }
+
+u64() {  # little-endian u64 from a decimal < 2^32, as octal escapes
+	v=$1; s=""
+	for i in 1 2 3 4 5 6 7 8; do s="$s\\$(printf '%03o' $((v % 256)))"; v=$((v / 256)); done
+	printf "$s"
+}
+bad_case() {  # FILE CODE PATTERN DESCRIPTION
+	rm -f out.l3d
+	expect_exit "$2" "$4" -- run -n 1 -o out.l3d "$1"
+	expect_err_line "$1.*$3" "$4 message"
+	expect_absent out.l3d "$4"
+}
+
+: >empty.bin
+bad_case empty.bin 65 "empty" "empty file"
+printf 'abcde' >short.bin
+bad_case short.bin 65 "" "truncated header"
+{ u64 0; u64 0; } >m0.bin
+bad_case m0.bin 65 "" "M = 0"
+{ printf '\000\000\000\000\000\001\000\000'; u64 0; } >huge.bin
+bad_case huge.bin 65 "" "M^3 overflows"
+{ u64 2; u64 0; printf '\001\000\001\000'; } >trunc.bin
+bad_case trunc.bin 65 "" "truncated payload"
+{ u64 2; u64 0; printf '\001\000\001\000\002\000\000\000'; } >byte2.bin
+bad_case byte2.bin 65 "" "byte other than 0 or 1"
+{ u64 2; u64 0; printf '\001\000\001\000\001\000\000\000xyz'; } >trail.bin
+bad_case trail.bin 65 "" "trailing garbage"
+{ u64 2; u64 5; printf '\001\000\001\000\001\000\000\000'; } >good.bin
+expect_exit 0 "a good HPCGame file" -- run -n 1 -o good.out good.bin
+
+# Native format: flip one payload byte -> CRC error; truncate.
+run -n 0 --random 8 -o good.l3d || fail "make good.l3d"
+cp good.l3d crc.l3d
+printf '\377' | dd of=crc.l3d bs=1 seek=70 conv=notrunc 2>/dev/null
+bad_case crc.l3d 65 "CRC" "bad payload CRC"
+head -c 100 good.l3d >cut.l3d
+bad_case cut.l3d 65 "" "truncated native payload"
+head -c 30 good.l3d >cuthdr.l3d
+bad_case cuthdr.l3d 65 "" "truncated native header"
+
+# RLE3, malformed in each way.
+printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6\noq!\n' >char.rle3
+bad_case char.rle3 65 "" "RLE3 bad character"
+printf '3D size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >nover.rle3
+bad_case nover.rle3 65 "version" "RLE3 without version"
+printf '3D version=2 size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >ver2.rle3
+bad_case ver2.rle3 65 "version" "RLE3 version 2"
+printf '3D version=1 size=2\nx=3 y=1 z=1 rule=3D5..7/6\n3o!\n' >big.rle3
+bad_case big.rle3 65 "" "RLE3 pattern larger than size"
+printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6\noo!\n' >wide.rle3
+bad_case wide.rle3 65 "" "RLE3 row longer than x"
+printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D9..7/6\no!\n' >rule.rle3
+bad_case rule.rle3 65 "" "RLE3 bad rule"
+printf '3D version=1 size=4\nx=1 y=1 rule=3D5..7/6\no!\n' >hdr.rle3
+bad_case hdr.rle3 65 "" "RLE3 bad header line"
+printf 'hello world\n' >text.txt
+bad_case text.txt 65 "" "unknown format"
+
+# Missing and unreadable inputs.
+bad_case missing.l3d 66 "" "missing file"
+mkdir -p adir
+bad_case adir 66 "" "a directory"
+
+# Bad option values: usage errors, nothing written.
+for args in "-n abc" "-n -3" "--density 2" "--density x" "--engine gpu" \
+	    "--rule B9x/S5" "--random 0" "--random 4x4" "--log-every 0" \
+	    "--snapshot-kind cube" "--slice-axis w" "--threads -1" "--bogus" \
+	    "--format png" "-n"; do
+	rm -f out.l3d
+	expect_exit 64 "option $args" -- run $args -o out.l3d good.l3d
+	expect_err_line "" "option $args message"
+	expect_absent out.l3d "option $args"
+done
+expect_exit 64 "two inputs" -- run -o out.l3d good.l3d good.l3d
+expect_exit 64 "INPUT and --random" -- run --random 4 -o out.l3d good.l3d
+run --rule 'B6/S5x7' -n 1 -o out.l3d good.l3d 2>rule.err
+grep -q "column" rule.err && ok || fail "bad rule message points at a column: $(cat rule.err)"
+
+# Bad configuration files.
+printf 'steps = 5;\nstpes = 3;\n' >typo.conf
+expect_exit 78 "unknown config key" -- run -c typo.conf -o out.l3d good.l3d
+expect_err_line "typo.conf:2" "unknown key names file and line"
+printf 'steps = "five";\n' >type.conf
+expect_exit 78 "wrong config type" -- run -c type.conf -o out.l3d good.l3d
+expect_err_line "type.conf:1" "wrong type names file and line"
+printf 'steps = 5\nrule = ;\n' >syntax.conf
+expect_exit 78 "config syntax error" -- run -c syntax.conf -o out.l3d good.l3d
+expect_err_line "syntax.conf:" "syntax error names the file"
+expect_exit 66 "missing config" -- run -c nothere.conf -o out.l3d good.l3d
+expect_absent out.l3d "config errors"
+
+# --engine cuda where it cannot run.
+if "$LIFE3D" --version | grep -q -e "gpus: none" -e "cuda not built in"; then
+	expect_exit 69 "--engine cuda without a GPU" -- run --engine cuda -n 1 -o out.l3d good.l3d
+	expect_err_line "cuda" "--engine cuda message"
+	expect_absent out.l3d "--engine cuda"
+fi
+
+# Writing to a full disk is an I/O error, not success.
+if [ -w /dev/full ]; then
+	expect_exit 74 "disk full on stdout" -- sh -c "'$LIFE3D' -q -n 1 good.l3d >/dev/full"
+	expect_exit 74 "disk full on -o" -- run -n 1 -o /dev/full good.l3d
+	expect_exit 74 "disk full on the log" -- run -n 1 --log /dev/full -o out.l3d good.l3d
+	expect_absent out.l3d "disk full on the log"
+fi
+finish

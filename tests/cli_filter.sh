@@ -1,2 +1,64 @@
 #!/bin/sh
-echo "not written yet"; exit 1
+# The filter contract: stdin/stdout, -o, -f, -, determinism, --until.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+
+# A seeded random universe is the same bits every time.
+"$LIFE3D" -q --random 9x10x11 --seed 7 --density 0.3 -n 0 -o a.l3d && ok || fail "random a"
+"$LIFE3D" -q --random 9x10x11 --seed 7 --density 0.3 -n 0 -o b.l3d && ok || fail "random b"
+expect_same a.l3d b.l3d "same seed"
+"$LIFE3D" -q --random 9x10x11 --seed 8 --density 0.3 -n 0 -o c.l3d && ok || fail "random c"
+if cmp -s a.l3d c.l3d; then fail "different seeds gave the same universe"; else ok; fi
+
+# stdin -> stdout equals file -> file, and '-' is stdin.
+"$LIFE3D" -q -n 5 -o f.l3d a.l3d && ok || fail "file to file"
+"$LIFE3D" -q -n 5 <a.l3d >s.l3d && ok || fail "stdin to stdout"
+"$LIFE3D" -q -n 5 - <a.l3d >d.l3d && ok || fail "dash to stdout"
+"$LIFE3D" -q -n 5 -o - a.l3d >o.l3d && ok || fail "-o -"
+expect_same f.l3d s.l3d "stdin->stdout vs file->file"
+expect_same f.l3d d.l3d "'-' input"
+expect_same f.l3d o.l3d "-o -"
+cat a.l3d | "$LIFE3D" -q -n 5 | cat >p.l3d && ok || fail "pipes"
+expect_same f.l3d p.l3d "through pipes"
+
+# Stepping in two runs equals one run; --until counts generations.
+"$LIFE3D" -q -n 2 -o g2.l3d a.l3d && "$LIFE3D" -q -n 3 -o g5.l3d g2.l3d && ok || fail "two runs"
+expect_same f.l3d g5.l3d "2 + 3 steps"
+"$LIFE3D" -q --until 5 -o u5.l3d g2.l3d && ok || fail "--until"
+expect_same f.l3d u5.l3d "--until 5 from generation 2"
+expect_exit 64 "--until before the input's generation" -- "$LIFE3D" -q --until 1 -o u1.l3d g2.l3d
+expect_err_line "already at generation 2" "--until message"
+expect_absent u1.l3d "--until error"
+expect_exit 64 "--steps and --until" -- "$LIFE3D" -q -n 1 --until 3 -o x.l3d a.l3d
+
+# Existing files are not overwritten without -f; -f does.
+cp f.l3d keep.l3d
+expect_exit 73 "existing output" -- "$LIFE3D" -q -n 1 -o keep.l3d a.l3d
+expect_err_line "already exists" "existing output message"
+expect_same f.l3d keep.l3d "existing output untouched"
+expect_exit 0 "-f overwrites" -- "$LIFE3D" -q -f -n 1 -o keep.l3d a.l3d
+if cmp -s f.l3d keep.l3d; then fail "-f did not overwrite"; else ok; fi
+# Devices are written in place, no -f needed.
+expect_exit 0 "/dev/null" -- "$LIFE3D" -q -n 1 -o /dev/null a.l3d
+
+# No temporary files are left in the output directory.
+if ls | grep -q '\.tmp\.'; then fail "temporary files left: $(ls | grep tmp)"; else ok; fi
+
+# A binary universe is not written to a terminal (needs script(1)).
+if command -v script >/dev/null 2>&1; then
+	script -qec "$LIFE3D -q -n 1 a.l3d" /dev/null >tty.out 2>&1
+	if grep -q "is a terminal" tty.out; then ok; else fail "binary to a terminal: $(head -c 200 tty.out)"; fi
+	script -qec "$LIFE3D -q -n 1 --format rle3 a.l3d" /dev/null >tty.out 2>&1
+	if grep -q "^3D version=1" tty.out; then ok; else fail "text to a terminal: $(head -c 200 tty.out)"; fi
+fi
+
+# The summary line is on stderr only, and -q silences it.
+"$LIFE3D" -n 3 -o sum.l3d a.l3d 2>sum.err >sum.out && ok || fail "summary run"
+if grep -q "3 steps to generation 3, population [0-9]*, .* cell updates/s.*engine" sum.err && [ ! -s sum.out ]; then ok; else fail "summary: $(cat sum.err)"; fi
+"$LIFE3D" -q -n 3 -o sum2.l3d a.l3d 2>sumq.err
+if [ -s sumq.err ]; then fail "-q printed: $(cat sumq.err)"; else ok; fi
+
+# --help and --version succeed and go to stdout.
+"$LIFE3D" --help >help.out 2>&1 && grep -q "^Usage: life3d" help.out && ok || fail "--help"
+"$LIFE3D" --version >ver.out 2>&1 && grep -q "^life3d [0-9]" ver.out && grep -q "^engines: cpu" ver.out && ok || fail "--version"
+finish

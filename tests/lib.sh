@@ -1,0 +1,53 @@
+# lib.sh - shared by the shell tests: a scratch directory and assertions.
+# Each test sources it, runs cases and ends with `finish`.  A failing
+# assertion prints what differed and the test exits 1 at the end.
+set -u
+: "${LIFE3D:?run through make check}"
+: "${TOOLS:?run through make check}"
+: "${SRCDIR:?run through make check}"
+name=$(basename "$0" .sh)
+T="${LIFE3D_TEST_TMP:-/tmp}/$name"
+rm -rf "$T" && mkdir -p "$T" || exit 99
+failures=0
+cases=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { cases=$((cases + 1)); }
+
+# expect_exit CODE DESCRIPTION -- COMMAND...: run, check the exit status,
+# keep stderr in $T/err for further checks.
+expect_exit() {
+	want=$1; what=$2; shift 3
+	"$@" >"$T/out" 2>"$T/err" </dev/null
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$what: exit $got, expected $want; stderr: $(head -c 300 "$T/err")"
+	else
+		ok
+	fi
+}
+
+# expect_err_line PATTERN DESCRIPTION: stderr of the last command is exactly
+# one line and matches the grep pattern.
+expect_err_line() {
+	lines=$(wc -l <"$T/err")
+	if [ "$lines" -ne 1 ] || ! grep -q -- "$1" "$T/err"; then
+		fail "$2: expected one line matching '$1', got: $(head -c 300 "$T/err")"
+	else
+		ok
+	fi
+}
+
+expect_same() {   # FILE1 FILE2 DESCRIPTION
+	if cmp -s "$1" "$2"; then ok; else fail "$3: $1 and $2 differ"; fi
+}
+
+expect_absent() { # FILE DESCRIPTION
+	if [ -e "$1" ]; then fail "$2: $1 was left behind"; else ok; fi
+}
+
+finish() {
+	echo "$name: $cases checks passed, $failures failed"
+	[ "$failures" -eq 0 ]
+	exit $?
+}

@@ -101,6 +101,6 @@ void cli_help(FILE *out)
 	      "Golly RLE3.  Output formats: hpcgame, l3d, rle3, vtk, npy.\n"
 	      "Exit status: 0 success, 64 usage, 65 bad data, 66 missing input,\n"
 	      "69 engine unavailable, 73 cannot create output, 74 I/O error,\n"
-	      "78 bad config, 130 interrupted, 1 other failure.\n"
+	      "75 stopped by --max-time, 78 bad config, 130 interrupted, 1 other failure.\n"
 	      "See life3d(1), life3d.conf(5) and life3d-formats(5).\n", out);
 }

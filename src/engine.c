@@ -1,8 +1,23 @@
 /* engine.c - engine selection and the fall-backs shared by every engine. */
 #include "engine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The CPU engine keeps the universe and one buffer of the same size;
+ * refuse before allocating rather than be killed for memory later. */
+static int cpu_create_checked(const engine_opts *opts, const grid *initial,
+			      const rule *r, engine **out, l3d_err *err)
+{
+	char what[96];
+	snprintf(what, sizeof what, "the CPU engine for a %llux%llux%llu universe",
+		 (unsigned long long)initial->nx, (unsigned long long)initial->ny,
+		 (unsigned long long)initial->nz);
+	size_t need = 2 * grid_bytes(initial);
+	int rc = host_memory_check(need, what, err);
+	return rc ? rc : engine_cpu_create(opts, initial, r, out, err);
+}
 
 int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 		  engine **out, l3d_err *err)
@@ -10,7 +25,7 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 	const char *kind = opts && opts->kind ? opts->kind : "auto";
 	*out = NULL;
 	if (strcmp(kind, "cpu") == 0)
-		return engine_cpu_create(opts, initial, r, out, err);
+		return cpu_create_checked(opts, initial, r, out, err);
 	if (strcmp(kind, "cuda") == 0)
 		return engine_cuda_create(opts, initial, r, out, err);
 	if (strcmp(kind, "auto") != 0)
@@ -24,7 +39,7 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 		if (rc != L3D_ERR_UNAVAILABLE)
 			return rc;
 	}
-	return engine_cpu_create(opts, initial, r, out, err);
+	return cpu_create_checked(opts, initial, r, out, err);
 }
 
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)

@@ -1,6 +1,7 @@
 /* grid.c - the packed universe and the operations every engine shares. */
 #include "grid.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,66 @@ int grid_check_size(uint64_t nx, uint64_t ny, uint64_t nz, const char *what,
 	return L3D_OK;
 }
 
+/* First number in a file such as memory.max ("max" reads as unknown). */
+static size_t read_number(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long v;
+	size_t r = SIZE_MAX;
+	if (f && fscanf(f, "%llu", &v) == 1)
+		r = (size_t)v;
+	if (f)
+		fclose(f);
+	return r;
+}
+
+static size_t meminfo_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	unsigned long long kib;
+	size_t r = SIZE_MAX;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+			r = (size_t)kib * 1024;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return r;
+}
+
+size_t host_memory_available(void)
+{
+	size_t avail = meminfo_available();
+	static const char *limits[][2] = {
+		{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+		{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+		 "/sys/fs/cgroup/memory/memory.usage_in_bytes"},
+	};
+	for (size_t i = 0; i < 2; i++) {
+		size_t limit = read_number(limits[i][0]);
+		size_t used = read_number(limits[i][1]);
+		if (limit != SIZE_MAX && used != SIZE_MAX) {
+			size_t left = limit > used ? limit - used : 0;
+			if (left < avail)
+				avail = left;
+			break;
+		}
+	}
+	return avail;
+}
+
+int host_memory_check(size_t bytes, const char *what, l3d_err *err)
+{
+	size_t avail = host_memory_available();
+	if (bytes <= avail)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_RUNTIME,
+			"%s needs %.1f MiB of memory; only %.1f MiB is available",
+			what, (double)bytes / 1048576.0, (double)avail / 1048576.0);
+}
+
 int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err)
 {
 	memset(g, 0, sizeof *g);
@@ -38,6 +99,12 @@ int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err)
 	uint64_t words = (nz + 63) / 64;
 	size_t bytes = (size_t)(nx * ny * words * 8);
 	size_t rounded = (bytes + 63) & ~(size_t)63;
+	char what[96];
+	snprintf(what, sizeof what, "a %llux%llux%llu universe", (unsigned long long)nx,
+		 (unsigned long long)ny, (unsigned long long)nz);
+	rc = host_memory_check(rounded, what, err);
+	if (rc)
+		return rc;
 	void *p = aligned_alloc(64, rounded);
 	if (!p)
 		return l3d_fail(err, L3D_ERR_RUNTIME,

@@ -35,6 +35,13 @@ typedef struct grid {
 int grid_check_size(uint64_t nx, uint64_t ny, uint64_t nz, const char *what,
 		    l3d_err *err);
 
+/* Bytes of memory this process can still take: the smaller of the
+ * system's MemAvailable and what the cgroup (Slurm, containers) allows.
+ * SIZE_MAX when neither is known. */
+size_t host_memory_available(void);
+/* L3D_ERR_RUNTIME, with the amounts, when `bytes` will not fit. */
+int host_memory_check(size_t bytes, const char *what, l3d_err *err);
+
 /* Allocate a zeroed universe.  On failure *g is left empty. */
 int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err);
 void grid_free(grid *g);

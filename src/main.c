@@ -30,6 +30,12 @@ static void on_signal(int signo)
 	run_request_stop(signo);
 }
 
+static void on_usr1(int signo)
+{
+	(void)signo;
+	run_request_checkpoint();
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -38,6 +44,11 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	/* Past a file size limit, fail the write (EFBIG) and report it,
+	 * instead of being killed with a half-written temporary. */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static void version(void)

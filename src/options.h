@@ -19,7 +19,8 @@ typedef enum opt_id {
 	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
 	OPT_DENSITY, OPT_SEED, OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
 	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
-	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_INPUT,
+	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_CHECKPOINT,
+	OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT_INTERVAL, OPT_MAX_TIME, OPT_INPUT,
 	OPT_HELP, OPT_VERSION,
 	OPT_COUNT
 } opt_id;
@@ -61,6 +62,10 @@ typedef struct options {
 	const char *slice_axis;       /* x | y | z */
 	int64_t slice_index;          /* -1 = middle */
 	uint64_t snapshot_scale;
+	const char *checkpoint;       /* NULL = next to the output */
+	uint64_t checkpoint_every;    /* steps; 0 = off */
+	double checkpoint_interval;   /* seconds; 0 = off */
+	const char *max_time;         /* duration text; NULL = no limit */
 	bool help;
 	bool version;
 	opt_origin origin[OPT_COUNT];

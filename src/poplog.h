@@ -19,10 +19,13 @@ typedef struct poplog {
 	const char *name;
 } poplog;
 
-/* "-" is stdout.  A new file gets the header line; with `append` an
- * existing non-empty file is continued without one. */
-int poplog_open(poplog *p, const char *path, bool force, bool append,
-		l3d_err *err);
+/* "-" is stdout.  A new file gets the header line.  When `resume_gen` is
+ * above 0 (a run resuming from a checkpoint) and `path` is an existing log,
+ * the log is continued instead: lines after resume_gen (written after the
+ * checkpoint by the run that was stopped) are cut off, *resumed is set and
+ * *last_logged is the generation of the last line kept. */
+int poplog_open(poplog *p, const char *path, bool force, uint64_t resume_gen,
+		bool *resumed, uint64_t *last_logged, l3d_err *err);
 int poplog_write(poplog *p, uint64_t generation, const engine_stats *s,
 		 l3d_err *err);
 int poplog_close(poplog *p, l3d_err *err);

@@ -17,11 +17,41 @@
 #include "poplog.h"
 #include "snapshot.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, checkpoint_requested;
 
 void run_request_stop(int signo)
 {
 	stop_signal = signo;
+}
+
+void run_request_checkpoint(void)
+{
+	checkpoint_requested = 1;
+}
+
+double parse_duration(const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || v < 0 || !isfinite(v))
+		return -1;
+	if (*end == ':') {              /* H:MM:SS or M:SS */
+		double parts[3] = {v, 0, 0};
+		int n = 1;
+		while (*end == ':' && n < 3) {
+			const char *p = end + 1;
+			parts[n++] = strtod(p, &end);
+			if (end == p || parts[n - 1] < 0 || parts[n - 1] >= 60)
+				return -1;
+		}
+		if (*end)
+			return -1;
+		return n == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2]
+			      : parts[0] * 60 + parts[1];
+	}
+	double unit = !*end ? 1 : !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
+		    : !strcmp(end, "h") ? 3600 : !strcmp(end, "d") ? 86400 : -1;
+	return unit < 0 ? -1 : v * unit;
 }
 
 static double now(void)
@@ -41,6 +71,9 @@ typedef struct plan {
 	snapshot_opts snap;
 	const char *input_name;
 	double cells;
+	uint64_t ckpt_every;
+	double ckpt_interval, max_time;   /* seconds; 0 = off */
+	char ckpt_path[4096];
 } plan;
 
 static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
@@ -172,6 +205,26 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	return L3D_OK;
 }
 
+static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
+{
+	p->ckpt_every = o->checkpoint_every;
+	p->ckpt_interval = o->checkpoint_interval;
+	if (o->max_time) {
+		p->max_time = parse_duration(o->max_time);
+		if (p->max_time <= 0)
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"--max-time: '%s' is not a duration (90, 90s, 15m, 2h, 1:30:00)",
+					o->max_time);
+	}
+	const char *base = outfile_is_stdout(o->output) ? "life3d" : o->output;
+	int n = o->checkpoint
+		? snprintf(p->ckpt_path, sizeof p->ckpt_path, "%s", o->checkpoint)
+		: snprintf(p->ckpt_path, sizeof p->ckpt_path, "%s.ckpt.l3d", base);
+	if (n < 0 || (size_t)n >= sizeof p->ckpt_path)
+		return l3d_fail(err, L3D_ERR_USAGE, "--checkpoint: path too long");
+	return L3D_OK;
+}
+
 static int prepare(const options *o, plan *p, l3d_err *err)
 {
 	universe_meta meta = {0};
@@ -194,6 +247,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_format(o, p, err);
 	if (!rc)
 		rc = choose_snapshots(o, p, err);
+	if (!rc)
+		rc = choose_checkpoints(o, p, err);
 	return rc;
 }
 
@@ -203,7 +258,7 @@ typedef struct loop {
 	poplog log;
 	bool logging;
 	uint64_t gen;
-	double t0, t_steps, last_progress;
+	double t0, t_steps, last_progress, last_ckpt, ckpt_cost, chunk_cost;
 	bool progress;
 	uint64_t chunk;          /* steps per engine call, adapted to ~0.1 s */
 	uint64_t population;     /* at the last generation counted */
@@ -229,11 +284,41 @@ static void show_progress(loop *l, const plan *p, bool final)
 		return;
 	}
 	double done = (double)(l->gen - p->first), total = (double)(p->last - p->first);
-	double cells = p->cells;
-	double rate = l->t_steps > 0 ? done * cells / l->t_steps : 0;
+	double rate = l->t_steps > 0 ? done * p->cells / l->t_steps : 0;
 	double eta = done > 0 ? (total - done) * (t - l->t0) / done : 0;
 	fprintf(stderr, "\r\033[Kgeneration %" PRIu64 "/%" PRIu64 " (%.0f%%)  %.3g cell updates/s  ETA %.0f s",
 		l->gen, p->last, 100.0 * done / total, rate, eta);
+}
+
+/* Write the current universe, atomically, in the native format. */
+static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
+{
+	double t = now();
+	grid tmp = {0}, *g = engine_host_grid(l->e);
+	int rc = L3D_OK;
+	if (!g) {
+		rc = grid_alloc(&tmp, l->e->nx, l->e->ny, l->e->nz, err);
+		if (!rc)
+			rc = engine_read(l->e, &tmp, err);
+		g = &tmp;
+	}
+	outfile f;
+	if (!rc) {
+		g->generation = l->gen;
+		/* A checkpoint replaces the previous one: that is its purpose. */
+		rc = outfile_open(&f, p->ckpt_path, true, true, err);
+	}
+	if (!rc) {
+		rc = format_write(f.f, f.name, FMT_NATIVE, g, &p->rule, err);
+		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
+	}
+	grid_free(&tmp);
+	l->last_ckpt = now();
+	l->ckpt_cost = l->last_ckpt - t;
+	if (!rc && o->verbose)
+		fprintf(stderr, "life3d: checkpoint at generation %" PRIu64 " in %s\n",
+			l->gen, p->ckpt_path);
+	return rc;
 }
 
 /* Output events due at the current generation. */
@@ -252,40 +337,84 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 	return rc;
 }
 
-static int step_loop(loop *l, const plan *p, const options *o, l3d_err *err)
+/* Should the run stop now?  A signal, or --max-time about to run out: stop
+ * while there is still time for one more chunk and the checkpoint. */
+static int stop_reason(const loop *l, const plan *p, l3d_err *err)
+{
+	if (stop_signal)
+		return l3d_fail(err, L3D_ERR_INTERRUPTED,
+				"interrupted by signal %d at generation %" PRIu64
+				"; checkpoint in %s", (int)stop_signal, l->gen, p->ckpt_path);
+	double margin = 2 * l->chunk_cost + 1.5 * l->ckpt_cost + 0.05;
+	if (p->max_time > 0 && now() - l->t0 + margin >= p->max_time)
+		return l3d_fail(err, L3D_ERR_STOPPED,
+				"stopped by --max-time at generation %" PRIu64
+				"; resume with the checkpoint %s as input", l->gen,
+				p->ckpt_path);
+	return L3D_OK;
+}
+
+static bool checkpoint_due(const loop *l, const plan *p)
+{
+	return checkpoint_requested ||
+	       (p->ckpt_every && l->gen % p->ckpt_every == 0) ||
+	       (p->ckpt_interval > 0 && now() - l->last_ckpt >= p->ckpt_interval);
+}
+
+/* One engine call towards the next event; adapts the chunk length. */
+static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
+		   bool *snapped, l3d_err *err)
+{
+	uint64_t log_at = l->logging ? next_multiple(l->gen, p->log_every) : UINT64_MAX;
+	uint64_t snap_at = next_multiple(l->gen, p->snap_every);
+	uint64_t target = p->last;
+	uint64_t ckpt_at = next_multiple(l->gen, p->ckpt_every);
+	target = log_at < target ? log_at : target;
+	target = snap_at < target ? snap_at : target;
+	target = ckpt_at < target ? ckpt_at : target;
+	uint64_t n = target - l->gen < l->chunk ? target - l->gen : l->chunk;
+	*logged = l->gen + n == log_at;
+	*snapped = l->gen + n == snap_at;
+	double t = now();
+	int rc = engine_step(l->e, n, *logged ? st : NULL, err);
+	double dt = now() - t;
+	l->t_steps += dt;
+	l->chunk_cost = dt;
+	l->gen += n;
+	/* Keep each engine call short enough that progress, signals and time
+	 * limits are seen a few times a second, long enough that call
+	 * overhead stays negligible. */
+	if (dt < 0.05 && n == l->chunk && l->chunk < ((uint64_t)1 << 30))
+		l->chunk *= 2;
+	else if (dt > 0.4 && l->chunk > 1)
+		l->chunk /= 2;
+	if (*logged)
+		l->population = st->population;
+	return rc;
+}
+
+static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
+		     l3d_err *err)
 {
 	engine_stats st = {l->population, 0, 0};
-	int rc = emit(l, p, &st, true, p->snap_every != 0, o, err);
+	int rc = emit(l, p, &st, log_first, p->snap_every != 0, o, err);
 	while (!rc && l->gen < p->last) {
-		if (stop_signal)
-			return l3d_fail(err, L3D_ERR_INTERRUPTED,
-					"interrupted by signal %d at generation %" PRIu64,
-					(int)stop_signal, l->gen);
-		uint64_t log_at = l->logging ? next_multiple(l->gen, p->log_every) : UINT64_MAX;
-		uint64_t snap_at = next_multiple(l->gen, p->snap_every);
-		uint64_t target = p->last;
-		if (log_at < target)
-			target = log_at;
-		if (snap_at < target)
-			target = snap_at;
-		uint64_t n = target - l->gen < l->chunk ? target - l->gen : l->chunk;
-		bool want_stats = l->gen + n == log_at;
-		double t = now();
-		rc = engine_step(l->e, n, want_stats ? &st : NULL, err);
-		double dt = now() - t;
-		l->t_steps += dt;
-		l->gen += n;
-		/* Keep each engine call short enough that progress and signals
-		 * are seen a few times a second, long enough that call overhead
-		 * stays negligible. */
-		if (dt < 0.05 && n == l->chunk && l->chunk < ((uint64_t)1 << 30))
-			l->chunk *= 2;
-		else if (dt > 0.4 && l->chunk > 1)
-			l->chunk /= 2;
-		if (!rc && (want_stats || l->gen == snap_at))
-			rc = emit(l, p, &st, want_stats, l->gen == snap_at, o, err);
-		if (want_stats)
-			l->population = st.population;
+		rc = stop_reason(l, p, err);
+		if (rc) {
+			l3d_err cerr;
+			int crc = write_checkpoint(l, p, o, &cerr);
+			if (crc)
+				*err = cerr;
+			return crc ? crc : rc;
+		}
+		bool logged, snapped;
+		rc = advance(l, p, &st, &logged, &snapped, err);
+		if (!rc && (logged || snapped))
+			rc = emit(l, p, &st, logged, snapped, o, err);
+		if (!rc && l->gen < p->last && checkpoint_due(l, p)) {
+			checkpoint_requested = 0;
+			rc = write_checkpoint(l, p, o, err);
+		}
 		show_progress(l, p, false);
 	}
 	show_progress(l, p, true);
@@ -314,10 +443,7 @@ static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 	}
 	if (!rc) {
 		rc = format_write(out.f, out.name, p->out_format, final, &p->rule, err);
-		if (rc)
-			outfile_abort(&out);
-		else
-			rc = outfile_commit(&out, err);
+		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 	}
 	grid_free(&tmp);
 	return rc;
@@ -336,10 +462,40 @@ static void summary(const loop *l, const plan *p, const options *o)
 		l->t_steps > 0 ? work / l->t_steps : 0, engine_describe(l->e));
 }
 
+static void say_engine(const plan *p, const engine *e)
+{
+	char text[128];
+	rule_format(&p->rule, text, sizeof text);
+	fprintf(stderr, "life3d: %s, %" PRIu64 "x%" PRIu64 "x%" PRIu64
+		", rule %s, engine %s\n", p->input_name, e->nx, e->ny, e->nz,
+		text, engine_describe(e));
+}
+
+/* Open the log.  A run that resumes from a checkpoint (input generation
+ * above 0) continues an existing log instead of starting a new one. */
+static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
+		    l3d_err *err)
+{
+	*log_first = true;
+	if (!o->log)
+		return L3D_OK;
+	bool resumed = false;
+	uint64_t last_logged = 0;
+	int rc = poplog_open(&l->log, o->log, o->force, p->first, &resumed,
+			     &last_logged, err);
+	l->logging = rc == L3D_OK;
+	/* Continue exactly as the uninterrupted run would have logged. */
+	if (resumed)
+		*log_first = last_logged < p->first && p->first % p->log_every == 0;
+	return rc;
+}
+
 int run(const options *o, l3d_err *err)
 {
 	loop l = {.t0 = now(), .chunk = 1};
+	l.last_ckpt = l.t0;
 	plan p = {0};
+	bool log_first = true;
 	int rc = prepare(o, &p, err);
 	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
 	if (!rc) {
@@ -347,24 +503,17 @@ int run(const options *o, l3d_err *err)
 		l.population = grid_population(&p.start);
 		rc = engine_create(&eo, &p.start, &p.rule, &l.e, err);
 	}
-	if (!rc && o->verbose) {
-		char text[128];
-		rule_format(&p.rule, text, sizeof text);
-		fprintf(stderr, "life3d: %s, %" PRIu64 "x%" PRIu64 "x%" PRIu64
-			", rule %s, engine %s\n", p.input_name, p.start.nx,
-			p.start.ny, p.start.nz, text, engine_describe(l.e));
-	}
+	if (!rc && o->verbose)
+		say_engine(&p, l.e);
 	/* The engine holds its own copy: drop ours so a large universe is
 	 * in memory twice (engine buffers), not three times. */
 	grid_free(&p.start);
-	if (!rc && o->log) {
-		rc = poplog_open(&l.log, o->log, o->force, false, err);
-		l.logging = rc == L3D_OK;
-	}
+	if (!rc)
+		rc = open_log(&l, &p, o, &log_first, err);
 	l.gen = p.first;
 	l.progress = !o->quiet && isatty(STDERR_FILENO);
 	if (!rc)
-		rc = step_loop(&l, &p, o, err);
+		rc = step_loop(&l, &p, o, log_first, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		rc = rc ? rc : lrc;

@@ -18,6 +18,7 @@ enum l3d_status {
 	L3D_ERR_NOINPUT = 66,       /* input file missing or unreadable */
 	L3D_ERR_UNAVAILABLE = 69,   /* requested engine not built in or no GPU */
 	L3D_ERR_CANTCREAT = 73,     /* output exists (no -f) or is a terminal */
+	L3D_ERR_STOPPED = 75,       /* --max-time reached; resume from the checkpoint */
 	L3D_ERR_IO = 74,            /* read or write error, disk full */
 	L3D_ERR_CONFIG = 78,        /* bad configuration file */
 	L3D_ERR_INTERRUPTED = 130   /* stopped by SIGINT or SIGTERM */

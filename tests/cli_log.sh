@@ -20,8 +20,8 @@ for spec in "B6/S567 13x7x20 0.3 12" "B5/S45 9x9x9 0.2 10" "3D4,7/5,8 6x11x5 0.4
 done
 
 # --log - writes to stdout (with the universe in a file).
-"$LIFE3D" -q -n 2 --log - -o o.l3d "$tag.in.l3d" >stdout.tsv && ok || fail "--log -"
-head -n 3 "$tag.ref.tsv" >ref2.tsv
+"$LIFE3D" -q -r "$rule" -n 2 --log - -o o.l3d "$tag.in.l3d" >stdout.tsv && ok || fail "--log -"
+head -n 4 "$tag.ref.tsv" >ref2.tsv
 expect_same ref2.tsv stdout.tsv "--log - content"
 expect_exit 64 "--log - with the universe on stdout" -- "$LIFE3D" -q -n 2 --log - "$tag.in.l3d"
 finish

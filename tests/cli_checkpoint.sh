@@ -1,0 +1,80 @@
+#!/bin/sh
+# Long runs: checkpoints, resuming, signals, --max-time, write failures.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+gen_of() { od -An -t u8 -j 40 -N 8 "$1" | tr -d ' '; }   # native header
+
+"$LIFE3D" -q --random 21x18x23 --seed 9 -n 0 -o start.l3d || fail "start"
+"$LIFE3D" -q -n 30 --log full.tsv -o full.l3d start.l3d || fail "uninterrupted run"
+
+# Checkpoints every 10 steps hold generations 10 and 20 (not the final 30).
+"$LIFE3D" -q -n 30 --checkpoint-every 10 --checkpoint ck.l3d -o ck-final.l3d start.l3d || fail "checkpointed run"
+[ "$(gen_of ck.l3d)" = 20 ] && ok || fail "last checkpoint is at generation $(gen_of ck.l3d)"
+expect_same full.l3d ck-final.l3d "checkpointing does not change the result"
+
+# Resume from generation 20 after a run that was killed at 25: the log
+# loses its lines after 20 and continues; the result is bit-identical.
+head -n 27 full.tsv >resumed.tsv              # header + generations 0..25
+"$LIFE3D" -q --until 30 --log resumed.tsv -o resumed.l3d ck.l3d && ok || fail "resume"
+expect_same full.l3d resumed.l3d "resumed universe"
+expect_same full.tsv resumed.tsv "resumed log"
+# With --log-every 4, resuming at 20 (a logged generation) adds no duplicate.
+"$LIFE3D" -q -n 30 --log-every 4 --log full4.tsv -o /dev/null start.l3d || fail "every 4"
+awk -F'\t' 'NR == 1 || $1 <= 20' full4.tsv >resumed4.tsv
+"$LIFE3D" -q --until 30 --log-every 4 --log resumed4.tsv -o /dev/null ck.l3d || fail "resume 4"
+expect_same full4.tsv resumed4.tsv "resumed log every 4"
+
+# SIGINT: finish the step, write the checkpoint, keep no output, exit 130.
+"$LIFE3D" -q --random 60 --seed 4 -n 100000000 --checkpoint sig.l3d --log sig.tsv -o sig-out.l3d &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && ok || fail "SIGINT exit $rc, expected 130"
+expect_absent sig-out.l3d "SIGINT"
+if ls | grep -q '\.tmp\.'; then fail "temporary files after SIGINT"; else ok; fi
+g=$(gen_of sig.l3d)
+[ -n "$g" ] && [ "$g" -gt 0 ] && ok || fail "checkpoint after SIGINT at generation '$g'"
+# It resumes to the same universe as a run that was never interrupted.
+"$LIFE3D" -q --random 60 --seed 4 -n $((g + 3)) --log nosig.tsv -o nosig.l3d || fail "reference"
+"$LIFE3D" -q --until $((g + 3)) --log sig.tsv -o sig-out.l3d sig.l3d && ok || fail "resume after SIGINT"
+expect_same nosig.l3d sig-out.l3d "resumed after SIGINT"
+expect_same nosig.tsv sig.tsv "log resumed after SIGINT"
+
+# SIGUSR1 writes a checkpoint and the run goes on.
+"$LIFE3D" -q --random 60 -n 100000000 --checkpoint usr.l3d -o usr-out.l3d &
+pid=$!
+sleep 1
+kill -USR1 $pid
+i=0
+while [ ! -s usr.l3d ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s usr.l3d ] && ok || fail "no checkpoint after SIGUSR1"
+kill -0 $pid 2>/dev/null && ok || fail "the run did not go on after SIGUSR1"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && ok || fail "SIGTERM exit $rc, expected 130"
+
+# --max-time stops cleanly, with a checkpoint, and exit 75.
+start=$(date +%s)
+"$LIFE3D" -q --random 60 -n 100000000 --max-time 1 --checkpoint mt.l3d -o mt-out.l3d 2>mt.err
+rc=$?
+[ "$rc" -eq 75 ] && ok || fail "--max-time exit $rc, expected 75"
+[ $(( $(date +%s) - start )) -le 5 ] && ok || fail "--max-time 1 took too long"
+[ -s mt.l3d ] && ok || fail "no checkpoint after --max-time"
+grep -q "resume" mt.err && ok || fail "--max-time message: $(cat mt.err)"
+expect_exit 64 "bad --max-time" -- "$LIFE3D" -q --max-time 5x --random 4 -n 1 -o x.l3d
+
+# A checkpoint that cannot be written is an I/O error; the previous
+# checkpoint stays intact.
+if [ -w /dev/full ]; then
+	expect_exit 74 "checkpoint to a full disk" -- "$LIFE3D" -q --random 8 -n 5 --checkpoint-every 1 --checkpoint /dev/full -o x.l3d
+	expect_absent x.l3d "checkpoint to a full disk"
+fi
+cp ck.l3d ck-before.l3d
+expect_exit 74 "checkpoint over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --random 40 -n 3 --checkpoint-every 1 --checkpoint ck.l3d -o big.l3d"
+expect_same ck-before.l3d ck.l3d "previous checkpoint intact"
+expect_absent big.l3d "file size limit"
+if ls | grep -q '\.tmp\.'; then fail "temporary files after a failed checkpoint"; else ok; fi
+finish

@@ -88,6 +88,10 @@ int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err);
 /* reader_read that turns a read error into L3D_ERR_IO
  * ("<name>: read error: <reason>"); *got says how many bytes came. */
 int reader_fill(reader *r, void *buf, size_t n, size_t *got, l3d_err *err);
+/* Read a fixed-size header of n bytes; L3D_ERR_DATA "<name>: empty file"
+ * or "<name>: truncated <what> header (K of n bytes)" when it is short. */
+int reader_header(reader *r, void *buf, size_t n, const char *what,
+		  l3d_err *err);
 /* L3D_ERR_DATA "<name>: trailing garbage after the <what>" unless the input
  * ends here. */
 int reader_expect_end(reader *r, const char *what, l3d_err *err);

@@ -1,1 +1,64 @@
-/* format_export.c */
+/* format_export.c - volume files for visualisation tools (write only).
+ *
+ * Both formats take the cells as bytes 0/1 in the grid's row order
+ * (x slowest, z fastest), so they share format_put_cells and differ only in
+ * the header:
+ *   VTK legacy STRUCTURED_POINTS (ParaView, VisIt): the first axis in
+ *     DIMENSIONS varies fastest, hence "DIMENSIONS Z Y X".
+ *   NumPy .npy v1.0 (numpy.load, napari): C order, shape (X, Y, Z); the
+ *     header is padded so the data starts at a multiple of 64 bytes. */
+#include "format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err)
+{
+	char head[512];
+	snprintf(head, sizeof head,
+		 "# vtk DataFile Version 3.0\n"
+		 "life3d universe, generation %llu\n"
+		 "BINARY\n"
+		 "DATASET STRUCTURED_POINTS\n"
+		 "DIMENSIONS %llu %llu %llu\n"
+		 "ORIGIN 0 0 0\n"
+		 "SPACING 1 1 1\n"
+		 "POINT_DATA %llu\n"
+		 "SCALARS alive unsigned_char 1\n"
+		 "LOOKUP_TABLE default\n",
+		 (unsigned long long)g->generation, (unsigned long long)g->nz,
+		 (unsigned long long)g->ny, (unsigned long long)g->nx,
+		 (unsigned long long)grid_cells(g));
+	int rc = format_puts(out, name, head, err);
+	if (!rc)
+		rc = format_put_cells(out, name, g, err);
+	if (!rc)
+		rc = format_puts(out, name, "\n", err);
+	return rc ? rc : format_finish(out, name, err);
+}
+
+#define NPY_ALIGN 64
+#define NPY_PREAMBLE 10          /* magic, version, header length */
+
+int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err)
+{
+	unsigned char head[256];
+	char *dict = (char *)head + NPY_PREAMBLE;
+	int n = snprintf(dict, sizeof head - NPY_PREAMBLE,
+			 "{'descr': '|u1', 'fortran_order': False, "
+			 "'shape': (%llu, %llu, %llu), }",
+			 (unsigned long long)g->nx, (unsigned long long)g->ny,
+			 (unsigned long long)g->nz);
+	/* Spaces, then the newline numpy requires as the header's last byte. */
+	size_t total = ((size_t)n + NPY_PREAMBLE + 1 + NPY_ALIGN - 1) /
+		       NPY_ALIGN * NPY_ALIGN;
+	memset(dict + n, ' ', total - NPY_PREAMBLE - (size_t)n);
+	head[total - 1] = '\n';
+	memcpy(head, "\x93NUMPY\x01\x00", 8);
+	head[8] = (unsigned char)((total - NPY_PREAMBLE) & 0xff);
+	head[9] = (unsigned char)((total - NPY_PREAMBLE) >> 8);
+	int rc = format_put(out, name, head, total, err);
+	if (!rc)
+		rc = format_put_cells(out, name, g, err);
+	return rc ? rc : format_finish(out, name, err);
+}

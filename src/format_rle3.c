@@ -1,1 +1,555 @@
-/* format_rle3.c */
+/* format_rle3.c - Golly's RLE3 text format, as 3D.lua reads and writes it.
+ *
+ *   3D version=1 size=40 pos=19,18,18 gen=0      (keys in any order)
+ *   # comment lines
+ *   x=2 y=4 z=4 rule=3D4,7/5,8
+ *   $bo$bo/bo$bo$bo$oo/oo$bo$bo$bo/$bo$bo!
+ *
+ * Golly's grid is always a cube (size=N).  A universe that is not a cube
+ * also gets `box=X,Y,Z`, a key Golly ignores, and we honour before size=.
+ * The writer reproduces Golly's own output: the same run encoding ("oo",
+ * never "2o"), the same line wrapping, the same header keys. */
+#include "format.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#define LINE_CAP 4096
+
+/* ---- a character scanner with line and column numbers ---- */
+
+typedef struct scanner {
+	reader *r;
+	unsigned char buf[4096];
+	size_t len, pos;
+	bool done, after_cr, at_line_start;
+	uint64_t line, col;      /* of the character last returned */
+	l3d_err *err;
+	int rc;                  /* a read error ended the input */
+} scanner;
+
+static void scan_init(scanner *s, reader *r, l3d_err *err)
+{
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	s->err = err;
+	s->at_line_start = true;
+}
+
+/* The next character, CR, LF and CRLF each read as one '\n'; -1 at end. */
+static int scan_getc(scanner *s)
+{
+	for (;;) {
+		if (s->pos == s->len) {
+			size_t got = 0;
+			if (!s->done)
+				s->rc = reader_fill(s->r, s->buf, sizeof s->buf, &got, s->err);
+			if (got == 0) {
+				s->done = true;
+				return -1;
+			}
+			s->len = got;
+			s->pos = 0;
+		}
+		int c = s->buf[s->pos++];
+		bool second_half_of_crlf = c == '\n' && s->after_cr;
+		s->after_cr = c == '\r';
+		if (second_half_of_crlf)
+			continue;
+		if (c == '\r')
+			c = '\n';
+		if (s->at_line_start) {
+			s->line++;
+			s->col = 0;
+		}
+		s->col++;
+		s->at_line_start = c == '\n';
+		return c;
+	}
+}
+
+static void scan_skip_line(scanner *s)
+{
+	int c;
+	while ((c = scan_getc(s)) != -1 && c != '\n')
+		;
+}
+
+/* Read the rest of a line, `first` being its first character. */
+static int scan_line(scanner *s, int first, char *buf, l3d_err *err)
+{
+	size_t n = 0;
+	uint64_t line = s->line;
+	for (int c = first; c != -1 && c != '\n'; c = scan_getc(s)) {
+		if (n + 1 == LINE_CAP)
+			return l3d_fail(err, L3D_ERR_DATA, "%s:%llu: line too long",
+					s->r->name, (unsigned long long)line);
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return s->rc;
+}
+
+/* ---- the header lines ---- */
+
+typedef struct rle3_head {
+	uint64_t size, box[3], pos[3], gen;
+	uint64_t extent[3];      /* x= y= z= */
+	bool has_version, has_size, has_box;
+	rule rule;
+} rle3_head;
+
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]) || v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* "a,b,c" */
+static bool parse_triple(const char *s, uint64_t out[3])
+{
+	for (int i = 0; i < 3; i++) {
+		size_t n = strcspn(s, ",");
+		if (!parse_u64(s, n, &out[i]) || (i < 2) != (s[n] == ','))
+			return false;
+		s += n + 1;
+	}
+	return true;
+}
+
+static int first_line_key(const char *name, rle3_head *h, const char *key,
+			  size_t klen, const char *val, l3d_err *err)
+{
+	bool ok = true;
+	if (klen == 7 && memcmp(key, "version", 7) == 0) {
+		if (strcmp(val, "1") != 0)
+			return l3d_fail(err, L3D_ERR_DATA,
+					"%s:1: unsupported RLE3 version '%s' (expected 1)",
+					name, val);
+		h->has_version = true;
+	} else if (klen == 4 && memcmp(key, "size", 4) == 0) {
+		ok = parse_u64(val, strlen(val), &h->size);
+		h->has_size = true;
+	} else if (klen == 3 && memcmp(key, "box", 3) == 0) {
+		ok = parse_triple(val, h->box);
+		h->has_box = true;
+	} else if (klen == 3 && memcmp(key, "pos", 3) == 0) {
+		ok = parse_triple(val, h->pos);
+	} else if (klen == 3 && memcmp(key, "gen", 3) == 0) {
+		ok = parse_u64(val, strlen(val), &h->gen);
+	}
+	/* Golly ignores keys it does not know, and so do we. */
+	if (!ok)
+		return l3d_fail(err, L3D_ERR_DATA, "%s:1: bad value in '%.*s=%s'",
+				name, (int)klen, key, val);
+	return L3D_OK;
+}
+
+static int parse_first_line(const char *name, char *line, rle3_head *h,
+			    l3d_err *err)
+{
+	static const char blanks[] = " \t";
+	char *save = NULL;
+	char *tok = strtok_r(line, blanks, &save);
+	if (!tok || strncmp(tok, "3D", 2) != 0)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s:1: not RLE3 (the first line must start with 3D)", name);
+	while ((tok = strtok_r(NULL, blanks, &save))) {
+		char *eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		int rc = first_line_key(name, h, tok, (size_t)(eq - tok), eq + 1, err);
+		if (rc)
+			return rc;
+	}
+	if (!h->has_version)
+		return l3d_fail(err, L3D_ERR_DATA, "%s:1: missing version=1", name);
+	return L3D_OK;
+}
+
+/* "x=W y=H z=D rule=R" */
+static int parse_pattern_line(const char *name, uint64_t lineno, char *line,
+			      rle3_head *h, l3d_err *err)
+{
+	static const char *const keys[4] = { "x=", "y=", "z=", "rule=" };
+	char *save = NULL, *tok[4];
+	for (int i = 0; i < 4; i++) {
+		tok[i] = strtok_r(i ? NULL : line, " \t", &save);
+		if (!tok[i] || strncmp(tok[i], keys[i], strlen(keys[i])) != 0 ||
+		    (i < 3 && !parse_u64(tok[i] + 2, strlen(tok[i] + 2), &h->extent[i])))
+			return l3d_fail(err, L3D_ERR_DATA,
+					"%s:%llu: expected 'x=W y=H z=D rule=R'", name,
+					(unsigned long long)lineno);
+	}
+	if (strtok_r(NULL, " \t", &save))
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s:%llu: unexpected text after the rule", name,
+				(unsigned long long)lineno);
+	l3d_err rerr;
+	if (rule_parse(tok[3] + 5, &h->rule, &rerr))
+		return l3d_fail(err, L3D_ERR_DATA, "%s:%llu: %s", name,
+				(unsigned long long)lineno, rerr.msg);
+	return L3D_OK;
+}
+
+/* Skip blank and comment lines up to the x= line and parse it. */
+static int read_pattern_line(scanner *s, char *buf, rle3_head *h, l3d_err *err)
+{
+	for (;;) {
+		int c = scan_getc(s);
+		if (c == -1)
+			return s->rc ? s->rc :
+				l3d_fail(err, L3D_ERR_DATA,
+					 "%s: no 'x=W y=H z=D rule=R' line", s->r->name);
+		if (c == '\n')
+			continue;
+		if (c == '#') {
+			scan_skip_line(s);
+			continue;
+		}
+		uint64_t lineno = s->line;
+		int rc = scan_line(s, c, buf, err);
+		return rc ? rc : parse_pattern_line(s->r->name, lineno, buf, h, err);
+	}
+}
+
+/* The universe's size, and a check that the pattern's box fits in it. */
+static int universe_size(const char *name, const rle3_head *h, uint64_t dim[3],
+			 l3d_err *err)
+{
+	for (int i = 0; i < 3; i++) {
+		if (h->has_box)
+			dim[i] = h->box[i];
+		else if (h->has_size)
+			dim[i] = h->size;
+		else if (__builtin_add_overflow(h->pos[i], h->extent[i], &dim[i]))
+			dim[i] = UINT64_MAX;
+	}
+	int rc = grid_check_size(dim[0], dim[1], dim[2], name, err);
+	if (rc)
+		return rc;
+	for (int i = 0; i < 3; i++)
+		if (h->extent[i] > dim[i] || h->pos[i] > dim[i] - h->extent[i])
+			return l3d_fail(err, L3D_ERR_DATA,
+					"%s: the %llux%llux%llu pattern at pos=%llu,%llu,%llu "
+					"does not fit in the %llux%llux%llu universe", name,
+					(unsigned long long)h->extent[0],
+					(unsigned long long)h->extent[1],
+					(unsigned long long)h->extent[2],
+					(unsigned long long)h->pos[0],
+					(unsigned long long)h->pos[1],
+					(unsigned long long)h->pos[2],
+					(unsigned long long)dim[0], (unsigned long long)dim[1],
+					(unsigned long long)dim[2]);
+	return L3D_OK;
+}
+
+/* ---- the cells ---- */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static int data_error(scanner *s, int c, const char *why, l3d_err *err)
+{
+	if (isprint(c))
+		return l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: '%c' %s",
+				s->r->name, (unsigned long long)s->line,
+				(unsigned long long)s->col, c, why);
+	return l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: byte 0x%02x %s",
+			s->r->name, (unsigned long long)s->line,
+			(unsigned long long)s->col, (unsigned)c, why);
+}
+
+typedef struct cursor {
+	uint64_t at[3];          /* where the next cell goes */
+	uint64_t lo[3], hi[3];   /* the pattern's box: lo <= cell < hi */
+} cursor;
+
+static int put_live_run(scanner *s, grid *g, cursor *p, uint64_t n, l3d_err *err)
+{
+	if (p->at[1] >= p->hi[1] || p->at[2] >= p->hi[2] || p->at[0] >= p->hi[0] ||
+	    n > p->hi[0] - p->at[0])
+		return data_error(s, 'o', "puts a cell outside the x= y= z= box", err);
+	for (uint64_t i = 0; i < n; i++)
+		grid_set(g, p->at[0] + i, p->at[1], p->at[2], 1);
+	p->at[0] += n;
+	return L3D_OK;
+}
+
+static int apply_run(scanner *s, grid *g, cursor *p, int c, uint64_t n,
+		     l3d_err *err)
+{
+	switch (c) {
+	case 'b':
+		p->at[0] = sat_add(p->at[0], n);
+		return L3D_OK;
+	case 'o':
+		return put_live_run(s, g, p, n, err);
+	case '$':
+		p->at[0] = p->lo[0];
+		p->at[1] = sat_add(p->at[1], n);
+		return L3D_OK;
+	case '/':
+		p->at[0] = p->lo[0];
+		p->at[1] = p->lo[1];
+		p->at[2] = sat_add(p->at[2], n);
+		return L3D_OK;
+	default:
+		return data_error(s, c, "is not RLE3 data (b o $ / ! or a count)", err);
+	}
+}
+
+static int read_cells(scanner *s, grid *g, const rle3_head *h, l3d_err *err)
+{
+	cursor p;
+	for (int i = 0; i < 3; i++) {
+		p.at[i] = p.lo[i] = h->pos[i];
+		p.hi[i] = h->pos[i] + h->extent[i];
+	}
+	uint64_t count = 0;
+	bool line_start = true;
+	int c;
+	while ((c = scan_getc(s)) != -1) {
+		if (line_start && c == '#') {
+			scan_skip_line(s);
+			continue;
+		}
+		line_start = c == '\n';
+		if (c == '\n')
+			continue;
+		if (isdigit(c)) {
+			count = count * 10 + (uint64_t)(c - '0');
+			if (count > UINT32_MAX)
+				return data_error(s, c, "makes the run count too large", err);
+			continue;
+		}
+		if (c == '!')
+			return L3D_OK;
+		int rc = apply_run(s, g, &p, c, count ? count : 1, err);
+		if (rc)
+			return rc;
+		count = 0;
+	}
+	return s->rc ? s->rc :
+		l3d_fail(err, L3D_ERR_DATA, "%s: pattern data ends without '!'",
+			 s->r->name);
+}
+
+int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
+{
+	char line[LINE_CAP];
+	scanner s;
+	rle3_head h;
+	uint64_t dim[3];
+	memset(g, 0, sizeof *g);
+	memset(&h, 0, sizeof h);
+	scan_init(&s, r, err);
+	int c = scan_getc(&s);
+	if (c == -1)
+		return s.rc ? s.rc : l3d_fail(err, L3D_ERR_DATA, "%s: empty file", r->name);
+	int rc = scan_line(&s, c, line, err);
+	if (!rc)
+		rc = parse_first_line(r->name, line, &h, err);
+	if (!rc)
+		rc = read_pattern_line(&s, line, &h, err);
+	if (!rc)
+		rc = universe_size(r->name, &h, dim, err);
+	if (!rc)
+		rc = grid_alloc(g, dim[0], dim[1], dim[2], err);
+	if (rc)
+		return rc;
+	g->generation = h.gen;
+	rc = read_cells(&s, g, &h, err);
+	if (rc) {
+		grid_free(g);
+		return rc;
+	}
+	if (meta) {
+		meta->has_rule = true;
+		meta->rule = h.rule;
+	}
+	return L3D_OK;
+}
+
+/* ---- writing ---- */
+
+typedef struct rle3_out {
+	FILE *out;
+	const char *name;
+	l3d_err *err;
+	char line[128];
+	size_t len;
+	uint64_t orun, brun, dollars, slashes;   /* runs not yet written */
+} rle3_out;
+
+static int out_newline(rle3_out *o)
+{
+	o->line[o->len++] = '\n';
+	int rc = format_put(o->out, o->name, o->line, o->len, o->err);
+	o->len = 0;
+	return rc;
+}
+
+/* Golly's AddRun: wrap at 67 columns; a run of two is "oo", not "2o". */
+static int add_run(rle3_out *o, uint64_t count, char ch)
+{
+	int rc = L3D_OK;
+	if (o->len >= 67)
+		rc = out_newline(o);
+	if (count > 2)
+		o->len += (size_t)snprintf(o->line + o->len, sizeof o->line - o->len,
+					   "%llu%c", (unsigned long long)count, ch);
+	else
+		for (uint64_t i = 0; i < count; i++)
+			o->line[o->len++] = ch;
+	return rc;
+}
+
+/* Write the pending row and plane breaks, then a pending run of `ch`. */
+static int flush_runs(rle3_out *o, uint64_t *run, char ch)
+{
+	int rc = L3D_OK;
+	if (o->slashes)
+		rc = add_run(o, o->slashes, '/');
+	if (!rc && o->dollars)
+		rc = add_run(o, o->dollars, '$');
+	if (!rc && *run)
+		rc = add_run(o, *run, ch);
+	o->slashes = o->dollars = *run = 0;
+	return rc;
+}
+
+typedef struct live_box {
+	uint64_t lo[3], hi[3];   /* inclusive */
+	bool empty;
+} live_box;
+
+static void find_live_box(const grid *g, live_box *b)
+{
+	b->empty = true;
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			const uint64_t *row = grid_row(g, x, y);
+			uint64_t first = g->words, last = 0;
+			for (uint64_t w = 0; w < g->words; w++)
+				if (row[w]) {
+					if (first == g->words)
+						first = w;
+					last = w;
+				}
+			if (first == g->words)
+				continue;
+			uint64_t zlo = first * 64 + (uint64_t)__builtin_ctzll(row[first]);
+			uint64_t zhi = last * 64 + 63 - (uint64_t)__builtin_clzll(row[last]);
+			uint64_t lo[3] = { x, y, zlo }, hi[3] = { x, y, zhi };
+			for (int i = 0; i < 3; i++) {
+				if (b->empty || lo[i] < b->lo[i])
+					b->lo[i] = lo[i];
+				if (b->empty || hi[i] > b->hi[i])
+					b->hi[i] = hi[i];
+			}
+			b->empty = false;
+		}
+}
+
+static int encode_row(rle3_out *o, const grid *g, const live_box *b,
+		      uint64_t y, uint64_t z)
+{
+	int rc = L3D_OK;
+	for (uint64_t x = b->lo[0]; x <= b->hi[0] && !rc; x++) {
+		if (grid_get(g, x, y, z)) {
+			if (!o->orun)
+				rc = flush_runs(o, &o->brun, 'b');
+			o->orun++;
+		} else {
+			if (o->orun)
+				rc = flush_runs(o, &o->orun, 'o');
+			o->brun++;
+		}
+	}
+	if (!rc && o->orun)
+		rc = flush_runs(o, &o->orun, 'o');
+	o->brun = 0;                       /* trailing dead cells are dropped */
+	o->dollars++;
+	return rc;
+}
+
+static int encode_cells(rle3_out *o, const grid *g, const live_box *b)
+{
+	for (uint64_t z = b->lo[2]; z <= b->hi[2]; z++) {
+		for (uint64_t y = b->lo[1]; y <= b->hi[1]; y++) {
+			int rc = encode_row(o, g, b, y, z);
+			if (rc)
+				return rc;
+		}
+		o->dollars = 0;                /* so are trailing empty rows */
+		if (z < b->hi[2])
+			o->slashes++;
+	}
+	return L3D_OK;
+}
+
+static int write_first_line(rle3_out *o, const grid *g, const live_box *b)
+{
+	char text[256];
+	uint64_t size = g->nx > g->ny ? g->nx : g->ny;
+	size = size > g->nz ? size : g->nz;
+	int n = snprintf(text, sizeof text, "3D version=1 size=%llu",
+			 (unsigned long long)size);
+	if (g->nx != g->ny || g->ny != g->nz)
+		n += snprintf(text + n, sizeof text - (size_t)n, " box=%llu,%llu,%llu",
+			      (unsigned long long)g->nx, (unsigned long long)g->ny,
+			      (unsigned long long)g->nz);
+	if (!b->empty && (b->lo[0] || b->lo[1] || b->lo[2]))
+		n += snprintf(text + n, sizeof text - (size_t)n, " pos=%llu,%llu,%llu",
+			      (unsigned long long)b->lo[0], (unsigned long long)b->lo[1],
+			      (unsigned long long)b->lo[2]);
+	if (g->generation)
+		snprintf(text + n, sizeof text - (size_t)n, " gen=%llu",
+			 (unsigned long long)g->generation);
+	strcat(text, "\n");
+	return format_puts(o->out, o->name, text, o->err);
+}
+
+static int write_pattern_line(rle3_out *o, const live_box *b, const rule *r)
+{
+	char rule_text[160], text[256];
+	rule_format_golly(r, rule_text, sizeof rule_text);
+	uint64_t ext[3] = { 0, 0, 0 };
+	for (int i = 0; i < 3 && !b->empty; i++)
+		ext[i] = b->hi[i] - b->lo[i] + 1;
+	snprintf(text, sizeof text, "x=%llu y=%llu z=%llu rule=%s\n",
+		 (unsigned long long)ext[0], (unsigned long long)ext[1],
+		 (unsigned long long)ext[2], rule_text);
+	return format_puts(o->out, o->name, text, o->err);
+}
+
+int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
+	       l3d_err *err)
+{
+	rle3_out o = { .out = out, .name = name, .err = err };
+	live_box b;
+	find_live_box(g, &b);
+	int rc = write_first_line(&o, g, &b);
+	if (!rc)
+		rc = write_pattern_line(&o, &b, r ? r : &rule_default);
+	if (!rc && !b.empty)
+		rc = encode_cells(&o, g, &b);
+	if (!rc && o.len >= 70)
+		rc = out_newline(&o);
+	if (!rc) {
+		o.line[o.len++] = '!';
+		rc = out_newline(&o);
+	}
+	return rc ? rc : format_finish(out, name, err);
+}

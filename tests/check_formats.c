@@ -1,1 +1,888 @@
-int main(void){return 1;}
+/* check_formats.c - every universe format: round trips, exact layouts,
+ * detection by content, and one test per malformed input. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "format.h"
+
+/* ---- helpers ---- */
+
+static FILE *input_of(const void *bytes, size_t n)
+{
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	if (n)
+		ck_assert_uint_eq(fwrite(bytes, 1, n, f), n);
+	rewind(f);
+	return f;
+}
+
+/* Write g in format f and return the bytes (malloc'd). */
+static unsigned char *written(fmt_id f, const grid *g, const rule *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out = open_memstream(&buf, len);
+	ck_assert_ptr_nonnull(out);
+	l3d_err err = { 0 };
+	int rc = format_write(out, "out.test", f, g, r, &err);
+	ck_assert_msg(rc == L3D_OK, "write %s: %s", format_name(f), err.msg);
+	fclose(out);
+	return (unsigned char *)buf;
+}
+
+/* Read bytes with format_read; returns the code, fills err. */
+static int read_bytes(const void *bytes, size_t n, const char *name, grid *g,
+		      universe_meta *meta, fmt_id *found, l3d_err *err)
+{
+	FILE *f = input_of(bytes, n);
+	reader r;
+	reader_init(&r, f, name);
+	int rc = format_read(&r, g, meta, found, err);
+	fclose(f);
+	return rc;
+}
+
+static int read_text(const char *text, grid *g, universe_meta *meta, l3d_err *err)
+{
+	fmt_id found;
+	return read_bytes(text, strlen(text), "pattern.rle3", g, meta, &found, err);
+}
+
+/* The read must fail with `code`, and the message must name the input and
+ * contain `what`. */
+static void expect_failure(const void *bytes, size_t n, int code, const char *what)
+{
+	grid g;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	int rc = read_bytes(bytes, n, "bad.input", &g, &meta, &found, &err);
+	ck_assert_msg(rc == code, "expected code %d for '%s', got %d (%s)", code,
+		      what, rc, err.msg);
+	ck_assert_int_eq(err.code, code);
+	ck_assert_msg(strstr(err.msg, "bad.input"), "message without name: %s", err.msg);
+	ck_assert_msg(strstr(err.msg, what), "'%s' not in: %s", what, err.msg);
+	ck_assert_ptr_null(g.bits);
+}
+
+static void random_grid(grid *g, uint64_t x, uint64_t y, uint64_t z,
+			double density, uint64_t seed)
+{
+	l3d_err err;
+	ck_assert_int_eq(grid_alloc(g, x, y, z, &err), L3D_OK);
+	grid_random(g, density, seed);
+	g->generation = seed * 1000003u;
+}
+
+static void round_trip(fmt_id f, uint64_t x, uint64_t y, uint64_t z,
+		       double density, uint64_t seed, const rule *r)
+{
+	grid a, b;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	size_t len;
+	random_grid(&a, x, y, z, density, seed);
+	unsigned char *bytes = written(f, &a, r, &len);
+	int rc = read_bytes(bytes, len, "trip", &b, &meta, &found, &err);
+	ck_assert_msg(rc == L3D_OK, "%s %llux%llux%llu: %s", format_name(f),
+		      (unsigned long long)x, (unsigned long long)y,
+		      (unsigned long long)z, err.msg);
+	ck_assert_int_eq(found, f);
+	ck_assert_msg(grid_equal(&a, &b), "%s %llux%llux%llu: cells differ",
+		      format_name(f), (unsigned long long)x,
+		      (unsigned long long)y, (unsigned long long)z);
+	ck_assert_uint_eq(b.generation, a.generation);
+	if (r) {
+		ck_assert(meta.has_rule);
+		ck_assert(rule_equal(&meta.rule, r));
+	}
+	grid_free(&a);
+	grid_free(&b);
+	free(bytes);
+}
+
+static const uint64_t sizes[][3] = {
+	{ 1, 1, 1 }, { 3, 5, 7 }, { 65, 2, 130 }, { 2, 64, 64 }, { 7, 1, 129 },
+	{ 1, 9, 1 }, { 33, 17, 65 },
+};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static const rule some_rules[] = {
+	{ .birth = 1u << 6, .survive = 7u << 5 },              /* B6/S567 */
+	{ .birth = (1u << 5) | (1u << 8), .survive = (1u << 4) | (1u << 7) },
+	{ .birth = 1u << 26, .survive = 0 },
+	{ .birth = 0x5555555 & RULE_ALL_COUNTS, .survive = 1u << 0 },
+};
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static const char *srcdir(void)
+{
+	const char *s = getenv("SRCDIR");
+	return s ? s : ".";
+}
+
+/* ---- names ---- */
+
+START_TEST(test_names)
+{
+	ck_assert_int_eq(format_from_name("hpcgame"), FMT_HPCGAME);
+	ck_assert_int_eq(format_from_name("native"), FMT_NATIVE);
+	ck_assert_int_eq(format_from_name("l3d"), FMT_NATIVE);
+	ck_assert_int_eq(format_from_name("rle3"), FMT_RLE3);
+	ck_assert_int_eq(format_from_name("vtk"), FMT_VTK);
+	ck_assert_int_eq(format_from_name("npy"), FMT_NPY);
+	ck_assert_int_eq(format_from_name("png"), FMT_NONE);
+	ck_assert_int_eq(format_from_path("a/b/u.bin"), FMT_HPCGAME);
+	ck_assert_int_eq(format_from_path("u.hpc"), FMT_HPCGAME);
+	ck_assert_int_eq(format_from_path("u.DAT"), FMT_HPCGAME);
+	ck_assert_int_eq(format_from_path("u.l3d"), FMT_NATIVE);
+	ck_assert_int_eq(format_from_path("x.y/u.rle3"), FMT_RLE3);
+	ck_assert_int_eq(format_from_path("u.vtk"), FMT_VTK);
+	ck_assert_int_eq(format_from_path("u.npy"), FMT_NPY);
+	ck_assert_int_eq(format_from_path("x.rle3/u"), FMT_NONE);
+	ck_assert_int_eq(format_from_path(".bin"), FMT_NONE);
+	ck_assert_int_eq(format_from_path("-"), FMT_NONE);
+	ck_assert_str_eq(format_name(FMT_NATIVE), "l3d");
+	ck_assert_str_eq(format_name(FMT_HPCGAME), "hpcgame");
+	ck_assert(format_can_read(FMT_RLE3) && !format_can_read(FMT_VTK));
+	ck_assert(!format_can_read(FMT_NPY) && format_can_read(FMT_HPCGAME));
+	ck_assert(format_is_binary(FMT_NATIVE) && !format_is_binary(FMT_RLE3));
+	for (fmt_id f = FMT_HPCGAME; f <= FMT_NPY; f++)
+		ck_assert_int_eq(format_from_name(format_name(f)), f);
+}
+END_TEST
+
+/* ---- the reader ---- */
+
+START_TEST(test_reader_peek_then_read)
+{
+	unsigned char data[200];
+	for (int i = 0; i < 200; i++)
+		data[i] = (unsigned char)(i * 7);
+	FILE *f = input_of(data, sizeof data);
+	reader r;
+	reader_init(&r, f, "peek");
+	const unsigned char *p;
+	ck_assert_uint_eq(reader_peek(&r, &p), 64);
+	ck_assert_mem_eq(p, data, 64);
+	unsigned char out[200];
+	ck_assert_uint_eq(reader_read(&r, out, 10), 10);
+	ck_assert_uint_eq(reader_peek(&r, &p), 64);      /* refilled after consuming */
+	ck_assert_mem_eq(p, data + 10, 64);
+	ck_assert_uint_eq(reader_read(&r, out + 10, 190), 190);
+	ck_assert_mem_eq(out, data, 200);
+	ck_assert_uint_eq(r.offset, 200);
+	ck_assert(reader_at_eof(&r));
+	ck_assert_uint_eq(reader_read(&r, out, 5), 0);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_reader_at_eof_keeps_byte)
+{
+	FILE *f = input_of("ab", 2);
+	reader r;
+	reader_init(&r, f, "eof");
+	char c[2];
+	ck_assert_uint_eq(reader_read(&r, c, 1), 1);
+	ck_assert(!reader_at_eof(&r));
+	ck_assert_uint_eq(reader_read(&r, c + 1, 1), 1);
+	ck_assert_mem_eq(c, "ab", 2);
+	ck_assert(reader_at_eof(&r));
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_read_error_is_io)
+{
+	/* A stream open only for writing fails every read with EBADF. */
+	FILE *f = fopen("/dev/null", "w");
+	ck_assert_ptr_nonnull(f);
+	reader r;
+	reader_init(&r, f, "unreadable");
+	grid g;
+	universe_meta meta;
+	l3d_err err = { 0 };
+	ck_assert_int_eq(format_read(&r, &g, &meta, NULL, &err), L3D_ERR_IO);
+	ck_assert(strstr(err.msg, "unreadable: read error"));
+	fclose(f);
+}
+END_TEST
+
+/* ---- HPCGame ---- */
+
+START_TEST(test_hpcgame_round_trip)
+{
+	static const uint64_t edges[] = { 1, 2, 3, 5, 17, 64, 65, 130 };
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+		uint64_t m = edges[i];
+		round_trip(FMT_HPCGAME, m, m, m, 0.3, 11 + i, NULL);
+		grid g;
+		size_t len;
+		random_grid(&g, m, m, m, 0.5, i);
+		free(written(FMT_HPCGAME, &g, NULL, &len));
+		ck_assert_uint_eq(len, 16 + m * m * m);
+		grid_free(&g);
+	}
+}
+END_TEST
+
+/* A 3^3 universe built by hand, byte by byte. */
+static void hand_built(unsigned char *b, uint64_t gen)
+{
+	memset(b, 0, 16 + 27);
+	put_le64(b, 3);
+	put_le64(b + 8, gen);
+	b[16 + 0 * 9 + 0 * 3 + 1] = 1;            /* (0,0,1) */
+	b[16 + 1 * 9 + 2 * 3 + 0] = 1;            /* (1,2,0) */
+	b[16 + 2 * 9 + 1 * 3 + 2] = 1;            /* (2,1,2) */
+	b[16 + 2 * 9 + 2 * 3 + 2] = 1;            /* (2,2,2) */
+}
+
+START_TEST(test_hpcgame_layout)
+{
+	unsigned char bytes[16 + 27];
+	hand_built(bytes, 0x0102030405060708ull);
+	grid g;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	ck_assert_int_eq(read_bytes(bytes, sizeof bytes, "hand.bin", &g, &meta,
+				    &found, &err), L3D_OK);
+	ck_assert_int_eq(found, FMT_HPCGAME);
+	ck_assert(!meta.has_rule);
+	ck_assert_uint_eq(g.nx, 3);
+	ck_assert_uint_eq(g.generation, 0x0102030405060708ull);
+	ck_assert_uint_eq(grid_population(&g), 4);
+	ck_assert(grid_get(&g, 0, 0, 1) && grid_get(&g, 1, 2, 0));
+	ck_assert(grid_get(&g, 2, 1, 2) && grid_get(&g, 2, 2, 2));
+
+	/* And the writer produces exactly the same bytes. */
+	grid w;
+	ck_assert_int_eq(grid_alloc(&w, 3, 3, 3, &err), L3D_OK);
+	grid_set(&w, 0, 0, 1, 1);
+	grid_set(&w, 1, 2, 0, 1);
+	grid_set(&w, 2, 1, 2, 1);
+	grid_set(&w, 2, 2, 2, 1);
+	w.generation = 0x0102030405060708ull;
+	size_t len;
+	unsigned char *out = written(FMT_HPCGAME, &w, NULL, &len);
+	ck_assert_uint_eq(len, sizeof bytes);
+	ck_assert_mem_eq(out, bytes, sizeof bytes);
+	free(out);
+	grid_free(&w);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_hpcgame_needs_cube)
+{
+	grid g;
+	l3d_err err = { 0 };
+	random_grid(&g, 3, 3, 4, 0.5, 1);
+	FILE *out = fopen("/dev/null", "w");
+	ck_assert_int_eq(format_write(out, "cube.bin", FMT_HPCGAME, &g, NULL, &err),
+			 L3D_ERR_USAGE);
+	ck_assert(strstr(err.msg, "cube.bin") && strstr(err.msg, "needs a cube"));
+	fclose(out);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_hpcgame_errors)
+{
+	unsigned char b[16 + 27 + 1];
+	hand_built(b, 0);
+	/* Detection needs 8 bytes; hpcgame_read itself names the short header. */
+	expect_failure(b, 10, L3D_ERR_DATA, "truncated HPCGame header (10 of 16");
+	expect_failure(b, 0, L3D_ERR_DATA, "empty file");
+	expect_failure(b, 16 + 20, L3D_ERR_DATA, "expected 27 bytes of cells, got 20");
+	expect_failure(b, 16, L3D_ERR_DATA, "expected 27 bytes of cells, got 0");
+	b[16 + 27] = 0;
+	expect_failure(b, sizeof b, L3D_ERR_DATA, "trailing garbage");
+	b[16 + 5] = 2;
+	expect_failure(b, 16 + 27, L3D_ERR_DATA, "byte 0x02 at offset 21");
+	b[16 + 5] = 0;
+	put_le64(b, 0);
+	expect_failure(b, 16 + 27, L3D_ERR_DATA, "M is 0");
+	put_le64(b, GRID_MAX_EDGE + 1);
+	expect_failure(b, 16 + 27, L3D_ERR_DATA, "exceeds the largest edge");
+	put_le64(b, 2642246);                    /* M^3 just over 2^64 */
+	expect_failure(b, 16 + 27, L3D_ERR_DATA, "M^3 overflows");
+
+	FILE *f = input_of(b, 5);
+	reader r;
+	reader_init(&r, f, "short.bin");
+	grid g;
+	l3d_err err = { 0 };
+	ck_assert_int_eq(hpcgame_read(&r, &g, NULL, &err), L3D_ERR_DATA);
+	ck_assert(strstr(err.msg, "short.bin: truncated HPCGame header (5 of 16"));
+	fclose(f);
+}
+END_TEST
+
+/* ---- native .l3d ---- */
+
+START_TEST(test_native_round_trip)
+{
+	for (size_t i = 0; i < NSIZES; i++)
+		for (size_t k = 0; k < 4; k++)
+			round_trip(FMT_NATIVE, sizes[i][0], sizes[i][1], sizes[i][2],
+				   0.1 + 0.25 * (double)k, 100 * i + k, &some_rules[k]);
+	/* Over 1 MiB of payload: several buffer refills, rows not byte aligned. */
+	round_trip(FMT_NATIVE, 210, 211, 213, 0.5, 77, &rule_default);
+}
+END_TEST
+
+START_TEST(test_native_layout)
+{
+	grid g;
+	random_grid(&g, 3, 5, 7, 0.5, 9);
+	g.generation = 0x1122334455667788ull;
+	size_t len;
+	unsigned char *b = written(FMT_NATIVE, &g, &some_rules[1], &len);
+	ck_assert_uint_eq(len, 64 + 14);                 /* ceil(105 / 8) */
+	ck_assert_mem_eq(b, "\x89L3D\r\n\x1a\n", 8);
+	ck_assert_uint_eq(get_le32(b + 8), 1);
+	ck_assert_uint_eq(get_le32(b + 12), 64);
+	ck_assert_uint_eq(get_le64(b + 16), 3);
+	ck_assert_uint_eq(get_le64(b + 24), 5);
+	ck_assert_uint_eq(get_le64(b + 32), 7);
+	ck_assert_uint_eq(get_le64(b + 40), 0x1122334455667788ull);
+	ck_assert_uint_eq(get_le32(b + 48), some_rules[1].birth);
+	ck_assert_uint_eq(get_le32(b + 52), some_rules[1].survive);
+	ck_assert_uint_eq(get_le32(b + 56), crc32(0, b + 64, 14));
+	ck_assert_uint_eq(get_le32(b + 60), crc32(0, b, 60));
+	/* The bitstream, cell by cell. */
+	unsigned char expect[14] = { 0 };
+	uint64_t i = 0;
+	for (uint64_t x = 0; x < 3; x++)
+		for (uint64_t y = 0; y < 5; y++)
+			for (uint64_t z = 0; z < 7; z++, i++)
+				if (grid_get(&g, x, y, z))
+					expect[i / 8] |= (unsigned char)(1u << (i % 8));
+	ck_assert_mem_eq(b + 64, expect, 14);
+	free(b);
+	grid_free(&g);
+}
+END_TEST
+
+/* Recompute both CRCs after editing a native file. */
+static void reseal(unsigned char *b, size_t len)
+{
+	put_le32(b + 56, (uint32_t)crc32(0, b + 64, (uInt)(len - 64)));
+	put_le32(b + 60, (uint32_t)crc32(0, b, 60));
+}
+
+START_TEST(test_native_errors)
+{
+	grid g;
+	random_grid(&g, 3, 5, 7, 0.5, 9);
+	size_t len;
+	unsigned char *good = written(FMT_NATIVE, &g, NULL, &len);
+	unsigned char *b = malloc(len + 1);
+	grid_free(&g);
+
+#define RESET() memcpy(b, good, len)
+	expect_failure(good, 40, L3D_ERR_DATA, "truncated .l3d header (40 of 64");
+	expect_failure(good, 70, L3D_ERR_DATA, "expected 14 bytes, got 6");
+	RESET();
+	b[len] = 'x';
+	expect_failure(b, len + 1, L3D_ERR_DATA, "trailing garbage");
+	RESET();
+	put_le32(b + 8, 2);
+	reseal(b, len);
+	expect_failure(b, len, L3D_ERR_DATA, "unsupported .l3d version 2");
+	RESET();
+	b[20] ^= 1;
+	expect_failure(b, len, L3D_ERR_DATA, "bad header CRC");
+	RESET();
+	put_le64(b + 24, 0);
+	reseal(b, len);
+	expect_failure(b, len, L3D_ERR_DATA, "empty axis");
+	RESET();
+	put_le32(b + 52, 1u << 27);
+	reseal(b, len);
+	expect_failure(b, len, L3D_ERR_DATA, "bad rule masks");
+	RESET();
+	b[64 + 3] ^= 0x10;
+	expect_failure(b, len, L3D_ERR_DATA, "bad payload CRC");
+	RESET();
+	b[len - 1] |= 0x80;                    /* 105 cells: bit 7 of byte 13 is pad */
+	reseal(b, len);
+	expect_failure(b, len, L3D_ERR_DATA, "nonzero pad bits");
+	RESET();
+	put_le32(b + 12, 80);
+	reseal(b, len);
+	expect_failure(b, len, L3D_ERR_DATA, "bad header size");
+	RESET();
+	b[3] = 'X';
+	FILE *f = input_of(b, len);
+	reader r;
+	reader_init(&r, f, "magic.l3d");
+	l3d_err err = { 0 };
+	ck_assert_int_eq(native_read(&r, &g, NULL, &err), L3D_ERR_DATA);
+	ck_assert(strstr(err.msg, "magic.l3d: bad magic"));
+	fclose(f);
+#undef RESET
+	free(b);
+	free(good);
+}
+END_TEST
+
+/* ---- Golly RLE3 ---- */
+
+/* Golly's example, decoded by hand: (x, y, z) inside its x=2 y=4 z=4 box. */
+static const int spaceship[][3] = {
+	{ 1, 1, 0 }, { 1, 2, 0 },
+	{ 1, 0, 1 }, { 1, 1, 1 }, { 1, 2, 1 }, { 0, 3, 1 }, { 1, 3, 1 },
+	{ 0, 0, 2 }, { 1, 0, 2 }, { 1, 1, 2 }, { 1, 2, 2 }, { 1, 3, 2 },
+	{ 1, 1, 3 }, { 1, 2, 3 },
+};
+
+static void check_spaceship(const grid *g, const universe_meta *meta)
+{
+	size_t n = sizeof spaceship / sizeof spaceship[0];
+	ck_assert_uint_eq(g->nx, 40);
+	ck_assert_uint_eq(g->ny, 40);
+	ck_assert_uint_eq(g->nz, 40);
+	ck_assert_uint_eq(grid_population(g), n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(grid_get(g, 19 + spaceship[i][0], 18 + spaceship[i][1],
+				       18 + spaceship[i][2]), "cell %zu missing", i);
+	ck_assert(meta->has_rule);
+	rule r = { .birth = (1u << 5) | (1u << 8), .survive = (1u << 4) | (1u << 7) };
+	ck_assert(rule_equal(&meta->rule, &r));
+	ck_assert_uint_eq(g->generation, 0);
+}
+
+static const char golly_text[] =
+	"3D version=1 size=40 pos=19,18,18\n"
+	"# A 10c/10 orthogonal spaceship.\n"
+	"x=2 y=4 z=4 rule=3D4,7/5,8\n"
+	"$bo$bo/bo$bo$bo$oo/oo$bo$bo$bo/$bo$bo!\n";
+
+START_TEST(test_rle3_golly_example)
+{
+	grid g;
+	universe_meta meta;
+	l3d_err err = { 0 };
+	ck_assert_int_eq(read_text(golly_text, &g, &meta, &err), L3D_OK);
+	check_spaceship(&g, &meta);
+
+	/* Golly's writer gives this very text back, less the comment. */
+	size_t len;
+	char *out = (char *)written(FMT_RLE3, &g, &meta.rule, &len);
+	ck_assert_str_eq(out, "3D version=1 size=40 pos=19,18,18\n"
+			      "x=2 y=4 z=4 rule=3D4,7/5,8\n"
+			      "$bo$bo/bo$bo$bo$oo/oo$bo$bo$bo/$bo$bo!\n");
+	free(out);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_rle3_fixture_file_and_pipe)
+{
+	char path[4096], cmd[4200];
+	snprintf(path, sizeof path, "%s/tests/data/golly-spaceship.rle3", srcdir());
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: %s (set SRCDIR)", path, strerror(errno));
+	grid g;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	reader r;
+	reader_init(&r, f, path);
+	ck_assert_int_eq(format_read(&r, &g, &meta, &found, &err), L3D_OK);
+	ck_assert_int_eq(found, FMT_RLE3);
+	check_spaceship(&g, &meta);
+	grid_free(&g);
+	fclose(f);
+
+	snprintf(cmd, sizeof cmd, "cat '%s'", path);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	reader_init(&r, f, "(stdin)");
+	ck_assert_int_eq(format_read(&r, &g, &meta, &found, &err), L3D_OK);
+	check_spaceship(&g, &meta);
+	grid_free(&g);
+	pclose(f);
+}
+END_TEST
+
+START_TEST(test_rle3_round_trip)
+{
+	for (size_t i = 0; i < NSIZES; i++)
+		for (size_t k = 0; k < 4; k++)
+			round_trip(FMT_RLE3, sizes[i][0], sizes[i][1], sizes[i][2],
+				   k == 3 ? 1.0 : 0.05 + 0.3 * (double)k, 7 * i + k,
+				   &some_rules[k]);
+	round_trip(FMT_RLE3, 40, 40, 40, 0.0, 3, &rule_default);   /* empty */
+	round_trip(FMT_RLE3, 3, 4, 5, 0.0, 3, &rule_default);
+}
+END_TEST
+
+START_TEST(test_rle3_writer_shape)
+{
+	grid g;
+	random_grid(&g, 30, 20, 10, 0.5, 5);
+	size_t len;
+	char *out = (char *)written(FMT_RLE3, &g, &rule_default, &len);
+	ck_assert(strncmp(out, "3D version=1 size=30 box=30,20,10 gen=5000015\n"
+			       "x=30 y=20 z=10 rule=3D5..7/6\n", 75) == 0);
+	for (char *line = out; *line; line = strchr(line, '\n') + 1)
+		ck_assert_int_le(strcspn(line, "\n"), 90);
+	ck_assert_str_eq(out + len - 2, "!\n");
+	free(out);
+	grid_free(&g);
+
+	ck_assert_int_eq(grid_alloc(&g, 4, 4, 4, &(l3d_err){ 0 }), L3D_OK);
+	out = (char *)written(FMT_RLE3, &g, &rule_default, &len);
+	ck_assert_str_eq(out, "3D version=1 size=4\nx=0 y=0 z=0 rule=3D5..7/6\n!\n");
+	free(out);
+	grid_set(&g, 1, 1, 1, 1);
+	grid_set(&g, 3, 2, 3, 1);
+	out = (char *)written(FMT_RLE3, &g, &rule_default, &len);
+	ck_assert_str_eq(out, "3D version=1 size=4 pos=1,1,1\n"
+			      "x=3 y=2 z=3 rule=3D5..7/6\no//$bbo!\n");
+	free(out);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_rle3_box_size_pos)
+{
+	grid g;
+	universe_meta meta;
+	l3d_err err = { 0 };
+	/* box= wins over size=. */
+	ck_assert_int_eq(read_text("3D version=1 size=9 box=4,5,6 pos=1,2,3 odd=key\n"
+				   "x=2 y=1 z=1 rule=B6/S567\n2o!\n", &g, &meta, &err),
+			 L3D_OK);
+	ck_assert_uint_eq(g.nx, 4);
+	ck_assert_uint_eq(g.ny, 5);
+	ck_assert_uint_eq(g.nz, 6);
+	ck_assert_uint_eq(grid_population(&g), 2);
+	ck_assert(grid_get(&g, 1, 2, 3) && grid_get(&g, 2, 2, 3));
+	ck_assert(rule_equal(&meta.rule, &rule_default));
+	grid_free(&g);
+	/* Neither: the pattern's own box, after pos. */
+	ck_assert_int_eq(read_text("3D version=1 gen=12\nx=3 y=2 z=1 rule=3D5..7/6\n"
+				   "bbo$o!\n", &g, &meta, &err), L3D_OK);
+	ck_assert_uint_eq(g.nx, 3);
+	ck_assert_uint_eq(g.ny, 2);
+	ck_assert_uint_eq(g.nz, 1);
+	ck_assert_uint_eq(g.generation, 12);
+	ck_assert(grid_get(&g, 2, 0, 0) && grid_get(&g, 0, 1, 0));
+	ck_assert_uint_eq(grid_population(&g), 2);
+	grid_free(&g);
+	/* size= only: a cube. */
+	ck_assert_int_eq(read_text("3D version=1 size=5\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+				   &g, &meta, &err), L3D_OK);
+	ck_assert_uint_eq(g.nx * g.ny * g.nz, 125);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_rle3_comments_and_line_ends)
+{
+	static const char *const variants[] = {
+		"3D version=1 size=40 pos=19,18,18\r\n#N spaceship\r\n#C two\r\n"
+		"\r\nx=2 y=4 z=4 rule=3D4,7/5,8\r\n$bo$bo/bo$bo$bo$oo/\r\n"
+		"# a comment between data lines\r\noo$bo$bo$bo/$bo$bo!\r\n",
+		"3D version=1 size=40 pos=19,18,18\r#O someone\rx=2 y=4 z=4 "
+		"rule=3D4,7/5,8\r$bo$bo/bo$b\ro$bo$oo/oo$bo$bo$bo/$bo$bo!",
+		"3D gen=0 pos=19,18,18 version=1 size=40\n\n\n"
+		"x=2 y=4 z=4 rule=B5,8/S4,7\n$bo$bo/bo$bo$bo$2o/2o$bo$bo$bo/$bo$bo!trailing",
+	};
+	for (size_t i = 0; i < 3; i++) {
+		grid g;
+		universe_meta meta;
+		l3d_err err = { 0 };
+		ck_assert_msg(read_text(variants[i], &g, &meta, &err) == L3D_OK,
+			      "variant %zu: %s", i, err.msg);
+		check_spaceship(&g, &meta);
+		grid_free(&g);
+	}
+}
+END_TEST
+
+static void expect_rle3_failure(const char *text, const char *what)
+{
+	expect_failure(text, strlen(text), L3D_ERR_DATA, what);
+}
+
+START_TEST(test_rle3_errors)
+{
+	expect_rle3_failure("3D version=2 size=4\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "bad.input:1: unsupported RLE3 version '2'");
+	expect_rle3_failure("3D size=4\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "missing version=1");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n"
+			    "o\nbxo!\n", "bad.input:4:2: 'x' is not RLE3 data");
+	expect_rle3_failure("3D version=1 size=4\r\n\r\nx=2 y=1 z=1 rule=B6/S567\r\n"
+			    "ob\r\n\r\nb o!\r\n", "bad.input:6:2: ' ' is not RLE3");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\no\x01!",
+			    "bad.input:3:2: byte 0x01");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\noo\n",
+			    "ends without '!'");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n3o!\n",
+			    "bad.input:3:2: 'o' puts a cell outside");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n$o!\n",
+			    "outside the x= y= z= box");
+	expect_rle3_failure("3D version=1 size=4 pos=3,0,0\nx=2 y=1 z=1 rule=B6/S567\no!\n",
+			    "does not fit in the 4x4x4 universe");
+	expect_rle3_failure("3D version=1 size=4\nx=5 y=1 z=1 rule=B6/S567\no!\n",
+			    "does not fit");
+	expect_rle3_failure("3D version=1 size=4\nx=2, y=1, z=1, rule=B6/S567\no!\n",
+			    "bad.input:2: expected 'x=W y=H z=D rule=R'");
+	expect_rle3_failure("3D version=1 size=4\nbo$o!\n", "expected 'x=W");
+	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6F\no!\n",
+			    "bad.input:2: rule '3D5..7/6F'");
+	expect_rle3_failure("3D version=1 size=four\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "bad value in 'size=four'");
+	expect_rle3_failure("3D version=1 pos=1,2\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "bad value in 'pos=1,2'");
+	expect_rle3_failure("3D version=1 size=4\n# only comments\n", "no 'x=W y=H");
+	expect_rle3_failure("3D version=1 size=0\nx=0 y=0 z=0 rule=B6/S567\n!\n",
+			    "empty axis");
+	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=B6/S567\n"
+			    "99999999999o!\n", "run count too large");
+
+	FILE *f = input_of("3E version=1\n", 13);
+	reader r;
+	reader_init(&r, f, "not.rle3");
+	grid g;
+	l3d_err err = { 0 };
+	ck_assert_int_eq(rle3_read(&r, &g, NULL, &err), L3D_ERR_DATA);
+	ck_assert(strstr(err.msg, "not.rle3:1: not RLE3"));
+	fclose(f);
+}
+END_TEST
+
+/* ---- detection ---- */
+
+START_TEST(test_detect_by_content)
+{
+	grid g, back;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	size_t len;
+	random_grid(&g, 5, 5, 5, 0.4, 3);
+	for (fmt_id f = FMT_HPCGAME; f <= FMT_RLE3; f++) {
+		unsigned char *b = written(f, &g, &rule_default, &len);
+		/* Names lie: every format is saved as "universe.bin". */
+		ck_assert_int_eq(read_bytes(b, len, "universe.bin", &back, &meta,
+					    &found, &err), L3D_OK);
+		ck_assert_int_eq(found, f);
+		ck_assert(grid_equal(&g, &back));
+		grid_free(&back);
+		free(b);
+	}
+	grid_free(&g);
+	expect_failure("hello, world, this is text\n", 27, L3D_ERR_DATA,
+		       "not a life3d universe (unknown format)");
+	expect_failure("abc", 3, L3D_ERR_DATA, "unknown format");
+	expect_failure("\x93NUMPY\x01\x00", 8, L3D_ERR_DATA, "written but not read");
+	expect_failure("# vtk DataFile", 14, L3D_ERR_DATA, "written but not read");
+	expect_failure("\x89L3D\r", 5, L3D_ERR_DATA, "truncated .l3d header");
+}
+END_TEST
+
+START_TEST(test_hpcgame_through_pipe)
+{
+	/* Over 1 MiB of cells: several chunks, each a pipe read. */
+	grid g, back;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	random_grid(&g, 130, 130, 130, 0.5, 8);
+	char path[] = "/tmp/check_formats_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *out = fdopen(fd, "wb");
+	ck_assert_int_eq(format_write(out, path, FMT_HPCGAME, &g, NULL, &err), L3D_OK);
+	fclose(out);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "cat %s", path);
+	FILE *in = popen(cmd, "r");
+	reader r;
+	reader_init(&r, in, "(stdin)");
+	ck_assert_int_eq(format_read(&r, &back, &meta, &found, &err), L3D_OK);
+	ck_assert_int_eq(found, FMT_HPCGAME);
+	ck_assert(grid_equal(&g, &back));
+	ck_assert_uint_eq(back.generation, g.generation);
+	pclose(in);
+	remove(path);
+	grid_free(&g);
+	grid_free(&back);
+}
+END_TEST
+
+/* ---- exports ---- */
+
+static void expect_cells(const unsigned char *p, const grid *g)
+{
+	uint64_t i = 0;
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++)
+			for (uint64_t z = 0; z < g->nz; z++, i++)
+				ck_assert_uint_eq(p[i], (unsigned)grid_get(g, x, y, z));
+}
+
+START_TEST(test_vtk)
+{
+	grid g;
+	random_grid(&g, 3, 5, 7, 0.5, 2);
+	size_t len;
+	unsigned char *b = written(FMT_VTK, &g, NULL, &len);
+	static const char head[] =
+		"# vtk DataFile Version 3.0\n"
+		"life3d universe, generation 2000006\n"
+		"BINARY\n"
+		"DATASET STRUCTURED_POINTS\n"
+		"DIMENSIONS 7 5 3\n"
+		"ORIGIN 0 0 0\n"
+		"SPACING 1 1 1\n"
+		"POINT_DATA 105\n"
+		"SCALARS alive unsigned_char 1\n"
+		"LOOKUP_TABLE default\n";
+	size_t h = sizeof head - 1;
+	ck_assert_uint_eq(len, h + 105 + 1);
+	ck_assert_mem_eq(b, head, h);
+	expect_cells(b + h, &g);
+	ck_assert_uint_eq(b[len - 1], '\n');
+	free(b);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_npy)
+{
+	grid g;
+	random_grid(&g, 3, 5, 7, 0.5, 4);
+	size_t len;
+	unsigned char *b = written(FMT_NPY, &g, NULL, &len);
+	ck_assert_mem_eq(b, "\x93NUMPY\x01\x00", 8);
+	size_t hlen = b[8] | (size_t)b[9] << 8;
+	ck_assert_uint_eq((10 + hlen) % 64, 0);
+	ck_assert_uint_eq(len, 10 + hlen + 105);
+	const char *dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (3, 5, 7), }";
+	ck_assert_mem_eq(b + 10, dict, strlen(dict));
+	for (size_t i = 10 + strlen(dict); i < 10 + hlen - 1; i++)
+		ck_assert_uint_eq(b[i], ' ');
+	ck_assert_uint_eq(b[10 + hlen - 1], '\n');
+	expect_cells(b + 10 + hlen, &g);
+	free(b);
+	grid_free(&g);
+}
+END_TEST
+
+/* ---- write errors ---- */
+
+START_TEST(test_write_errors)
+{
+	FILE *full = fopen("/dev/full", "w");
+	if (!full)
+		return;                  /* no /dev/full here: nothing to test */
+	grid g;
+	random_grid(&g, 8, 8, 8, 0.5, 1);
+	for (fmt_id f = FMT_HPCGAME; f <= FMT_NPY; f++) {
+		l3d_err err = { 0 };
+		clearerr(full);
+		ck_assert_int_eq(format_write(full, "full.out", f, &g, &rule_default, &err),
+				 L3D_ERR_IO);
+		ck_assert_msg(strstr(err.msg, "full.out: write error: "), "%s", err.msg);
+	}
+	l3d_err err = { 0 };
+	ck_assert_int_eq(format_write(full, "x", FMT_NONE, &g, NULL, &err), L3D_ERR_USAGE);
+	fclose(full);
+	grid_free(&g);
+}
+END_TEST
+
+static Suite *formats_suite(void)
+{
+	Suite *s = suite_create("formats");
+	TCase *t = tcase_create("names");
+	tcase_add_test(t, test_names);
+	tcase_add_test(t, test_reader_peek_then_read);
+	tcase_add_test(t, test_reader_at_eof_keeps_byte);
+	tcase_add_test(t, test_read_error_is_io);
+	tcase_add_test(t, test_detect_by_content);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("hpcgame");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_hpcgame_round_trip);
+	tcase_add_test(t, test_hpcgame_layout);
+	tcase_add_test(t, test_hpcgame_needs_cube);
+	tcase_add_test(t, test_hpcgame_errors);
+	tcase_add_test(t, test_hpcgame_through_pipe);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("native");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_native_round_trip);
+	tcase_add_test(t, test_native_layout);
+	tcase_add_test(t, test_native_errors);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("rle3");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_rle3_golly_example);
+	tcase_add_test(t, test_rle3_fixture_file_and_pipe);
+	tcase_add_test(t, test_rle3_round_trip);
+	tcase_add_test(t, test_rle3_writer_shape);
+	tcase_add_test(t, test_rle3_box_size_pos);
+	tcase_add_test(t, test_rle3_comments_and_line_ends);
+	tcase_add_test(t, test_rle3_errors);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("exports");
+	tcase_add_test(t, test_vtk);
+	tcase_add_test(t, test_npy);
+	tcase_add_test(t, test_write_errors);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(formats_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

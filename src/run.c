@@ -290,18 +290,26 @@ static void show_progress(loop *l, const plan *p, bool final)
 		l->gen, p->last, 100.0 * done / total, rate, eta);
 }
 
+/* The engine's current universe: its own grid when it lives in host
+ * memory (no copy), else read back into *tmp, which the caller frees. */
+static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
+{
+	*out = engine_host_grid(e);
+	if (*out)
+		return L3D_OK;
+	int rc = grid_alloc(tmp, e->nx, e->ny, e->nz, err);
+	if (!rc)
+		rc = engine_read(e, tmp, err);
+	*out = tmp;
+	return rc;
+}
+
 /* Write the current universe, atomically, in the native format. */
 static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	double t = now();
-	grid tmp = {0}, *g = engine_host_grid(l->e);
-	int rc = L3D_OK;
-	if (!g) {
-		rc = grid_alloc(&tmp, l->e->nx, l->e->ny, l->e->nz, err);
-		if (!rc)
-			rc = engine_read(l->e, &tmp, err);
-		g = &tmp;
-	}
+	grid tmp = {0}, *g;
+	int rc = current_grid(l->e, &tmp, &g, err);
 	outfile f;
 	if (!rc) {
 		g->generation = l->gen;
@@ -421,19 +429,12 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 	return rc;
 }
 
-/* Write the final universe.  Host engines lend their own grid; others
- * are read back into a temporary one.  The population is counted from the
- * same grid for the summary line. */
+/* Write the final universe; the population for the summary line is
+ * counted from the same grid. */
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	grid tmp = {0}, *final = engine_host_grid(l->e);
-	int rc = L3D_OK;
-	if (!final) {
-		rc = grid_alloc(&tmp, l->e->nx, l->e->ny, l->e->nz, err);
-		if (!rc)
-			rc = engine_read(l->e, &tmp, err);
-		final = &tmp;
-	}
+	grid tmp = {0}, *final;
+	int rc = current_grid(l->e, &tmp, &final, err);
 	outfile out;
 	if (!rc) {
 		final->generation = p->last;

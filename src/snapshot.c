@@ -72,13 +72,17 @@ static int render(engine *e, const snapshot_opts *o, uint64_t w, uint64_t h,
 			grey[i] = grey[i] ? 255 : 0;
 		return rc;
 	}
-	uint64_t depth = o->axis == 0 ? e->nx : o->axis == 1 ? e->ny : e->nz;
 	uint32_t *counts = malloc(w * h * sizeof *counts);
 	if (!counts)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
 	int rc = engine_project(e, o->axis, counts, err);
+	/* Scale to the densest line, not to the depth: a sparse universe
+	 * would otherwise be a black picture. */
+	uint64_t top = 0;
 	for (uint64_t i = 0; !rc && i < w * h; i++)
-		grey[i] = (uint8_t)((counts[i] * 255 + depth / 2) / depth);
+		top = counts[i] > top ? counts[i] : top;
+	for (uint64_t i = 0; !rc && i < w * h; i++)
+		grey[i] = top ? (uint8_t)(((uint64_t)counts[i] * 255 + top / 2) / top) : 0;
 	free(counts);
 	return rc;
 }

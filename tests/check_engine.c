@@ -1,1 +1,505 @@
-int main(void){return 1;}
+/* check_engine.c - the CPU engine against the reference stepper.
+ *
+ * Every SIMD path this CPU runs (each forced in turn) and 1, 2 and 3
+ * threads must give the reference's universe and its population, births
+ * and deaths, bit for bit, on random universes of every awkward size: edges
+ * of 1 and 2 (a cell is its own neighbour), rows that end inside a word,
+ * rows of every vector width, under many rules.  Known patterns are
+ * checked by position, and the slab interface by stepping a universe as
+ * two slabs with separate halo planes. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "engine_cpu.h"
+#include "reference.h"
+
+static const char *const all_paths[] = {"avx512", "avx2", "portable"};
+static const int thread_counts[] = {1, 2, 3};
+
+static bool path_usable(const char *path)
+{
+	char list[128];
+	snprintf(list, sizeof list, " %s ", engine_cpu_simd_paths());
+	char word[32];
+	snprintf(word, sizeof word, " %s ", path);
+	return strstr(list, word) != NULL;
+}
+
+static rule parse(const char *text)
+{
+	rule r;
+	l3d_err err = {0, ""};
+	ck_assert_msg(rule_parse(text, &r, &err) == L3D_OK, "%s", err.msg);
+	return r;
+}
+
+/* Masks from a small xorshift, so a case is the same on every run. */
+static rule random_rule(uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+	x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+	rule r = {(uint32_t)x & RULE_ALL_COUNTS, (uint32_t)(x >> 32) & RULE_ALL_COUNTS};
+	return r;
+}
+
+/* ---- the reference trajectory of a case ---- */
+
+typedef struct trajectory {
+	int steps;
+	grid start;
+	grid *gens;              /* gens[i]: generation i + 1 */
+	engine_stats *stats;     /* stats[i]: of generation i + 1 */
+} trajectory;
+
+static void trajectory_make(trajectory *t, uint64_t nx, uint64_t ny, uint64_t nz,
+			    double density, uint64_t seed, const rule *r, int steps)
+{
+	t->steps = steps;
+	ck_assert_int_eq(grid_alloc(&t->start, nx, ny, nz, NULL), L3D_OK);
+	grid_random(&t->start, density, seed);
+	t->gens = calloc((size_t)steps, sizeof *t->gens);
+	t->stats = calloc((size_t)steps, sizeof *t->stats);
+	ref_universe u;
+	ck_assert_int_eq(ref_from_grid(&u, &t->start), 0);
+	for (int i = 0; i < steps; i++) {
+		engine_stats *s = &t->stats[i];
+		ref_step(&u, r, &s->population, &s->births, &s->deaths);
+		ck_assert_int_eq(grid_alloc(&t->gens[i], nx, ny, nz, NULL), L3D_OK);
+		ref_to_grid(&u, &t->gens[i]);
+	}
+	ref_free(&u);
+}
+
+static void trajectory_free(trajectory *t)
+{
+	for (int i = 0; i < t->steps; i++)
+		grid_free(&t->gens[i]);
+	grid_free(&t->start);
+	free(t->gens);
+	free(t->stats);
+}
+
+static engine *make_engine(const grid *g, const rule *r, const char *simd, int threads)
+{
+	engine_opts o = {"cpu", threads, -1, simd};
+	engine *e = NULL;
+	l3d_err err = {0, ""};
+	int rc = engine_create(&o, g, r, &e, &err);
+	ck_assert_msg(rc == L3D_OK, "engine_create: %s", err.msg);
+	return e;
+}
+
+static void assert_same(engine *e, const grid *want, const char *what, int gen)
+{
+	grid got;
+	ck_assert_int_eq(grid_alloc(&got, want->nx, want->ny, want->nz, NULL), L3D_OK);
+	ck_assert_int_eq(engine_read(e, &got, NULL), L3D_OK);
+	ck_assert_msg(grid_equal(&got, want), "%s: universe differs at generation %d",
+		      what, gen);
+	grid_free(&got);
+}
+
+static void assert_stats(const engine_stats *got, const engine_stats *want,
+			 const char *what, int gen)
+{
+	ck_assert_msg(got->population == want->population && got->births == want->births &&
+		      got->deaths == want->deaths,
+		      "%s: generation %d: population/births/deaths %llu/%llu/%llu, "
+		      "reference %llu/%llu/%llu", what, gen,
+		      (unsigned long long)got->population, (unsigned long long)got->births,
+		      (unsigned long long)got->deaths, (unsigned long long)want->population,
+		      (unsigned long long)want->births, (unsigned long long)want->deaths);
+}
+
+/* Step one generation at a time with counts, then replay in two calls of
+ * several steps (counts for the last step only). */
+static void check_engine_run(const trajectory *t, const rule *r, const char *simd,
+			     int threads, const char *what)
+{
+	engine *e = make_engine(&t->start, r, simd, threads);
+	for (int i = 0; i < t->steps; i++) {
+		engine_stats st = {9, 9, 9};
+		ck_assert_int_eq(engine_step(e, 1, &st, NULL), L3D_OK);
+		assert_same(e, &t->gens[i], what, i + 1);
+		assert_stats(&st, &t->stats[i], what, i + 1);
+	}
+	engine_destroy(e);
+
+	e = make_engine(&t->start, r, simd, threads);
+	int half = t->steps / 2;
+	if (half) {
+		ck_assert_int_eq(engine_step(e, (uint64_t)half, NULL, NULL), L3D_OK);
+		assert_same(e, &t->gens[half - 1], what, half);
+	}
+	engine_stats st = {9, 9, 9};
+	ck_assert_int_eq(engine_step(e, (uint64_t)(t->steps - half), &st, NULL), L3D_OK);
+	assert_same(e, &t->gens[t->steps - 1], what, t->steps);
+	assert_stats(&st, &t->stats[t->steps - 1], what, t->steps);
+	engine_destroy(e);
+}
+
+/* With several threads the rows are also cut into small tiles
+ * (LIFE3D_CPU_TILE), so threads share even small universes and every
+ * tile seam in y is crossed, and results are written with the streaming
+ * stores otherwise kept for universes larger than the caches. */
+static void check_all_paths(const trajectory *t, const rule *r, const char *label)
+{
+	static const char *const tiles[] = {NULL, "1", "5"};
+	for (size_t p = 0; p < sizeof all_paths / sizeof *all_paths; p++) {
+		if (!path_usable(all_paths[p]))
+			continue;
+		for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
+			char what[160];
+			snprintf(what, sizeof what, "%s %s x%d tile %s", label, all_paths[p],
+				 thread_counts[k], tiles[k] ? tiles[k] : "auto");
+			if (tiles[k]) {
+				setenv("LIFE3D_CPU_TILE", tiles[k], 1);
+				setenv("LIFE3D_CPU_STREAM", "1", 1);
+			}
+			check_engine_run(t, r, all_paths[p], thread_counts[k], what);
+			unsetenv("LIFE3D_CPU_TILE");
+			unsetenv("LIFE3D_CPU_STREAM");
+		}
+	}
+}
+
+/* ---- random universes ---- */
+
+typedef struct size_case {
+	uint64_t nx, ny, nz;
+	int steps;
+} size_case;
+
+static const size_case sizes[] = {
+	{1, 1, 1, 50}, {2, 2, 2, 50}, {3, 3, 3, 50}, {5, 5, 5, 50},
+	{31, 31, 31, 12}, {32, 32, 32, 12}, {33, 33, 33, 12},
+	{64, 64, 64, 4}, {67, 67, 67, 3},
+	{1, 7, 130, 30}, {3, 64, 65, 12}, {17, 5, 128, 20}, {70, 3, 2, 30},
+	{2, 1, 1, 50}, {1, 2, 70, 40}, {4, 3, 1, 50},
+	/* row lengths for every vector width and chunk count: 1 to 16 words,
+	 * rows packed several to a vector (y divisible) or not (y odd) */
+	{3, 4, 192, 10}, {4, 4, 256, 10}, {3, 5, 256, 10}, {2, 6, 128, 10},
+	{2, 3, 320, 10}, {2, 3, 383, 10},
+	{5, 4, 512, 8}, {2, 3, 600, 8}, {2, 5, 768, 8}, {3, 4, 1024, 8},
+	{2, 2, 1000, 8},
+};
+
+static const char *const rule_texts[] = {
+	"B5/S45", "B4/S5..7", "B/S0..26", "B0..26/S", "B3/S23",
+	"B0/S", "B0,6/S0,13,26", "B1,2/S", "B26/S26", "B13..26/S0..12",
+};
+
+/* Each size runs B6/S567 and two more rules: one from the list, one from
+ * random masks (which often hold count 0, births from nothing). */
+START_TEST(random_universes_match_reference)
+{
+	const size_case *c = &sizes[_i];
+	rule rules[3] = {rule_default,
+			 parse(rule_texts[_i % (sizeof rule_texts / sizeof *rule_texts)]),
+			 random_rule((uint64_t)_i)};
+	double densities[3] = {0.3, 0.1 + 0.1 * (_i % 5), 0.5};
+	for (int k = 0; k < 3; k++) {
+		trajectory t;
+		trajectory_make(&t, c->nx, c->ny, c->nz, densities[k],
+				1000 + (uint64_t)_i * 7 + (uint64_t)k, &rules[k], c->steps);
+		char label[96], text[64];
+		rule_format(&rules[k], text, sizeof text);
+		snprintf(label, sizeof label, "%llux%llux%llu %s",
+			 (unsigned long long)c->nx, (unsigned long long)c->ny,
+			 (unsigned long long)c->nz, text);
+		check_all_paths(&t, &rules[k], label);
+		trajectory_free(&t);
+	}
+}
+END_TEST
+
+/* ---- the slab seam: two slabs with halos in their own buffers ---- */
+
+START_TEST(slabs_with_separate_halos_match_reference)
+{
+	const uint64_t nx = 9, ny = 11, nz = 133;
+	rule r = parse("B5/S45");
+	trajectory t;
+	trajectory_make(&t, nx, ny, nz, 0.3, 77, &r, 6);
+	grid cur, next;
+	ck_assert_int_eq(grid_alloc(&cur, nx, ny, nz, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&next, nx, ny, nz, NULL), L3D_OK);
+	memcpy(cur.bits, t.start.bits, grid_bytes(&cur));
+	uint64_t plane = ny * cur.words, cut = 4;
+	uint64_t *halo = malloc(4 * plane * 8);
+	/* the lower slab through a stepper kept across steps, in small tiles
+	 * shared by two threads; the upper one through cpu_step_slab */
+	setenv("LIFE3D_CPU_TILE", "2", 1);
+	cpu_stepper *st;
+	ck_assert_int_eq(cpu_stepper_create(ny, nz, &r, 2, NULL, &st, NULL), L3D_OK);
+	unsetenv("LIFE3D_CPU_TILE");
+	for (int i = 0; i < t.steps; i++) {
+		/* halos: lower slab x = -1 and x = cut; upper x = cut-1 and nx */
+		memcpy(halo, cur.bits + (nx - 1) * plane, plane * 8);
+		memcpy(halo + plane, cur.bits + cut * plane, plane * 8);
+		memcpy(halo + 2 * plane, cur.bits + (cut - 1) * plane, plane * 8);
+		memcpy(halo + 3 * plane, cur.bits, plane * 8);
+		cpu_slab lo = {cut, ny, nz, cur.words, cur.bits, next.bits, halo, halo + plane};
+		cpu_slab hi = {nx - cut, ny, nz, cur.words, cur.bits + cut * plane,
+			       next.bits + cut * plane, halo + 2 * plane, halo + 3 * plane};
+		engine_stats counts = {0, 0, 0};
+		cpu_stepper_step(st, &lo, &counts);
+		ck_assert_int_eq(cpu_step_slab(&hi, &r, 1, &counts), L3D_OK);
+		ck_assert_msg(grid_equal(&next, &t.gens[i]), "slabs differ at generation %d", i + 1);
+		assert_stats(&counts, &t.stats[i], "slabs", i + 1);
+		grid g = cur;
+		cur = next;
+		next = g;
+	}
+	cpu_stepper_destroy(st);
+	free(halo);
+	grid_free(&cur);
+	grid_free(&next);
+	trajectory_free(&t);
+}
+END_TEST
+
+/* ---- known patterns, by position ---- */
+
+typedef struct cell3 { int x, y, z; } cell3;
+
+static uint64_t wrap(int v, uint64_t n)
+{
+	int64_t m = (int64_t)n, r = (int64_t)v % m;
+	return (uint64_t)(r < 0 ? r + m : r);
+}
+
+static void place(grid *g, const cell3 *cells, int n, cell3 at)
+{
+	memset(g->bits, 0, grid_bytes(g));
+	for (int i = 0; i < n; i++)
+		grid_set(g, wrap(cells[i].x + at.x, g->nx), wrap(cells[i].y + at.y, g->ny),
+			 wrap(cells[i].z + at.z, g->nz), 1);
+}
+
+/* After `steps`, the pattern must be where `moved` says, on every path. */
+static void check_pattern(const char *rule_text, const cell3 *cells, int n,
+			  int steps, cell3 at, cell3 moved, const char *what)
+{
+	rule r = parse(rule_text);
+	grid start, want;
+	ck_assert_int_eq(grid_alloc(&start, 12, 13, 70, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&want, 12, 13, 70, NULL), L3D_OK);
+	place(&start, cells, n, at);
+	cell3 to = {at.x + moved.x, at.y + moved.y, at.z + moved.z};
+	place(&want, cells, n, to);
+	for (size_t p = 0; p < sizeof all_paths / sizeof *all_paths; p++) {
+		if (!path_usable(all_paths[p]))
+			continue;
+		engine *e = make_engine(&start, &r, all_paths[p], 2);
+		engine_stats st;
+		ck_assert_int_eq(engine_step(e, (uint64_t)steps, &st, NULL), L3D_OK);
+		char label[96];
+		snprintf(label, sizeof label, "%s on %s", what, all_paths[p]);
+		assert_same(e, &want, label, steps);
+		ck_assert_uint_eq(st.population, (uint64_t)n);
+		engine_destroy(e);
+	}
+	grid_free(&start);
+	grid_free(&want);
+}
+
+/* Placed across the z = 63/64 word seam and the z wrap. */
+START_TEST(block_is_still)
+{
+	cell3 c[8];
+	for (int i = 0; i < 8; i++)
+		c[i] = (cell3){i & 1, (i >> 1) & 1, (i >> 2) & 1};
+	check_pattern("B6/S567", c, 8, 1, (cell3){3, 4, 63}, (cell3){0, 0, 0}, "block");
+	check_pattern("B6/S567", c, 8, 7, (cell3){11, 12, 69}, (cell3){0, 0, 0},
+		      "block across the wrap");
+}
+END_TEST
+
+START_TEST(blinker_has_period_two)
+{
+	cell3 c[6];
+	for (int i = 0; i < 6; i++)
+		c[i] = (cell3){i % 3, 0, i / 3};
+	check_pattern("B6/S567", c, 6, 2, (cell3){5, 5, 40}, (cell3){0, 0, 0}, "blinker");
+	check_pattern("B6/S567", c, 6, 10, (cell3){10, 12, 69}, (cell3){0, 0, 0},
+		      "blinker across the wrap");
+	/* one step later it is not in its first phase */
+	rule r = rule_default;
+	grid g;
+	ck_assert_int_eq(grid_alloc(&g, 12, 13, 70, NULL), L3D_OK);
+	place(&g, c, 6, (cell3){5, 5, 40});
+	engine *e = make_engine(&g, &r, NULL, 1);
+	ck_assert_int_eq(engine_step(e, 1, NULL, NULL), L3D_OK);
+	grid got;
+	ck_assert_int_eq(grid_alloc(&got, 12, 13, 70, NULL), L3D_OK);
+	ck_assert_int_eq(engine_read(e, &got, NULL), L3D_OK);
+	ck_assert(!grid_equal(&got, &g));
+	ck_assert_uint_eq(grid_population(&got), 6);
+	engine_destroy(e);
+	grid_free(&g);
+	grid_free(&got);
+}
+END_TEST
+
+START_TEST(glider_moves_diagonally)
+{
+	const int xy[5][2] = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+	cell3 c[10];
+	for (int i = 0; i < 10; i++)
+		c[i] = (cell3){xy[i % 5][0], xy[i % 5][1], i / 5};
+	check_pattern("B6/S567", c, 10, 4, (cell3){2, 3, 63}, (cell3){1, 1, 0}, "glider");
+	check_pattern("B6/S567", c, 10, 40, (cell3){9, 10, 69}, (cell3){10, 10, 0},
+		      "glider around the torus");
+}
+END_TEST
+
+START_TEST(b5s45_glider_moves)
+{
+	const cell3 c[10] = {{2, 2, 2}, {3, 2, 2}, {1, 3, 2}, {4, 3, 2}, {2, 4, 2},
+			     {3, 4, 2}, {2, 2, 1}, {3, 2, 1}, {1, 3, 1}, {4, 3, 1}};
+	check_pattern("B5/S45", c, 10, 4, (cell3){3, 3, 60}, (cell3){0, -1, 1},
+		      "B5/S45 glider");
+	check_pattern("B5/S45", c, 10, 80, (cell3){3, 3, 60}, (cell3){0, -20, 20},
+		      "B5/S45 glider across seams");
+}
+END_TEST
+
+/* ---- options, views, the generator ---- */
+
+START_TEST(simd_paths_are_chosen_and_checked)
+{
+	const char *paths = engine_cpu_simd_paths();
+	size_t n = strlen(paths);
+	ck_assert(n >= 8 && strcmp(paths + n - 8, "portable") == 0);
+	grid g;
+	ck_assert_int_eq(grid_alloc(&g, 4, 4, 64, NULL), L3D_OK);
+	rule r = rule_default;
+	engine_opts o = {"cpu", 2, -1, "sse9"};
+	engine *e = NULL;
+	l3d_err err = {0, ""};
+	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "sse9"));
+	for (size_t p = 0; p < sizeof all_paths / sizeof *all_paths; p++) {
+		o.simd = all_paths[p];
+		int rc = engine_create(&o, &g, &r, &e, &err);
+		if (!path_usable(all_paths[p])) {
+			ck_assert_int_eq(rc, L3D_ERR_UNAVAILABLE);
+			continue;
+		}
+		ck_assert_int_eq(rc, L3D_OK);
+		char want[64];
+		snprintf(want, sizeof want, "cpu/%s x2 threads", all_paths[p]);
+		ck_assert_str_eq(engine_describe(e), want);
+		engine_destroy(e);
+	}
+	/* the environment applies when no path is given */
+	setenv("LIFE3D_SIMD", "portable", 1);
+	o.simd = NULL;
+	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_OK);
+	ck_assert_str_eq(engine_describe(e), "cpu/portable x2 threads");
+	engine_destroy(e);
+	setenv("LIFE3D_SIMD", "bogus", 1);
+	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "LIFE3D_SIMD"));
+	unsetenv("LIFE3D_SIMD");
+	/* 0 threads = all cores */
+	o.threads = 0;
+	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_OK);
+	ck_assert_ptr_nonnull(strstr(engine_describe(e), "cpu/"));
+	engine_destroy(e);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(views_match_the_universe)
+{
+	grid g, back;
+	ck_assert_int_eq(grid_alloc(&g, 6, 7, 75, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&back, 6, 7, 75, NULL), L3D_OK);
+	grid_random(&g, 0.4, 5);
+	rule r = rule_default;
+	engine *e = make_engine(&g, &r, NULL, 2);
+	ck_assert_int_eq(engine_step(e, 3, NULL, NULL), L3D_OK);
+	ck_assert_int_eq(engine_read(e, &back, NULL), L3D_OK);
+	ck_assert(grid_equal(engine_host_grid(e), &back));
+	for (int axis = 0; axis < 3; axis++) {
+		uint64_t w, h;
+		grid_view_dims(&back, axis, &w, &h);
+		uint32_t *a = calloc(w * h, 4), *b = calloc(w * h, 4);
+		uint8_t *sa = calloc(w * h, 1), *sb = calloc(w * h, 1);
+		ck_assert_int_eq(engine_project(e, axis, a, NULL), L3D_OK);
+		grid_project(&back, axis, b);
+		ck_assert_mem_eq(a, b, w * h * 4);
+		ck_assert_int_eq(engine_slice(e, axis, 2, sa, NULL), L3D_OK);
+		grid_slice(&back, axis, 2, sb);
+		ck_assert_mem_eq(sa, sb, w * h);
+		free(a), free(b), free(sa), free(sb);
+	}
+	engine_destroy(e);
+	grid_free(&g);
+	grid_free(&back);
+}
+END_TEST
+
+START_TEST(random_grid_is_deterministic)
+{
+	grid a, b, c;
+	ck_assert_int_eq(grid_alloc(&a, 40, 41, 130, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&b, 40, 41, 130, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&c, 40, 41, 130, NULL), L3D_OK);
+	grid_random(&a, 0.3, 42);
+	grid_random(&b, 0.3, 42);
+	grid_random(&c, 0.3, 43);
+	ck_assert(grid_equal(&a, &b));
+	ck_assert(!grid_equal(&a, &c));
+	double cells = (double)grid_cells(&a);
+	double fa = (double)grid_population(&a) / cells;
+	double fc = (double)grid_population(&c) / cells;
+	ck_assert_msg(fa > 0.29 && fa < 0.31, "density %f", fa);
+	ck_assert_msg(fc > 0.29 && fc < 0.31, "density %f", fc);
+	/* padding above nz stays clear */
+	for (uint64_t r = 0; r < a.nx * a.ny; r++)
+		ck_assert_uint_eq(a.bits[r * a.words + a.words - 1] & ~grid_tail_mask(&a), 0);
+	grid_free(&a);
+	grid_free(&b);
+	grid_free(&c);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *t = tcase_create("reference");
+	tcase_set_timeout(t, 120);
+	tcase_add_loop_test(t, random_universes_match_reference, 0,
+			    (int)(sizeof sizes / sizeof *sizes));
+	tcase_add_test(t, slabs_with_separate_halos_match_reference);
+	suite_add_tcase(s, t);
+	t = tcase_create("patterns");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, block_is_still);
+	tcase_add_test(t, blinker_has_period_two);
+	tcase_add_test(t, glider_moves_diagonally);
+	tcase_add_test(t, b5s45_glider_moves);
+	suite_add_tcase(s, t);
+	t = tcase_create("interface");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, simd_paths_are_chosen_and_checked);
+	tcase_add_test(t, views_match_the_universe);
+	tcase_add_test(t, random_grid_is_deterministic);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(engine_suite());
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

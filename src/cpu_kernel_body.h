@@ -1,0 +1,552 @@
+/* cpu_kernel_body.h - the stepping kernel, written once for every vector
+ * width (see cpu_kernel.h for the scheme).  No include guard: each
+ * cpu_simd_*.c file includes it once per width after defining
+ *
+ *   VL          lanes per vector (1, 2, 4 or 8 words of 64 bits)
+ *   V, VU       the vector type and an unaligned, aliasing twin for memory
+ *   VSPLAT(x)   a vector with x in every lane
+ *   TL(a,b,c,F) three-input logic; F is an expression in TA, TB, TC
+ *               (vpternlog's immediate where the CPU has it)
+ *   VPOPCNT(v)  per-lane population counts
+ *   VSHLD1(a,b), VSHRD1(a,b)  (a << 1 | b >> 63), (a >> 1 | b << 63)
+ *   VSTREAM(p,v) store around the caches (p aligned to the vector)
+ *   FN(name)    the name with this width's suffix
+ *
+ * and the file #undefs them all at its end.
+ *
+ * Layout: a vector is VL consecutive words of one row (a chunk; VL
+ * divides the row), or, for rows shorter than that, `group` whole rows
+ * packed together (packed), so short rows still fill the vector.
+ *
+ * Wrap-around along z: a cell's z neighbours come from shifting its word
+ * by one bit and pulling in the edge bit of the word before or after.
+ * Around a row's ends those are the row's own last and first words, with
+ * per-lane shift counts that take bit nz-1 to bit 0 and bit 0 to bit
+ * nz-1; when nz is a multiple of 64 no such counts are needed and each
+ * neighbour is one funnel shift.  Padding bits above nz collect garbage in
+ * Z, Y and S, which never reaches a valid bit (only the input rows are
+ * shifted, and their padding is zero) and is masked off before the result
+ * is stored. */
+
+#define TXOR3 (TA ^ TB ^ TC)
+#define TMAJ ((TA & TB) | (TA & TC) | (TB & TC))
+/* TA ? TC : TB */
+#define TMUX ((TA & TC) | (~TA & TB))
+
+#if VL == 1
+#define SETLANE(v, i, x) ((v) = (x))
+#define LANESUM(v) (v)
+#else
+#define SETLANE(v, i, x) ((v)[i] = (x))
+#define LANESUM(v) FN(lanesum)(v)
+static inline uint64_t FN(lanesum)(V v)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < VL; i++)
+		n += v[i];
+	return n;
+}
+#endif
+
+#if VL == 8
+#define PREV_IDX ((V){8, 0, 1, 2, 3, 4, 5, 6})
+#define NEXT_IDX ((V){1, 2, 3, 4, 5, 6, 7, 8})
+#elif VL == 4
+#define PREV_IDX ((V){4, 0, 1, 2})
+#define NEXT_IDX ((V){1, 2, 3, 4})
+#elif VL == 2
+#define PREV_IDX ((V){2, 0})
+#define NEXT_IDX ((V){1, 2})
+#endif
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* Where a chunk sits in its row and how its z neighbours are formed.  A
+ * packed vector holds `group` whole short rows instead: the words around
+ * each row's ends come from the row itself, and the rows above and below
+ * from the neighbouring vectors. */
+typedef struct FN(chunk) {
+	uint64_t off;          /* first word of the chunk in the row */
+	uint64_t before;       /* word whose top bit precedes the chunk */
+	uint64_t after;        /* word whose low bit follows the chunk */
+	V shift_before;        /* 63, or last_bit for a row's first word */
+	V shift_after;         /* 63, or last_bit for a row's last word */
+	V outmask;             /* all ones but the padding of a row's last word */
+#if VL > 1
+	V prev_idx, next_idx;  /* packed: the word before / after, in-row */
+	V up_idx, down_idx;    /* packed: rows one up / down, across vectors */
+#endif
+} FN(chunk);
+
+ALWAYS_INLINE void FN(chunk_init)(const cpu_plan *p, uint64_t c, FN(chunk) *k,
+				  const bool packed)
+{
+	uint64_t chunks = packed ? 1 : p->words / VL;
+	k->off = c * VL;
+	k->before = c ? k->off - 1 : p->words - 1;
+	k->after = c + 1 < chunks ? k->off + VL : 0;
+	k->shift_before = VSPLAT(63);
+	k->shift_after = VSPLAT(63);
+	k->outmask = VSPLAT(~(uint64_t)0);
+#if VL > 1
+	if (packed) {
+		uint64_t w = p->words;
+		for (uint64_t l = 0; l < VL; l++) {
+			bool first = l % w == 0, last = (l + 1) % w == 0;
+			k->prev_idx[l] = first ? l + w - 1 : l - 1;
+			k->next_idx[l] = last ? l + 1 - w : l + 1;
+			k->up_idx[l] = VL - w + l;
+			k->down_idx[l] = l + w;
+			if (first)
+				k->shift_before[l] = p->last_bit;
+			if (last) {
+				k->shift_after[l] = p->last_bit;
+				k->outmask[l] = p->tail;
+			}
+		}
+		return;
+	}
+#endif
+	if (c == 0)
+		SETLANE(k->shift_before, 0, p->last_bit);
+	if (c + 1 == chunks) {
+		SETLANE(k->shift_after, VL - 1, p->last_bit);
+		SETLANE(k->outmask, VL - 1, p->tail);
+	}
+}
+
+/* Z: the sum of each cell and its two z neighbours in one row, as two
+ * bit planes.  When nz is a multiple of 64 (`whole`) the words around
+ * the row's ends need no shifting, and each neighbour is one funnel
+ * shift. */
+ALWAYS_INLINE void FN(zsum)(const uint64_t *row, const FN(chunk) *k,
+			    V *z0, V *z1, const bool whole, const bool packed)
+{
+	V cur = *(const VU *)(row + k->off);
+	V prev, next;
+#if VL == 1
+	prev = row[k->before];
+	next = row[k->after];
+	(void)packed;
+#else
+	if (packed) {
+		prev = __builtin_shuffle(cur, k->prev_idx);
+		next = __builtin_shuffle(cur, k->next_idx);
+	} else {
+		prev = __builtin_shuffle(cur, VSPLAT(row[k->before]), PREV_IDX);
+		next = __builtin_shuffle(cur, VSPLAT(row[k->after]), NEXT_IDX);
+	}
+#endif
+	V dn, up;
+	if (whole) {
+		dn = VSHLD1(cur, prev);
+		up = VSHRD1(cur, next);
+	} else {
+		dn = (cur << 1) | (prev >> k->shift_before);
+		up = (cur >> 1) | (next << k->shift_after);
+	}
+	*z0 = TL(cur, dn, up, TXOR3);
+	*z1 = TL(cur, dn, up, TMAJ);
+}
+
+/* A number held as four bit planes (Y, 0..9). */
+typedef struct FN(nibble) {
+	V b0, b1, b2, b3;
+} FN(nibble);
+
+/* Y = three 2-bit numbers (0..3 each) summed into 4 bits (0..9). */
+ALWAYS_INLINE FN(nibble) FN(ysum)(V a0, V a1, V b0, V b1, V c0, V c1)
+{
+	V k = TL(a0, b0, c0, TMAJ);
+	V t = TL(a1, b1, c1, TXOR3);
+	V m = TL(a1, b1, c1, TMAJ);
+	FN(nibble) y = {
+		TL(a0, b0, c0, TXOR3),
+		t ^ k,
+		TL(m, t, k, TA ^ (TB & TC)),
+		TL(m, t, k, TA & TB & TC),
+	};
+	return y;
+}
+
+/* S = three 4-bit numbers (0..9 each) summed: s[0..3] are the low bits of
+ * S (0..27); S >= 16 exactly when hi[0] | hi[1]. */
+ALWAYS_INLINE void FN(xsum)(FN(nibble) a, FN(nibble) b, FN(nibble) c, V s[4],
+			    V hi[2])
+{
+	V k1 = TL(a.b0, b.b0, c.b0, TMAJ);
+	V t1 = TL(a.b1, b.b1, c.b1, TXOR3);
+	V m1 = TL(a.b1, b.b1, c.b1, TMAJ);
+	V n1 = t1 & k1;
+	V t2 = TL(a.b2, b.b2, c.b2, TXOR3);
+	V m2 = TL(a.b2, b.b2, c.b2, TMAJ);
+	V m3 = TL(t2, m1, n1, TMAJ);
+	V t3 = TL(a.b3, b.b3, c.b3, TXOR3);
+	s[0] = TL(a.b0, b.b0, c.b0, TXOR3);
+	s[1] = t1 ^ k1;
+	s[2] = TL(t2, m1, n1, TXOR3);
+	s[3] = TL(t3, m2, m3, TXOR3);
+	hi[0] = TL(a.b3, b.b3, c.b3, TMAJ);
+	hi[1] = TL(t3, m2, m3, TMAJ);
+}
+
+/* Two 4-bit numbers (0..9 each) summed into 5 bits (0..18): the sum of
+ * two planes' Y, which the next generations of both share. */
+typedef struct FN(pair) {
+	V b0, b1, b2, b3, b4;
+} FN(pair);
+
+ALWAYS_INLINE FN(pair) FN(add44)(FN(nibble) a, FN(nibble) b)
+{
+	V c1 = a.b0 & b.b0;
+	V c2 = TL(a.b1, b.b1, c1, TMAJ);
+	V c3 = TL(a.b2, b.b2, c2, TMAJ);
+	FN(pair) r = {
+		a.b0 ^ b.b0,
+		TL(a.b1, b.b1, c1, TXOR3),
+		TL(a.b2, b.b2, c2, TXOR3),
+		TL(a.b3, b.b3, c3, TXOR3),
+		TL(a.b3, b.b3, c3, TMAJ),
+	};
+	return r;
+}
+
+/* S = such a pair sum plus a third Y, in xsum's form. */
+ALWAYS_INLINE void FN(add54)(FN(pair) q, FN(nibble) a, V s[4], V hi[2])
+{
+	V c1 = q.b0 & a.b0;
+	V c2 = TL(q.b1, a.b1, c1, TMAJ);
+	V c3 = TL(q.b2, a.b2, c2, TMAJ);
+	s[0] = q.b0 ^ a.b0;
+	s[1] = TL(q.b1, a.b1, c1, TXOR3);
+	s[2] = TL(q.b2, a.b2, c2, TXOR3);
+	s[3] = TL(q.b3, a.b3, c3, TXOR3);
+	hi[0] = q.b4;
+	hi[1] = TL(q.b3, a.b3, c3, TMAJ);
+}
+
+/* B6/S567 with S counting the cell itself: born on S = 6, survives on
+ * S = 6, 7, 8.  S mod 16 in {6, 7, 8} is (s3 s2 s1) = 011 or 100, and
+ * then s0 and self decide: 6 always, 7 and 8 if alive, 9 never. */
+ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
+{
+	V bits321 = TL(s[1], s[2], s[3], (TA & TB & ~TC) | (~TA & ~TB & TC));
+	V low = TL(s[0], self, s[3], (~TC & (~TA | TB)) | (TC & ~TA & TB));
+	V g = TL(low, bits321, hi[0], TA & TB & ~TC);
+	return TL(g, hi[1], mask, TA & ~TB & TC);
+}
+
+/* Any rule: a multiplexer tree over the low `depth` bits of S whose
+ * leaves, chosen per pair of S values, are 0, s0, ~s0 or 1.  The rule
+ * gives no live cell for S >= 2^depth (S <= 27 needs depth 5). */
+ALWAYS_INLINE V FN(tree)(const uint8_t *pairs, const V *leaf, const V s[5],
+			 const int depth)
+{
+	const int quads = depth == 5 ? 7 : 1 << (depth - 2);
+	V l2[8];
+	for (int j = 0; j < quads; j++)
+		l2[j] = TL(s[1], leaf[pairs[2 * j]], leaf[pairs[2 * j + 1]], TMUX);
+	V a = TL(s[2], l2[0], l2[1], TMUX);
+	if (depth == 3)
+		return a;
+	V b = TL(s[2], l2[2], l2[3], TMUX);
+	V lo = TL(s[3], a, b, TMUX);
+	if (depth == 4)
+		return lo;
+	V c = TL(s[2], l2[4], l2[5], TMUX);
+	/* S in 24..27 has s2 = 0: l2[6] needs no partner */
+	V hi = TL(s[3], c, l2[6], TMUX);
+	return TL(s[4], lo, hi, TMUX);
+}
+
+ALWAYS_INLINE V FN(rule_table)(const uint8_t *pairs_dead, const uint8_t *pairs_live,
+			       const V s4[4], const V hi[2], V self, V mask,
+			       const int depth)
+{
+	V s[5] = {s4[0], s4[1], s4[2], s4[3], hi[0] | hi[1]};
+	V zero = VSPLAT(0);
+	V leaf[4] = {zero, s[0], ~s[0], ~zero};
+	V dead = FN(tree)(pairs_dead, leaf, s, depth);
+	V live = FN(tree)(pairs_live, leaf, s, depth);
+	V f = TL(self, dead, live, TMUX);
+	if (depth == 5)
+		return f & mask;
+	/* S beyond the tree: s4 (S >= 16), and s3 when the tree stops at 8 */
+	V big = depth == 4 ? hi[0] | hi[1] : TL(s[3], hi[0], hi[1], TA | TB | TC);
+	return TL(f, big, mask, TA & ~TB & TC);
+}
+
+/* What a pass reads of the plan on every vector, copied out of it: the
+ * stores through may_alias pointers would otherwise make the compiler
+ * read the plan again after each one. */
+typedef struct FN(hot) {
+	bool stream;
+	uint64_t prefetch;
+	uint8_t pairs_dead[14], pairs_live[14];
+} FN(hot);
+
+ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
+{
+	h->stream = p->stream;
+	h->prefetch = (uint64_t)p->prefetch * 8;
+	memcpy(h->pairs_dead, p->pairs_dead, sizeof h->pairs_dead);
+	memcpy(h->pairs_live, p->pairs_live, sizeof h->pairs_live);
+}
+
+/* The next generation of one vector of cells from its box sum S: rule,
+ * store, and the counts for a log line. */
+ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
+			    const uint64_t *self_at, uint64_t *out_at, V mask,
+			    V acc[3], const bool count, const int kind)
+{
+	V self = *(const VU *)self_at;
+	V out = kind == CPU_RULE_B6S567
+		? FN(rule_b6s567)(s, hi, self, mask)
+		: FN(rule_table)(h->pairs_dead, h->pairs_live, s, hi, self, mask,
+				 kind - CPU_RULE_TREE3 + 3);
+	if (h->stream)
+		VSTREAM(out_at, out);
+	else
+		*(VU *)out_at = out;
+	if (count) {
+		acc[0] += VPOPCNT(out);
+		acc[1] += VPOPCNT(out & ~self);
+		acc[2] += VPOPCNT(self & ~out);
+	}
+}
+
+/* Y of one vector from the Z of the vectors before, at and after it:
+ * for packed rows the neighbours are the rows one up and one down. */
+ALWAYS_INLINE FN(nibble) FN(ysum_at)(const FN(chunk) *k, V zp0, V zp1, V zc0,
+				     V zc1, V zn0, V zn1, const bool packed)
+{
+#if VL > 1
+	if (packed)
+		return FN(ysum)(__builtin_shuffle(zp0, zc0, k->up_idx),
+				__builtin_shuffle(zp1, zc1, k->up_idx), zc0, zc1,
+				__builtin_shuffle(zc0, zn0, k->down_idx),
+				__builtin_shuffle(zc1, zn1, k->down_idx));
+#else
+	(void)k;
+	(void)packed;
+#endif
+	return FN(ysum)(zp0, zp1, zc0, zc1, zn0, zn1);
+}
+
+/* Bring the next input rows into the cache one pass before they are
+ * needed. */
+ALWAYS_INLINE void FN(prefetch)(const FN(hot) *h, const uint64_t *at,
+				uint64_t planes)
+{
+	__builtin_prefetch((const void *)((uintptr_t)at + h->prefetch * planes));
+}
+
+/* One pass over rows [ya, yb) of input plane `in`: compute its Y and,
+ * when `emit`, the next generation of the plane before it from the two
+ * older Y in ring_a and ring_b.  Y goes to ring_new unless it is NULL. */
+ALWAYS_INLINE void FN(pass)(const cpu_plan *p, const uint64_t *in,
+			    const uint64_t *self_plane, uint64_t *out_plane,
+			    FN(nibble) *ring_new, const FN(nibble) *ring_a,
+			    const FN(nibble) *ring_b,
+			    uint64_t ya, uint64_t yb, V acc[3],
+			    const bool emit, const bool count, const int kind,
+			    const bool whole, const bool packed)
+{
+	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t g = packed ? p->group : 1;    /* rows per vector */
+	FN(hot) h;
+	FN(hot_init)(p, &h);
+	for (uint64_t c = 0; c < chunks; c++) {
+		FN(chunk) k;
+		FN(chunk_init)(p, c, &k, packed);
+		V zp0, zp1, zc0, zc1;
+		FN(zsum)(in + (ya ? ya - g : ny - g) * w, &k, &zp0, &zp1, whole, packed);
+		FN(zsum)(in + ya * w, &k, &zc0, &zc1, whole, packed);
+		for (uint64_t y = ya, i = c; y < yb; y += g, i += chunks) {
+			uint64_t yn = y + g == ny ? 0 : y + g;
+			V zn0, zn1;
+			FN(zsum)(in + yn * w, &k, &zn0, &zn1, whole, packed);
+			FN(prefetch)(&h, in + yn * w + k.off, 1);
+			FN(nibble) ys = FN(ysum_at)(&k, zp0, zp1, zc0, zc1, zn0, zn1, packed);
+			if (emit) {
+				V s[4], hi[2];
+				FN(xsum)(ring_a[i], ring_b[i], ys, s, hi);
+				uint64_t at = y * w + k.off;
+				FN(emit)(&h, s, hi, self_plane + at, out_plane + at, k.outmask,
+					 acc, count, kind);
+			}
+			if (ring_new)
+				ring_new[i] = ys;
+			zp0 = zc0;
+			zp1 = zc1;
+			zc0 = zn0;
+			zc1 = zn1;
+		}
+	}
+}
+
+/* One pass over rows [ya, yb) of two consecutive input planes in0, in1
+ * (x0, x0 + 1): the next generation of planes x0 - 1 and x0.  ring_a and
+ * ring_b hold Y of planes x0 - 2 and x0 - 1 and are left holding Y of
+ * in0 and in1.  The two results share Y(x0 - 1) + Y(x0). */
+ALWAYS_INLINE void FN(pass2)(const cpu_plan *p, const uint64_t *in0,
+			     const uint64_t *in1, const uint64_t *self_plane,
+			     uint64_t *out_plane, FN(nibble) *ring_a,
+			     FN(nibble) *ring_b, uint64_t ya, uint64_t yb,
+			     V acc[3], const bool count, const int kind,
+			     const bool whole, const bool packed)
+{
+	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t g = packed ? p->group : 1;
+	const uint64_t plane = ny * w;
+	FN(hot) h;
+	FN(hot_init)(p, &h);
+	for (uint64_t c = 0; c < chunks; c++) {
+		FN(chunk) k;
+		FN(chunk_init)(p, c, &k, packed);
+		uint64_t ym = (ya ? ya - g : ny - g) * w;
+		V ap0, ap1, ac0, ac1, bp0, bp1, bc0, bc1;
+		FN(zsum)(in0 + ym, &k, &ap0, &ap1, whole, packed);
+		FN(zsum)(in0 + ya * w, &k, &ac0, &ac1, whole, packed);
+		FN(zsum)(in1 + ym, &k, &bp0, &bp1, whole, packed);
+		FN(zsum)(in1 + ya * w, &k, &bc0, &bc1, whole, packed);
+		for (uint64_t y = ya, i = c; y < yb; y += g, i += chunks) {
+			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
+			V an0, an1, bn0, bn1;
+			FN(zsum)(in0 + yn, &k, &an0, &an1, whole, packed);
+			FN(zsum)(in1 + yn, &k, &bn0, &bn1, whole, packed);
+			FN(prefetch)(&h, in0 + yn + k.off, 2);
+			FN(prefetch)(&h, in1 + yn + k.off, 2);
+			FN(nibble) y0 = FN(ysum_at)(&k, ap0, ap1, ac0, ac1, an0, an1, packed);
+			FN(nibble) y1 = FN(ysum_at)(&k, bp0, bp1, bc0, bc1, bn0, bn1, packed);
+			FN(pair) mid = FN(add44)(ring_b[i], y0);
+			V s[4], hi[2];
+			uint64_t at = y * w + k.off;
+			FN(add54)(mid, ring_a[i], s, hi);
+			FN(emit)(&h, s, hi, self_plane + at, out_plane + at, k.outmask,
+				 acc, count, kind);
+			FN(add54)(mid, y1, s, hi);
+			FN(emit)(&h, s, hi, self_plane + plane + at, out_plane + plane + at,
+				 k.outmask, acc, count, kind);
+			ring_a[i] = y0;
+			ring_b[i] = y1;
+			ap0 = ac0, ap1 = ac1, ac0 = an0, ac1 = an1;
+			bp0 = bc0, bp1 = bc1, bc0 = bn0, bc1 = bn1;
+		}
+	}
+}
+
+/* Input plane x of the slab, x in -1..nx. */
+static inline const uint64_t *FN(plane)(const cpu_slab *s, uint64_t plane,
+					int64_t x)
+{
+	if (x < 0)
+		return s->halo_lo;
+	if ((uint64_t)x >= s->nx)
+		return s->halo_hi;
+	return s->src + (uint64_t)x * plane;
+}
+
+/* March along x through planes xa-1 .. xb for rows [ya, yb) (at most
+ * tile_rows of them), two planes a pass, keeping Y of the last two input
+ * planes in the ring. */
+ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
+				 uint64_t xa, uint64_t xb, uint64_t ya,
+				 uint64_t yb, uint64_t *ring,
+				 engine_stats *counts, const int kind, const bool whole,
+				 const bool packed)
+{
+	const uint64_t plane = p->ny * p->words, inputs = xb - xa + 2;
+	/* slots a little more than a tile apart: loads from one slot would
+	 * otherwise share their low address bits with the store just made
+	 * to the other, which the CPU takes for a dependence */
+	const uint64_t slot = p->tile_rows * p->words / VL + 2;
+	FN(nibble) *ra = (FN(nibble) *)ring, *rb = ra + slot;
+	V acc[3] = {VSPLAT(0), VSPLAT(0), VSPLAT(0)};
+	/* input plane i is x = xa - 1 + i; its pass makes plane x - 1 */
+	FN(pass)(p, FN(plane)(s, plane, (int64_t)xa - 1), NULL, NULL, ra, NULL, NULL,
+		 ya, yb, acc, false, false, kind, whole, packed);
+	FN(pass)(p, FN(plane)(s, plane, (int64_t)xa), NULL, NULL, rb, NULL, NULL,
+		 ya, yb, acc, false, false, kind, whole, packed);
+	uint64_t i = 2;
+	for (; i + 1 < inputs; i += 2) {
+		uint64_t x = xa - 1 + i;
+		const uint64_t *in0 = FN(plane)(s, plane, (int64_t)x);
+		const uint64_t *in1 = FN(plane)(s, plane, (int64_t)x + 1);
+		const uint64_t *self = s->src + (x - 1) * plane;
+		uint64_t *out = s->dst + (x - 1) * plane;
+		if (counts)
+			FN(pass2)(p, in0, in1, self, out, ra, rb, ya, yb, acc, true,
+				  kind, whole, packed);
+		else
+			FN(pass2)(p, in0, in1, self, out, ra, rb, ya, yb, acc, false,
+				  kind, whole, packed);
+	}
+	if (i < inputs) {
+		uint64_t x = xa - 1 + i;
+		const uint64_t *self = s->src + (x - 1) * plane;
+		uint64_t *out = s->dst + (x - 1) * plane;
+		FN(pass)(p, FN(plane)(s, plane, (int64_t)x), self, out, NULL, ra, rb,
+			 ya, yb, acc, true, counts != NULL, kind, whole, packed);
+	}
+	if (counts) {
+		counts->population += LANESUM(acc[0]);
+		counts->births += LANESUM(acc[1]);
+		counts->deaths += LANESUM(acc[2]);
+	}
+}
+
+/* One instance per rule kind, row kind (nz a multiple of 64 or not; for
+ * B6/S567 only, elsewhere the general code serves both) and layout
+ * (packed short rows or chunks of long ones). */
+#define BAND_CASE(kind, whole, packed)                                        \
+	FN(band_kind)(p, s, xa, xb, ya, yb, ring, counts, kind, whole, packed)
+#if VL > 1
+#define BAND_LAYOUT(kind, whole)                                              \
+	do {                                                                  \
+		if (p->group > 1)                                             \
+			BAND_CASE(kind, whole, true);                         \
+		else                                                          \
+			BAND_CASE(kind, whole, false);                        \
+	} while (0)
+#else
+#define BAND_LAYOUT(kind, whole) BAND_CASE(kind, whole, false)
+#endif
+
+static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
+		     uint64_t xb, uint64_t ya, uint64_t yb, uint64_t *ring,
+		     engine_stats *counts)
+{
+	switch (p->rule_kind) {
+	case CPU_RULE_B6S567:
+		if (p->nz % 64 == 0)
+			BAND_LAYOUT(CPU_RULE_B6S567, true);
+		else
+			BAND_LAYOUT(CPU_RULE_B6S567, false);
+		break;
+	case CPU_RULE_TREE3: BAND_LAYOUT(CPU_RULE_TREE3, false); break;
+	case CPU_RULE_TREE4: BAND_LAYOUT(CPU_RULE_TREE4, false); break;
+	default: BAND_LAYOUT(CPU_RULE_TREE5, false); break;
+	}
+}
+
+#undef BAND_CASE
+#undef BAND_LAYOUT
+#undef TXOR3
+#undef TMAJ
+#undef TMUX
+#undef SETLANE
+#undef LANESUM
+#undef PREV_IDX
+#undef NEXT_IDX
+#undef ALWAYS_INLINE
+#undef VL
+#undef V
+#undef VU
+#undef VSPLAT
+#undef TL
+#undef VPOPCNT
+#undef VSHLD1
+#undef VSTREAM
+#undef VSHRD1
+#undef FN

@@ -1,12 +1,98 @@
-/* kernels.h - the CUDA kernels' C interface (the only header src/ sees). */
+/* kernels.h - the CUDA kernels' C interface (the only header src/ sees).
+ *
+ * The device keeps the universe in grid layout (grid.h): rows of 64-bit
+ * words, z packed, padding bits above nz zero.  The kernels read it as
+ * rows of w32 = 2 * words 32-bit words (little-endian, so the same bits),
+ * which makes upload and read-back plain copies.
+ *
+ * Stepping: a plan (l3dk_plan_make) picks the kernel for a box and a rule:
+ *   fused   - rows of at most 32 warp lanes (nz <= 4096): each block owns a
+ *             tile of y rows and a chunk of x planes and marches along x,
+ *             advancing `fuse` generations per pass over memory (temporal
+ *             blocking; halo rows recomputed, z-sums shared in shared memory);
+ *   generic - any box: one thread per 32-bit word, one generation a launch.
+ * Every launch is asynchronous on the given stream; errors are returned as
+ * cudaError_t and nothing is printed. */
 #ifndef LIFE3D_KERNELS_H
 #define LIFE3D_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+#define L3DK_MAX_FUSE 3
+
+enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1 };
+enum l3dk_rule_kind { L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1 };
+
+/* Device-side counters filled by a step with stats and by l3dk_population. */
+typedef struct l3dk_counts {
+	unsigned long long population, births, deaths;
+} l3dk_counts;
+
+/* Geometry of a fused launch advancing k generations. */
+typedef struct l3dk_launch {
+	uint32_t rows;          /* rows per block, halo included */
+	uint32_t out_rows;      /* rows per block written: rows - 2(k-1) */
+	uint32_t chunk;         /* x planes per block */
+	uint32_t blocks_x, blocks_y, threads;
+	size_t smem;            /* dynamic shared memory bytes */
+} l3dk_launch;
+
+/* Overrides for experiments and tests; 0 = choose. */
+typedef struct l3dk_tuning {
+	int fuse;               /* generations per launch, 1..L3DK_MAX_FUSE */
+	int warps;              /* warps per block */
+	int chunk;              /* x planes per block */
+	int words;              /* 32-bit words per lane: 2 or 4 */
+	int generic;            /* 1: force the generic kernel */
+} l3dk_tuning;
+
+typedef struct l3dk_plan {
+	uint32_t nx, ny, nz, w32;    /* box; w32 = 32-bit words per row */
+	uint32_t wl, bl;             /* last valid word of a row, its top bit */
+	int exact;                   /* nz == 32 * w32: no padding bits */
+	int path;                    /* enum l3dk_path */
+	int rule_kind;               /* enum l3dk_rule_kind */
+	uint32_t birth, survive;     /* rule masks (bit k: count k) */
+	int g;                       /* 32-bit words per lane (fused) */
+	uint32_t lpr, rpw;           /* lanes per row, rows per warp (fused) */
+	int fuse;                    /* generations per full launch */
+	l3dk_launch cfg[L3DK_MAX_FUSE + 1];   /* by generations, 1..fuse */
+} l3dk_plan;
+
 /* Number of usable devices, 0 on any error (no driver, no device). */
 int l3dk_device_count(void);
+
+/* Choose kernels and launch shapes for a box on the current device and
+ * set their shared-memory limits.  Call with the device already set. */
+cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny,
+			   uint64_t nz, uint32_t birth, uint32_t survive,
+			   const l3dk_tuning *tune);
+
+/* Advance `gens` generations (1..p->fuse; the generic path takes 1) from
+ * src into dst (distinct buffers of the universe's size).  With counts
+ * non-NULL, add the population, births and deaths of the last generation
+ * to *counts (device memory).  pdl: launch with programmatic stream
+ * serialization (compute capability >= 9.0 only). */
+cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst,
+		      int gens, l3dk_counts *counts, int pdl, cudaStream_t s);
+
+/* Add the population of a universe to counts->population. */
+cudaError_t l3dk_population(const l3dk_plan *p, const void *bits,
+			    l3dk_counts *counts, cudaStream_t s);
+
+/* Views, with the meaning of grid_project and grid_slice (grid.h);
+ * counts and cells are device buffers of width * height entries. */
+cudaError_t l3dk_project(const l3dk_plan *p, const void *bits, int axis,
+			 uint32_t *counts, cudaStream_t s);
+cudaError_t l3dk_slice(const l3dk_plan *p, const void *bits, int axis,
+		       uint64_t index, uint8_t *cells, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -1,30 +1,530 @@
-/* engine_cuda.c - the CUDA engine's host side. */
+/* engine_cuda.c - the CUDA engine's host side.
+ *
+ * The universe lives on the device in grid layout, in two buffers that the
+ * steps ping-pong between, so upload and read-back are plain copies (made
+ * in chunks through pinned staging buffers).  The steps between two calls
+ * are captured once as a CUDA graph and replayed: a call of N generations
+ * is `bulk` graphs of BULK_LAUNCHES launches and one graph for the rest,
+ * each cached by its shape.  On compute capability 9.0 and later the
+ * launches use programmatic dependent launch, so a kernel's start-up
+ * overlaps the end of the one before.  Population, births, deaths, slices
+ * and projections are computed on the device; only their results travel.
+ *
+ * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
+ * ("fuse=2,warps=8,chunk=64,words=4,generic=1") override the launch mode
+ * and the kernel shapes, for tests and measurements. */
 #include "config.h"
 #include "engine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#ifdef HAVE_CUDA
-#include "../kernels/kernels.h"
-int engine_cuda_device_count(void)
-{
-	return l3dk_device_count();
-}
-#else
+#ifndef HAVE_CUDA
+
 int engine_cuda_device_count(void)
 {
 	return 0;
 }
-#endif
 
 int engine_cuda_describe_devices(char *buf, size_t size)
 {
-	return snprintf(buf, size, "%d", engine_cuda_device_count());
+	return snprintf(buf, size, "none (engine 'cuda' is not built in)");
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
 		       const rule *r, engine **out, l3d_err *err)
 {
+	(void)opts, (void)initial, (void)r;
+	*out = NULL;
 	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
-			"engine 'cuda' is not available in this build");
+			"engine 'cuda' is not built in (configure --with-cuda)");
 }
+
+#else /* HAVE_CUDA */
+
+#include "../kernels/kernels.h"
+
+enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
+#define STAGE_BYTES ((size_t)16 << 20)
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
+
+/* A captured run of launches: `full` of plan.fuse generations, then one of
+ * `part` generations (0: none), starting from buffer `parity`. */
+typedef struct graph_slot {
+	cudaGraphExec_t exec;
+	uint64_t full;
+	int part, stats, parity;
+	uint64_t used;
+} graph_slot;
+
+typedef struct cuda_engine {
+	engine base;
+	int device;
+	char desc[272];
+	launch_mode mode;
+	cudaStream_t stream;
+	void *buf[2];
+	int cur;                     /* buffer holding the current generation */
+	size_t bytes;
+	l3dk_plan plan;
+	l3dk_counts *d_counts, *h_counts;
+	void *stage[2];              /* pinned; NULL: copy without staging */
+	cudaEvent_t stage_done[2];
+	size_t stage_bytes;
+	graph_slot graphs[GRAPH_SLOTS];
+	uint64_t clock;
+} cuda_engine;
+
+static int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
+{
+	return l3d_fail(err, L3D_ERR_RUNTIME, "engine 'cuda': %s: %s", what,
+			cudaGetErrorString(e));
+}
+
+#define CUDA_TRY(call, what)                                          \
+	do {                                                          \
+		cudaError_t e_ = (call);                              \
+		if (e_ != cudaSuccess)                                \
+			return cuda_fail(err, e_, what);              \
+	} while (0)
+
+/* 0 with the number of visible devices, or -1 with the reason there is
+ * none (no driver, a driver older than the runtime, no device). */
+static int probe_devices(int *count, char *why, size_t size)
+{
+	int n = 0, driver = 0, runtime = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+	    driver > 0 && cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
+		snprintf(why, size,
+			 "the NVIDIA driver supports CUDA %d.%d but this program needs %d.%d "
+			 "(update the driver)",
+			 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+		return -1;
+	}
+	if (e == cudaErrorInsufficientDriver && driver == 0) {
+		/* The runtime reports a missing libcuda as an old driver. */
+		snprintf(why, size, "no NVIDIA driver is installed");
+		return -1;
+	}
+	if (e != cudaSuccess) {
+		snprintf(why, size, "no CUDA device (cudaGetDeviceCount: %s)",
+			 cudaGetErrorString(e));
+		return -1;
+	}
+	if (n < 1) {
+		snprintf(why, size, "no CUDA device (cudaGetDeviceCount: none visible)");
+		return -1;
+	}
+	*count = n;
+	return 0;
+}
+
+int engine_cuda_device_count(void)
+{
+	return l3dk_device_count();
+}
+
+int engine_cuda_describe_devices(char *buf, size_t size)
+{
+	char why[256];
+	int n = 0, len = 0;
+	if (size)
+		buf[0] = '\0';
+	if (probe_devices(&n, why, sizeof why))
+		return snprintf(buf, size, "none (%s)", why);
+	for (int d = 0; d < n; d++) {
+		struct cudaDeviceProp p;
+		size_t at = (size_t)len < size ? (size_t)len : size;
+		if (cudaGetDeviceProperties(&p, d) != cudaSuccess)
+			len += snprintf(buf + at, size - at, "%s%d: (unreadable)", d ? "\n" : "", d);
+		else
+			len += snprintf(buf + at, size - at, "%s%d: %s (cc %d.%d, %.1f GiB)",
+					d ? "\n" : "", d, p.name, p.major, p.minor,
+					(double)p.totalGlobalMem / GIB);
+	}
+	return len;
+}
+
+/* "fuse=2,warps=8" -> tuning; unknown keys are ignored. */
+static void read_tuning(l3dk_tuning *t)
+{
+	memset(t, 0, sizeof *t);
+	const char *s = getenv("LIFE3D_CUDA_TUNE");
+	while (s && *s) {
+		char key[16];
+		int value, used = 0;
+		if (sscanf(s, "%15[a-z]=%d%n", key, &value, &used) == 2) {
+			if (!strcmp(key, "fuse"))
+				t->fuse = value;
+			else if (!strcmp(key, "warps"))
+				t->warps = value;
+			else if (!strcmp(key, "chunk"))
+				t->chunk = value;
+			else if (!strcmp(key, "words"))
+				t->words = value;
+			else if (!strcmp(key, "generic"))
+				t->generic = value;
+		}
+		const char *comma = strchr(s, ',');
+		s = comma ? comma + 1 : NULL;
+	}
+}
+
+static launch_mode read_launch_mode(int cc_major)
+{
+	const char *s = getenv("LIFE3D_CUDA_LAUNCH");
+	launch_mode best = cc_major >= 9 ? LAUNCH_PDL : LAUNCH_GRAPH;
+	if (s && !strcmp(s, "plain"))
+		return LAUNCH_PLAIN;
+	if (s && !strcmp(s, "graph"))
+		return LAUNCH_GRAPH;
+	return best;
+}
+
+/* Issue one run of launches on the stream (directly or under capture). */
+static cudaError_t launch_run(cuda_engine *c, uint64_t full, int part, int stats, int parity)
+{
+	uint64_t n = full + (part > 0);
+	for (uint64_t i = 0; i < n; i++) {
+		int gens = i < full ? c->plan.fuse : part;
+		l3dk_counts *counts = stats && i + 1 == n ? c->d_counts : NULL;
+		cudaError_t e = l3dk_step(&c->plan, c->buf[parity], c->buf[parity ^ 1], gens,
+					  counts, c->mode == LAUNCH_PDL, c->stream);
+		if (e != cudaSuccess)
+			return e;
+		parity ^= 1;
+	}
+	return cudaSuccess;
+}
+
+static int capture_run(cuda_engine *c, graph_slot *g, l3d_err *err)
+{
+	cudaGraph_t graph = NULL;
+	CUDA_TRY(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
+		 "cudaStreamBeginCapture");
+	cudaError_t e = launch_run(c, g->full, g->part, g->stats, g->parity);
+	cudaError_t end = cudaStreamEndCapture(c->stream, &graph);
+	if (e == cudaSuccess)
+		e = end;
+	if (e == cudaSuccess)
+		e = cudaGraphInstantiate(&g->exec, graph, 0);
+	if (graph)
+		cudaGraphDestroy(graph);
+	if (e != cudaSuccess) {
+		g->exec = NULL;
+		return cuda_fail(err, e, "capturing the steps as a graph");
+	}
+	return L3D_OK;
+}
+
+/* The cached graph for a run, captured on first use (least recently used
+ * slot evicted). */
+static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, l3d_err *err)
+{
+	graph_slot *g = NULL, *victim = &c->graphs[0];
+	for (int i = 0; i < GRAPH_SLOTS && !g; i++) {
+		graph_slot *s = &c->graphs[i];
+		if (s->exec && s->full == full && s->part == part && s->stats == stats &&
+		    s->parity == c->cur)
+			g = s;
+		else if (!s->exec || (victim->exec && s->used < victim->used))
+			victim = s;
+	}
+	if (!g) {
+		g = victim;
+		if (g->exec)
+			cudaGraphExecDestroy(g->exec);
+		*g = (graph_slot){NULL, full, part, stats, c->cur, 0};
+		int rc = capture_run(c, g, err);
+		if (rc)
+			return rc;
+	}
+	g->used = ++c->clock;
+	CUDA_TRY(cudaGraphLaunch(g->exec, c->stream), "cudaGraphLaunch");
+	return L3D_OK;
+}
+
+static int run_steps(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
+{
+	uint64_t fuse = (uint64_t)c->plan.fuse, bulk = BULK_LAUNCHES * fuse;
+	if (c->mode == LAUNCH_PLAIN) {
+		CUDA_TRY(launch_run(c, steps / fuse, (int)(steps % fuse), stats, c->cur),
+			 "launching a step");
+		c->cur ^= (int)((steps / fuse + (steps % fuse > 0)) & 1);
+		return L3D_OK;
+	}
+	/* BULK_LAUNCHES is even, so bulk runs leave the current buffer. */
+	uint64_t rounds = steps / bulk, rest = steps % bulk;
+	if (rest == 0 && stats) {
+		rounds--;
+		rest = bulk;
+	}
+	for (uint64_t i = 0; i < rounds; i++) {
+		int rc = run_graph(c, BULK_LAUNCHES, 0, 0, err);
+		if (rc)
+			return rc;
+	}
+	if (rest) {
+		int rc = run_graph(c, rest / fuse, (int)(rest % fuse), stats, err);
+		if (rc)
+			return rc;
+		c->cur ^= (int)((rest / fuse + (rest % fuse > 0)) & 1);
+	}
+	return L3D_OK;
+}
+
+static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	if (stats)
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+			 "clearing the counters");
+	if (steps > 0) {
+		int rc = run_steps(c, steps, stats != NULL, err);
+		if (rc)
+			return rc;
+	} else if (stats) {
+		CUDA_TRY(l3dk_population(&c->plan, c->buf[c->cur], c->d_counts, c->stream),
+			 "counting the population");
+	}
+	if (stats)
+		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
+					 cudaMemcpyDeviceToHost, c->stream),
+			 "reading the counters");
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
+	if (stats) {
+		stats->population = c->h_counts->population;
+		stats->births = c->h_counts->births;
+		stats->deaths = c->h_counts->deaths;
+	}
+	return L3D_OK;
+}
+
+static int upload(cuda_engine *c, const void *host, l3d_err *err)
+{
+	const char *src = host;
+	char *dst = c->buf[c->cur];
+	if (!c->stage[0]) {
+		CUDA_TRY(cudaMemcpy(dst, src, c->bytes, cudaMemcpyHostToDevice), "uploading");
+		return L3D_OK;
+	}
+	int i = 0;
+	for (size_t off = 0, n; off < c->bytes; off += n, i ^= 1) {
+		n = c->bytes - off < c->stage_bytes ? c->bytes - off : c->stage_bytes;
+		CUDA_TRY(cudaEventSynchronize(c->stage_done[i]), "uploading");
+		memcpy(c->stage[i], src + off, n);
+		CUDA_TRY(cudaMemcpyAsync(dst + off, c->stage[i], n, cudaMemcpyHostToDevice,
+					 c->stream),
+			 "uploading");
+		CUDA_TRY(cudaEventRecord(c->stage_done[i], c->stream), "uploading");
+	}
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "uploading");
+	return L3D_OK;
+}
+
+/* Chunk k+1 is in flight to the device's staging buffer while chunk k is
+ * copied out to the caller. */
+static int download(cuda_engine *c, void *host, l3d_err *err)
+{
+	char *dst = host;
+	const char *src = c->buf[c->cur];
+	if (!c->stage[0]) {
+		CUDA_TRY(cudaMemcpy(dst, src, c->bytes, cudaMemcpyDeviceToHost), "reading back");
+		return L3D_OK;
+	}
+	size_t chunks = (c->bytes + c->stage_bytes - 1) / c->stage_bytes;
+	for (size_t k = 0; k <= chunks; k++) {
+		if (k < chunks) {
+			size_t off = k * c->stage_bytes;
+			size_t n = c->bytes - off < c->stage_bytes ? c->bytes - off : c->stage_bytes;
+			CUDA_TRY(cudaMemcpyAsync(c->stage[k & 1], src + off, n,
+						 cudaMemcpyDeviceToHost, c->stream),
+				 "reading back");
+			CUDA_TRY(cudaEventRecord(c->stage_done[k & 1], c->stream), "reading back");
+		}
+		if (k > 0) {
+			size_t off = (k - 1) * c->stage_bytes;
+			size_t n = c->bytes - off < c->stage_bytes ? c->bytes - off : c->stage_bytes;
+			CUDA_TRY(cudaEventSynchronize(c->stage_done[(k - 1) & 1]), "reading back");
+			memcpy(dst + off, c->stage[(k - 1) & 1], n);
+		}
+	}
+	return L3D_OK;
+}
+
+static int cuda_read(engine *e, grid *out, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	return download(c, out->bits, err);
+}
+
+/* Run a view kernel into a temporary device buffer and copy the result. */
+static int fetch_view(cuda_engine *c, int axis, int slice, uint64_t index, void *out,
+		      l3d_err *err)
+{
+	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz};
+	uint64_t width = axis == 0 ? extent[1] : extent[0];
+	uint64_t height = axis == 2 ? extent[1] : extent[2];
+	size_t bytes = (size_t)(width * height) * (slice ? 1 : sizeof(uint32_t));
+	if (axis < 0 || axis > 2 || (slice && index >= extent[axis]))
+		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no slice %llu on axis %d",
+				(unsigned long long)index, axis);
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	void *d = NULL;
+	CUDA_TRY(cudaMalloc(&d, bytes ? bytes : 1), "allocating a view");
+	cudaError_t e = slice ? l3dk_slice(&c->plan, c->buf[c->cur], axis, index, d, c->stream)
+			      : l3dk_project(&c->plan, c->buf[c->cur], axis, d, c->stream);
+	if (e == cudaSuccess)
+		e = cudaMemcpyAsync(out, d, bytes, cudaMemcpyDeviceToHost, c->stream);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(c->stream);
+	cudaFree(d);
+	if (e != cudaSuccess)
+		return cuda_fail(err, e, slice ? "computing a slice" : "computing a projection");
+	return L3D_OK;
+}
+
+static int cuda_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
+{
+	return fetch_view((cuda_engine *)e, axis, 0, 0, counts, err);
+}
+
+static int cuda_slice(engine *e, int axis, uint64_t index, uint8_t *cells, l3d_err *err)
+{
+	return fetch_view((cuda_engine *)e, axis, 1, index, cells, err);
+}
+
+static void cuda_destroy(engine *e)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (!c)
+		return;
+	cudaSetDevice(c->device);
+	for (int i = 0; i < GRAPH_SLOTS; i++)
+		if (c->graphs[i].exec)
+			cudaGraphExecDestroy(c->graphs[i].exec);
+	for (int i = 0; i < 2; i++) {
+		cudaFree(c->buf[i]);
+		cudaFreeHost(c->stage[i]);
+		if (c->stage_done[i])
+			cudaEventDestroy(c->stage_done[i]);
+	}
+	cudaFree(c->d_counts);
+	cudaFreeHost(c->h_counts);
+	if (c->stream)
+		cudaStreamDestroy(c->stream);
+	free(c);
+}
+
+static const char *cuda_describe(const engine *e)
+{
+	return ((const cuda_engine *)e)->desc;
+}
+
+static const engine_ops cuda_ops = {
+	.name = "cuda",
+	.step = cuda_step,
+	.read = cuda_read,
+	.project = cuda_project,
+	.slice = cuda_slice,
+	.destroy = cuda_destroy,
+	.describe = cuda_describe,
+};
+
+/* Fail before allocating when the two buffers cannot fit. */
+static int check_memory(cuda_engine *c, const char *name, l3d_err *err)
+{
+	size_t free_b = 0, total_b = 0;
+	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+	double need = 2.0 * (double)c->bytes + 64.0 * 1024 * 1024;
+	if (need <= (double)free_b)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+			"engine 'cuda': a %llux%llux%llu universe needs %.2f GiB of device memory "
+			"but %s has %.2f GiB free (of %.2f GiB)",
+			(unsigned long long)c->base.nx, (unsigned long long)c->base.ny,
+			(unsigned long long)c->base.nz, need / GIB, name, (double)free_b / GIB,
+			(double)total_b / GIB);
+}
+
+static int allocate(cuda_engine *c, l3d_err *err)
+{
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+		 "cudaStreamCreate");
+	for (int i = 0; i < 2; i++)
+		CUDA_TRY(cudaMalloc(&c->buf[i], c->bytes), "allocating the universe");
+	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
+	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
+	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
+	for (int i = 0; i < 2; i++) {
+		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),
+			 "cudaEventCreate");
+		/* Without pinned memory the copies still work, only slower. */
+		if (cudaMallocHost(&c->stage[i], c->stage_bytes) != cudaSuccess) {
+			cudaGetLastError();
+			cudaFreeHost(c->stage[0]);
+			c->stage[0] = c->stage[1] = NULL;
+			break;
+		}
+	}
+	return L3D_OK;
+}
+
+static int open_device(cuda_engine *c, const grid *initial, l3d_err *err)
+{
+	struct cudaDeviceProp p;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
+	snprintf(c->desc, sizeof c->desc, "cuda/%s", p.name);
+	c->mode = read_launch_mode(p.major);
+	int rc = check_memory(c, p.name, err);
+	if (rc)
+		return rc;
+	l3dk_tuning tune;
+	read_tuning(&tune);
+	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
+				c->base.rule.survive, &tune),
+		 "planning the kernels");
+	if ((rc = allocate(c, err)))
+		return rc;
+	return upload(c, initial->bits, err);
+}
+
+int engine_cuda_create(const engine_opts *opts, const grid *initial, const rule *r,
+		       engine **out, l3d_err *err)
+{
+	char why[256];
+	int n = 0;
+	*out = NULL;
+	if (probe_devices(&n, why, sizeof why))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
+	int device = opts && opts->device >= 0 ? opts->device : 0;
+	if (device >= n)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"engine 'cuda': no device %d (%d visible)", device, n);
+	cuda_engine *c = calloc(1, sizeof *c);
+	if (!c)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	c->base.ops = &cuda_ops;
+	c->base.nx = initial->nx;
+	c->base.ny = initial->ny;
+	c->base.nz = initial->nz;
+	c->base.rule = *r;
+	c->device = device;
+	c->bytes = grid_bytes(initial);
+	int rc = open_device(c, initial, err);
+	if (rc) {
+		cuda_destroy(&c->base);
+		return rc;
+	}
+	*out = &c->base;
+	return L3D_OK;
+}
+
+#endif /* HAVE_CUDA */

@@ -1,2 +1,64 @@
 #!/bin/sh
-echo "not written yet"; exit 1
+# The CUDA engine through the whole program: with a GPU it must give the CPU
+# engine's universe, log and snapshots byte for byte; without one (or without
+# CUDA built in) asking for it is exit 69 with one line, and auto runs on the
+# CPU.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+
+gpus=$("$LIFE3D" --version | sed -n 's/^gpus: //p')
+case "$gpus" in
+"" | none*)
+	expect_exit 69 "--engine cuda without a GPU" -- \
+		"$LIFE3D" -q --engine cuda --random 8 -n 1 -o x.l3d
+	expect_err_line "engine 'cuda'" "--engine cuda without a GPU: message"
+	expect_absent x.l3d "--engine cuda without a GPU"
+	expect_exit 0 "--engine auto without a GPU" -- \
+		"$LIFE3D" -q --engine auto --random 8 -n 1 -o y.l3d
+	finish
+	;;
+esac
+
+# Sizes: padded z rows, a z row too long for the fused kernel, edges of 1
+# and 2, and enough rows for several blocks.
+for spec in "B6/S567 64x48x200 0.3 9" "B5/S45 33x17x65 0.25 6" "B6/S567 7x5x1 0.5 4" \
+	"B0,3/S2,7..26 9x9x130 0.4 5" "B6/S567 3x2x5000 0.3 3" "B6/S567 2x70x128 0.3 7"; do
+	set -- $spec
+	rule=$1 size=$2 dens=$3 n=$4
+	tag=$(echo "$rule-$size" | tr -c 'A-Za-z0-9-' _)
+	"$LIFE3D" -q --engine cpu --random "$size" --density "$dens" --seed 7 -n 0 \
+		-o "$tag.in.l3d" || fail "make $tag"
+	for eng in cpu cuda; do
+		"$LIFE3D" -q --engine $eng -r "$rule" -n "$n" --log "$tag.$eng.tsv" \
+			--snapshot-every 3 --snapshot-prefix "$tag.$eng." \
+			-o "$tag.$eng.l3d" "$tag.in.l3d" && ok || fail "$eng $tag"
+	done
+	expect_same "$tag.cpu.l3d" "$tag.cuda.l3d" "universe $tag"
+	expect_same "$tag.cpu.tsv" "$tag.cuda.tsv" "log $tag"
+	for f in "$tag".cpu.*.png; do
+		[ -e "$f" ] || { fail "no snapshot for $tag"; break; }
+		expect_same "$f" "$(echo "$f" | sed 's/\.cpu\./.cuda./')" "snapshot $f"
+	done
+done
+
+# Slices instead of projections, on every axis.
+for axis in x y z; do
+	for eng in cpu cuda; do
+		"$LIFE3D" -q --engine $eng --random 40x30x70 --seed 9 -n 4 --snapshot-every 2 \
+			--snapshot-kind slice --slice-axis $axis --snapshot-prefix "s$axis.$eng." \
+			-o /dev/null && ok || fail "slice $axis $eng"
+	done
+	for f in s$axis.cpu.*.png; do
+		expect_same "$f" "$(echo "$f" | sed 's/\.cpu\./.cuda./')" "slice $f"
+	done
+done
+
+# Device selection: a device that is not there is a usage error; hiding
+# every GPU makes the engine unavailable.
+expect_exit 64 "--device out of range" -- \
+	"$LIFE3D" -q --engine cuda --device 1000 --random 8 -n 1 -o d.l3d
+expect_err_line "no device 1000" "--device out of range: message"
+expect_exit 69 "CUDA_VISIBLE_DEVICES empty" -- \
+	env CUDA_VISIBLE_DEVICES= "$LIFE3D" -q --engine cuda --random 8 -n 1 -o v.l3d
+expect_err_line "no CUDA device" "CUDA_VISIBLE_DEVICES empty: message"
+finish

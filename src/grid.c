@@ -190,6 +190,11 @@ static inline uint64_t mix64(uint64_t z)
 
 void grid_random(grid *g, double density, uint64_t seed)
 {
+	grid_random_planes(g, 0, density, seed);
+}
+
+void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed)
+{
 	/* Threshold t: alive iff hash < t, so P(alive) = t / 2^64.  density 1
 	 * must make every cell alive, which needs the comparison below. */
 	uint64_t t;
@@ -204,7 +209,7 @@ void grid_random(grid *g, double density, uint64_t seed)
 	for (uint64_t x = 0; x < g->nx; x++)
 		for (uint64_t y = 0; y < g->ny; y++) {
 			uint64_t *row = grid_row(g, x, y);
-			uint64_t base = (x * g->ny + y) * g->nz;
+			uint64_t base = ((x0 + x) * g->ny + y) * g->nz;
 			memset(row, 0, g->words * 8);
 			for (uint64_t z = 0; z < g->nz; z++) {
 				uint64_t h = mix64(key + base + z);

@@ -78,6 +78,9 @@ int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells);
  * decided by a counter-based hash of (seed, cell index), so the bits do
  * not depend on engine, thread count or platform. */
 void grid_random(grid *g, double density, uint64_t seed);
+/* The same universe's planes x0 .. x0 + g->nx - 1 only (g holds a slab of
+ * a universe with g's ny and nz), bit for bit as grid_random makes them. */
+void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed);
 
 /* Views used by snapshots.  Axis 0 = x, 1 = y, 2 = z.  The image plane of
  * axis a spans the other two axes (u, v) in order: x -> (y, z),

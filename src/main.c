@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "dist.h"
 #include "engine.h"
 #include "options.h"
 #include "outfile.h"
@@ -70,9 +71,11 @@ static void version(void)
 	printf("gpus: %s\n", gpus);
 }
 
+/* In a distributed run every rank ends with the same status and message;
+ * rank 0 alone says it. */
 static int finish(int rc, const l3d_err *err)
 {
-	if (rc != L3D_OK)
+	if (rc != L3D_OK && dist_rank() == 0)
 		fprintf(stderr, "life3d: %s\n", err->msg);
 	/* A full disk behind stdout must not pass for success. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -80,6 +83,7 @@ static int finish(int rc, const l3d_err *err)
 			fprintf(stderr, "life3d: (stdout): write error\n");
 		rc = rc ? rc : L3D_ERR_IO;
 	}
+	dist_finalize();
 	return rc;
 }
 
@@ -87,18 +91,22 @@ int main(int argc, char **argv)
 {
 	options o;
 	l3d_err err = {0, ""};
+	dist_init(&argc, &argv);
 	options_init(&o);
 	int rc = cli_parse(argc, argv, &o, &err);
 	if (rc == L3D_OK && o.help) {
-		cli_help(stdout);
+		if (dist_rank() == 0)
+			cli_help(stdout);
 		return finish(L3D_OK, &err);
 	}
 	if (rc == L3D_OK && o.version) {
-		version();
+		if (dist_rank() == 0)
+			version();
 		return finish(L3D_OK, &err);
 	}
 	if (rc == L3D_OK && o.config)
 		rc = config_load(o.config, &o, &err);
+	rc = dist_agree(rc, &err);
 	if (rc == L3D_OK) {
 		install_signals();
 		rc = run(&o, &err);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dist.h"
 #include "engine.h"
 #include "format.h"
 #include "outfile.h"
@@ -63,7 +64,9 @@ static double now(void)
 
 /* Everything decided before the first step. */
 typedef struct plan {
-	grid start;             /* initial universe (freed once the engine has it) */
+	grid start;             /* initial universe (freed once the engine has it);
+	                           in a distributed run this rank's planes of it */
+	uint64_t x0, nx;        /* start's first plane; planes in the universe */
 	rule rule;
 	fmt_id in_format, out_format;
 	uint64_t first, last;   /* generations */
@@ -106,32 +109,43 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	uint64_t n[3];
 	int rc = parse_size(o->random, n, err);
 	if (!rc)
-		rc = grid_alloc(&p->start, n[0], n[1], n[2], err);
-	if (!rc)
-		grid_random(&p->start, o->density, o->seed);
+		rc = dist_random(&p->start, &p->x0, &p->nx, n, o->density, o->seed, err);
 	p->in_format = FMT_NATIVE;
 	p->input_name = "--random";
 	return rc;
 }
 
-static int load_input(const options *o, plan *p, universe_meta *meta, l3d_err *err)
+/* The input file, or stdin when path is NULL.  In a distributed run rank 0
+ * alone opens it (only rank 0 has stdin); dist_read shares what it finds. */
+static int open_input(const char *path, FILE **f, l3d_err *err)
 {
-	bool use_stdin = !o->input || strcmp(o->input, "-") == 0;
-	p->input_name = use_stdin ? "(stdin)" : o->input;
-	if (use_stdin && isatty(STDIN_FILENO))
+	*f = NULL;
+	if (dist_rank() != 0)
+		return L3D_OK;
+	if (!path && isatty(STDIN_FILENO))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"no input: give a file, pipe a universe in, or use --random (see --help)");
 	struct stat st;
-	if (!use_stdin && stat(o->input, &st) == 0 && S_ISDIR(st.st_mode))
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", o->input);
-	FILE *f = use_stdin ? stdin : fopen(o->input, "rb");
-	if (!f)
+	if (path && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
+	*f = path ? fopen(path, "rb") : stdin;
+	if (!*f)
 		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s",
-				o->input, strerror(errno));
-	reader r;
-	reader_init(&r, f, p->input_name);
-	int rc = format_read(&r, &p->start, meta, &p->in_format, err);
-	if (!use_stdin)
+				path, strerror(errno));
+	return L3D_OK;
+}
+
+static int load_input(const options *o, plan *p, universe_meta *meta, l3d_err *err)
+{
+	bool use_stdin = !o->input || strcmp(o->input, "-") == 0;
+	const char *path = use_stdin ? NULL : o->input;
+	p->input_name = use_stdin ? "(stdin)" : o->input;
+	FILE *f;
+	int rc = dist_agree(open_input(path, &f, err), err);
+	if (!rc)
+		rc = dist_read(f, path, p->input_name, &p->start, &p->x0, &p->nx,
+			       meta, &p->in_format, err);
+	if (f && f != stdin)
 		fclose(f);
 	return rc;
 }
@@ -146,12 +160,13 @@ static int choose_format(const options *o, plan *p, l3d_err *err)
 	else
 		p->out_format = p->in_format;
 	if (p->out_format == FMT_HPCGAME &&
-	    (p->start.nx != p->start.ny || p->start.ny != p->start.nz))
+	    (p->nx != p->start.ny || p->start.ny != p->start.nz))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"the HPCGame format holds only cubes; this universe is %" PRIu64
 				"x%" PRIu64 "x%" PRIu64 " (choose another --format)",
-				p->start.nx, p->start.ny, p->start.nz);
-	return outfile_check(o->output, o->force, format_is_binary(p->out_format), err);
+				p->nx, p->start.ny, p->start.nz);
+	return outfile_check(o->output, o->force,
+			     dist_tty_guard(format_is_binary(p->out_format)), err);
 }
 
 static int choose_steps(const options *o, plan *p, l3d_err *err)
@@ -194,7 +209,7 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	s->scale = (unsigned)o->snapshot_scale;
 	s->force = o->force;
 	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
-	uint64_t len = s->axis == 0 ? p->start.nx : s->axis == 1 ? p->start.ny : p->start.nz;
+	uint64_t len = s->axis == 0 ? p->nx : s->axis == 1 ? p->start.ny : p->start.nz;
 	if (o->slice_index >= 0 && (uint64_t)o->slice_index >= len)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--slice-index %" PRId64 ": the %s axis has only %" PRIu64 " planes",
@@ -249,7 +264,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)
 		rc = choose_checkpoints(o, p, err);
-	return rc;
+	return dist_agree(rc, err);
 }
 
 /* The state of the stepping loop. */
@@ -308,15 +323,17 @@ static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
 static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	double t = now();
-	grid tmp = {0}, *g;
-	int rc = current_grid(l->e, &tmp, &g, err);
+	grid tmp = {0}, *g = NULL;
+	int rc = dist_size() > 1
+		? dist_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen, NULL, err)
+		: current_grid(l->e, &tmp, &g, err);
 	outfile f;
-	if (!rc) {
+	if (!rc && g) {
 		g->generation = l->gen;
 		/* A checkpoint replaces the previous one: that is its purpose. */
 		rc = outfile_open(&f, p->ckpt_path, true, true, err);
 	}
-	if (!rc) {
+	if (!rc && g) {
 		rc = format_write(f.f, f.name, FMT_NATIVE, g, &p->rule, err);
 		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
 	}
@@ -334,11 +351,12 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 		bool snap_due, const options *o, l3d_err *err)
 {
 	int rc = L3D_OK;
-	if (l->logging && log_due)
+	if (l->logging && log_due && dist_rank() == 0)
 		rc = poplog_write(&l->log, l->gen, st, err);
+	rc = dist_agree(rc, err);
 	if (!rc && snap_due) {
 		char path[4096];
-		rc = snapshot_write(l->e, &p->snap, l->gen, path, sizeof path, err);
+		rc = dist_snapshot(l->e, &p->snap, l->gen, path, sizeof path, err);
 		if (!rc && o->verbose)
 			fprintf(stderr, "life3d: wrote %s\n", path);
 	}
@@ -385,7 +403,8 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 	*snapped = l->gen + n == snap_at;
 	double t = now();
 	int rc = engine_step(l->e, n, *logged ? st : NULL, err);
-	double dt = now() - t;
+	/* Ranks must agree on the chunk length: adapt it to the slowest. */
+	double dt = dist_max(now() - t);
 	l->t_steps += dt;
 	l->chunk_cost = dt;
 	l->gen += n;
@@ -407,7 +426,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 	engine_stats st = {l->population, 0, 0};
 	int rc = emit(l, p, &st, log_first, p->snap_every != 0, o, err);
 	while (!rc && l->gen < p->last) {
-		rc = stop_reason(l, p, err);
+		rc = dist_agree(stop_reason(l, p, err), err);
 		if (rc) {
 			l3d_err cerr;
 			int crc = write_checkpoint(l, p, o, &cerr);
@@ -419,7 +438,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		rc = advance(l, p, &st, &logged, &snapped, err);
 		if (!rc && (logged || snapped))
 			rc = emit(l, p, &st, logged, snapped, o, err);
-		if (!rc && l->gen < p->last && checkpoint_due(l, p)) {
+		if (!rc && l->gen < p->last && dist_any(checkpoint_due(l, p))) {
 			checkpoint_requested = 0;
 			rc = write_checkpoint(l, p, o, err);
 		}
@@ -433,16 +452,19 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
  * counted from the same grid. */
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	grid tmp = {0}, *final;
-	int rc = current_grid(l->e, &tmp, &final, err);
+	grid tmp = {0}, *final = NULL;
+	int rc = dist_size() > 1
+		? dist_write(l->e, o->output, o->force, p->out_format, &p->rule,
+			     p->last, &l->population, err)
+		: current_grid(l->e, &tmp, &final, err);
 	outfile out;
-	if (!rc) {
+	if (!rc && final) {
 		final->generation = p->last;
 		l->population = grid_population(final);
 		rc = outfile_open(&out, o->output, o->force,
-				  format_is_binary(p->out_format), err);
+				  dist_tty_guard(format_is_binary(p->out_format)), err);
 	}
-	if (!rc) {
+	if (!rc && final) {
 		rc = format_write(out.f, out.name, p->out_format, final, &p->rule, err);
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 	}
@@ -482,8 +504,10 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 		return L3D_OK;
 	bool resumed = false;
 	uint64_t last_logged = 0;
-	int rc = poplog_open(&l->log, o->log, o->force, p->first, &resumed,
-			     &last_logged, err);
+	int rc = dist_rank() != 0 ? L3D_OK
+		 : poplog_open(&l->log, o->log, o->force, p->first, &resumed,
+			       &last_logged, err);
+	rc = dist_agree(rc, err);
 	l->logging = rc == L3D_OK;
 	/* Continue exactly as the uninterrupted run would have logged. */
 	if (resumed)
@@ -493,6 +517,14 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 
 int run(const options *o, l3d_err *err)
 {
+	/* Rank 0 alone reports; the other ranks work as if quiet. */
+	options quiet;
+	if (dist_rank() != 0) {
+		quiet = *o;
+		quiet.quiet = true;
+		quiet.verbose = false;
+		o = &quiet;
+	}
 	loop l = {.t0 = now(), .chunk = 1};
 	l.last_ckpt = l.t0;
 	plan p = {0};
@@ -500,9 +532,9 @@ int run(const options *o, l3d_err *err)
 	int rc = prepare(o, &p, err);
 	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
 	if (!rc) {
-		p.cells = (double)grid_cells(&p.start);
-		l.population = grid_population(&p.start);
-		rc = engine_create(&eo, &p.start, &p.rule, &l.e, err);
+		p.cells = (double)p.nx * (double)(p.start.ny * p.start.nz);
+		l.population = dist_sum(grid_population(&p.start));
+		rc = dist_engine_create(&eo, &p.start, p.x0, p.nx, &p.rule, &l.e, err);
 	}
 	if (!rc && o->verbose)
 		say_engine(&p, l.e);
@@ -519,6 +551,7 @@ int run(const options *o, l3d_err *err)
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		rc = rc ? rc : lrc;
 	}
+	rc = dist_agree(rc, err);
 	if (!rc)
 		rc = write_result(&l, &p, o, err);
 	if (!rc)

@@ -1,0 +1,144 @@
+#!/bin/sh
+# The distributed mode: mpirun -np 1..4 (CPU engine, more ranks than
+# cores) gives the single process's universes, logs, PNGs and messages,
+# byte for byte, on sizes that split unevenly and whose planes end inside
+# a byte of a .l3d file.  Every failure ends all ranks with one message
+# and the single process's exit status, never a hang.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+
+if ! "$LIFE3D" --version | grep -q '^mpi: built in'; then
+	echo "cli_mpi: life3d is built without MPI: skipped"
+	exit 77
+fi
+if ! command -v mpirun >/dev/null 2>&1; then
+	echo "cli_mpi: no mpirun: skipped"
+	exit 77
+fi
+# Open MPI refuses root unless told, and more ranks than cores unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Containers often forbid the cross-process memory reads Open MPI's
+# shared-memory transport uses for large messages; copying works anywhere.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Under --enable-sanitizers: Open MPI leaves its own allocations at exit.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
+mpi() {  # NP [mpirun options] -- life3d arguments
+	np=$1; shift
+	opts=""
+	while [ "$1" != "--" ]; do opts="$opts $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	timeout 60 mpirun --oversubscribe -np "$np" $opts "$LIFE3D" "$@"
+}
+
+# Universe and log for every rank count.  Sizes: planes of 45 bits (slab
+# edges inside bytes), rows of two words, a cube, planes of 3 bits (one
+# byte spans several ranks), x not divisible by 3 or 4.
+for spec in "B6/S567 7x5x9 0.3 6" "B5/S45 13x4x70 0.2 5" "B6/S567 16x16x16 0.3 4" \
+	    "B5/S45 5x1x3 0.5 5"; do
+	set -- $spec
+	rule=$1 size=$2 dens=$3 n=$4
+	tag=$size
+	"$LIFE3D" -q --random "$size" --density "$dens" --seed 7 -n 0 -o "$tag.in.l3d" || fail "make $tag"
+	"$LIFE3D" -q -r "$rule" -n "$n" --log "$tag.ref.tsv" -o "$tag.ref.l3d" "$tag.in.l3d" || fail "ref $tag"
+	for np in 1 2 3 4; do
+		mpi $np -- -q -r "$rule" -n "$n" --log "$tag.$np.tsv" -o "$tag.$np.l3d" "$tag.in.l3d" &&
+			ok || fail "np $np $tag"
+		expect_same "$tag.ref.l3d" "$tag.$np.l3d" "universe np $np $tag"
+		expect_same "$tag.ref.tsv" "$tag.$np.tsv" "log np $np $tag"
+	done
+done
+
+# Random universes made slab by slab, and the HPCGame format.
+"$LIFE3D" -q --random 11x6x9 --seed 4 -n 3 -o rnd.ref.l3d || fail "random ref"
+mpi 3 -- -q --random 11x6x9 --seed 4 -n 3 -o rnd.3.l3d && ok || fail "random np 3"
+expect_same rnd.ref.l3d rnd.3.l3d "random universe np 3"
+"$LIFE3D" -q --random 12 --seed 5 -n 0 -o cube.bin || fail "make cube"
+"$LIFE3D" -q -n 5 -o cube.ref.bin cube.bin || fail "cube ref"
+for np in 2 3; do
+	mpi $np -- -q -n 5 -o cube.$np.bin cube.bin && ok || fail "cube np $np"
+	expect_same cube.ref.bin cube.$np.bin "HPCGame np $np"
+done
+
+# Deeper halos (several steps per exchange) and halos staged through
+# host buffers give the same universe.
+for depth in 2 4; do
+	mpi 3 -x LIFE3D_HALO_DEPTH=$depth -- -q -r B5/S45 -n 5 --log d$depth.tsv \
+		-o d$depth.l3d 13x4x70.in.l3d && ok || fail "halo depth $depth"
+	expect_same 13x4x70.ref.l3d d$depth.l3d "universe, halo depth $depth"
+	expect_same 13x4x70.ref.tsv d$depth.tsv "log, halo depth $depth"
+done
+mpi 2 -x LIFE3D_MPI_STAGING=1 -- -q -n 6 -o staged.l3d 7x5x9.in.l3d && ok || fail "staged"
+expect_same 7x5x9.ref.l3d staged.l3d "universe, staged halos"
+
+# PNG snapshots: projections along x (summed over ranks) and y (columns
+# gathered), slices across x (one rank's plane) and along z.
+for view in "projection x" "projection y" "slice x" "slice z"; do
+	set -- $view
+	"$LIFE3D" -q -n 4 --snapshot-every 2 --snapshot-kind $1 --slice-axis $2 \
+		--snapshot-prefix "ref-$1$2-" -o /dev/null 16x16x16.in.l3d || fail "png ref $view"
+	mpi 3 -- -q -n 4 --snapshot-every 2 --snapshot-kind $1 --slice-axis $2 \
+		--snapshot-prefix "np3-$1$2-" -o /dev/null 16x16x16.in.l3d && ok || fail "png $view"
+	for g in 000000 000002 000004; do
+		expect_same "ref-$1$2-$g.png" "np3-$1$2-$g.png" "PNG $view generation $g"
+	done
+done
+
+# Formats through rank 0: RLE3 out and in, stdin in, stdout out.
+"$LIFE3D" -q -n 6 -o ref.rle3 7x5x9.in.l3d || fail "rle3 ref"
+mpi 3 -- -q -n 6 -o np3.rle3 7x5x9.in.l3d && ok || fail "rle3 out"
+expect_same ref.rle3 np3.rle3 "RLE3 output np 3"
+"$LIFE3D" -q -n 2 -o rle.ref.l3d ref.rle3 || fail "rle3 in ref"
+mpi 2 -- -q -n 2 -o rle.2.l3d ref.rle3 && ok || fail "rle3 in"
+expect_same rle.ref.l3d rle.2.l3d "RLE3 input np 2"
+mpi 3 -- -q -n 6 -o stdin.l3d - <7x5x9.in.l3d && ok || fail "stdin"
+expect_same 7x5x9.ref.l3d stdin.l3d "stdin input np 3"
+mpi 3 -- -q -n 6 -o - 7x5x9.in.l3d >stdout.l3d && ok || fail "stdout"
+expect_same 7x5x9.ref.l3d stdout.l3d "stdout output np 3"
+mpi 2 -- -q -n 5 -o - cube.bin | cat >pipe.bin && ok || fail "pipe"
+expect_same cube.ref.bin pipe.bin "HPCGame to a pipe np 2"
+
+# A checkpoint mid-run, and a resumed run, as the single process has them.
+"$LIFE3D" -q -n 7 --checkpoint-every 3 --checkpoint ck.ref.l3d -o /dev/null 13x4x70.in.l3d || fail "ckpt ref"
+mpi 4 -- -q -n 7 --checkpoint-every 3 --checkpoint ck.4.l3d -o /dev/null 13x4x70.in.l3d && ok || fail "ckpt"
+expect_same ck.ref.l3d ck.4.l3d "checkpoint np 4"
+"$LIFE3D" -q --until 9 --log res.ref.tsv -o res.ref.l3d ck.ref.l3d || fail "resume ref"
+mpi 3 -- -q --until 9 --log res.3.tsv -o res.3.l3d ck.4.l3d && ok || fail "resume"
+expect_same res.ref.l3d res.3.l3d "resumed universe np 3"
+expect_same res.ref.tsv res.3.tsv "resumed log np 3"
+
+# Failures: the single process's status and message, said once.
+expect_same_failure() {  # NP DESCRIPTION -- life3d arguments
+	np=$1 what=$2; shift 3
+	"$LIFE3D" "$@" >/dev/null 2>ref.err </dev/null
+	want=$?
+	mpi "$np" -- "$@" >/dev/null 2>np.err </dev/null
+	got=$?
+	grep '^life3d:' np.err >np.msg
+	if [ "$got" -ne "$want" ] || [ "$want" -eq 0 ]; then
+		fail "$what: exit $got, single process $want; $(head -c 300 np.err)"
+	elif ! cmp -s ref.err np.msg; then
+		fail "$what: said '$(cat np.msg)', single process '$(cat ref.err)'"
+	else
+		ok
+	fi
+}
+head -c 90 13x4x70.in.l3d >short.l3d
+head -c 1000 cube.bin >short.bin
+"$LIFE3D" -q --random 3x8x8 -n 0 -o three.l3d || fail "make three"
+expect_same_failure 3 "missing input" -- -q -n 2 -o x.l3d missing.l3d
+expect_same_failure 3 "truncated .l3d" -- -q -n 2 -o x.l3d short.l3d
+expect_same_failure 2 "truncated HPCGame" -- -q -n 2 -o x.bin short.bin
+expect_same_failure 2 "output exists" -- -q -n 2 -o 7x5x9.ref.l3d 7x5x9.in.l3d
+expect_same_failure 2 "disk full" -- -q -n 2 -o /dev/full 7x5x9.in.l3d
+mpi 4 -- -q -n 2 -o x.l3d three.l3d >/dev/null 2>np.err </dev/null
+got=$?
+grep '^life3d:' np.err >np.msg
+if [ "$got" -eq 64 ] && [ "$(wc -l <np.msg)" -eq 1 ] && grep -q 'more ranks than x-planes' np.msg; then
+	ok
+else
+	fail "4 ranks, 3 planes: exit $got, $(cat np.err)"
+fi
+expect_absent x.l3d "failed runs"
+finish

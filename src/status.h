@@ -31,7 +31,8 @@ typedef struct l3d_err {
 
 /* Record an error (printf-style) and return its code, so callers can write
  * `return l3d_fail(err, L3D_ERR_DATA, "%s: truncated header", name);`.
- * A NULL err is allowed and records nothing. */
+ * Control bytes in the result are escaped (\n, \x1b), so a message is
+ * always one line.  A NULL err is allowed and records nothing. */
 int l3d_fail(l3d_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

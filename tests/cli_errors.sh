@@ -83,6 +83,12 @@ expect_exit 64 "INPUT and --random" -- run --random 4 -o out.l3d good.l3d
 run --rule 'B6/S5x7' -n 1 -o out.l3d good.l3d 2>rule.err
 grep -q "column" rule.err && ok || fail "bad rule message points at a column: $(cat rule.err)"
 
+# Control bytes in quoted input never break the one-line rule.
+expect_exit 64 "rule with a newline" -- run -r "$(printf 'B6\n/S567')" -n 1 -o out.l3d good.l3d
+expect_err_line 'B6\\n/S567' "rule with a newline: one escaped line"
+printf '3D version=1 size=4 gen=\033[31mred\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >esc.rle3
+bad_case esc.rle3 65 'x1b' "escape byte in an RLE3 header"
+
 # Bad configuration files.
 printf 'steps = 5;\nstpes = 3;\n' >typo.conf
 expect_exit 78 "unknown config key" -- run -c typo.conf -o out.l3d good.l3d

@@ -1,8 +1,10 @@
 /* grid.c - the packed universe and the operations every engine shares. */
 #include "grid.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 int grid_check_size(uint64_t nx, uint64_t ny, uint64_t nz, const char *what,
@@ -156,27 +158,61 @@ bool grid_equal(const grid *a, const grid *b)
 	       memcmp(a->bits, b->bits, grid_bytes(a)) == 0;
 }
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "the byte-per-cell packing below assumes a little-endian host");
+
+/* Eight cells at a time: bytes 0/1 <-> bits, byte i <-> bit i.  The file
+ * formats that store a byte per cell spend most of their time here, so it
+ * works a word at a time instead of a byte at a time. */
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;    /* little-endian hosts: byte i is bits 8i..8i+7 */
+}
+
+static inline uint8_t pack8(uint64_t bytes)
+{
+	/* Each 0/1 byte is shifted by the multiply so all eight land in the
+	 * top byte, byte i in bit 56 + i; no carries, as every byte is 0/1. */
+	return (uint8_t)((bytes * 0x0102040810204080ULL) >> 56);
+}
+
+static inline uint64_t unpack8(uint64_t bits)
+{
+	/* Copy the byte everywhere, keep bit i in byte i, then turn each
+	 * non-zero byte into 1: adding 0x7f sets bit 7 exactly there. */
+	uint64_t y = (bits * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+	return ((y + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
+}
+
 void grid_row_unpack(const grid *g, uint64_t x, uint64_t y, uint8_t *cells)
 {
 	const uint64_t *row = grid_row(g, x, y);
-	for (uint64_t z = 0; z < g->nz; z++)
+	uint64_t z = 0;
+	for (; z + 8 <= g->nz; z += 8) {
+		uint64_t v = unpack8((row[z >> 6] >> (z & 63)) & 0xff);
+		memcpy(cells + z, &v, 8);
+	}
+	for (; z < g->nz; z++)
 		cells[z] = (uint8_t)((row[z >> 6] >> (z & 63)) & 1u);
 }
 
 int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells)
 {
 	uint64_t *row = grid_row(g, x, y);
-	uint8_t bad = 0;
-	for (uint64_t w = 0; w < g->words; w++) {
-		uint64_t word = 0, z0 = w * 64;
-		uint64_t n = g->nz - z0 < 64 ? g->nz - z0 : 64;
-		for (uint64_t i = 0; i < n; i++) {
-			bad |= cells[z0 + i];
-			word |= (uint64_t)(cells[z0 + i] & 1u) << i;
-		}
-		row[w] = word;
+	uint64_t bad = 0, z = 0;
+	memset(row, 0, g->words * 8);
+	for (; z + 8 <= g->nz; z += 8) {
+		uint64_t v = load64(cells + z);
+		bad |= v & 0xfefefefefefefefeULL;
+		row[z >> 6] |= (uint64_t)pack8(v) << (z & 63);
 	}
-	return (bad & ~1u) ? -1 : 0;
+	for (; z < g->nz; z++) {
+		bad |= cells[z] & ~1u;
+		row[z >> 6] |= (uint64_t)(cells[z] & 1u) << (z & 63);
+	}
+	return bad ? -1 : 0;
 }
 
 /* splitmix64's finaliser: a bijective mixer with good avalanche, cheap
@@ -193,30 +229,65 @@ void grid_random(grid *g, double density, uint64_t seed)
 	grid_random_planes(g, 0, density, seed);
 }
 
+typedef struct random_job {
+	grid *g;
+	uint64_t x0, from, to;     /* global plane offset; local planes [from, to) */
+	uint64_t key, threshold;
+	bool all;
+	pthread_t thread;
+} random_job;
+
+static void *random_planes(void *arg)
+{
+	const random_job *j = arg;
+	const grid *g = j->g;
+	for (uint64_t x = j->from; x < j->to; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			uint64_t *row = grid_row(g, x, y);
+			uint64_t base = j->key + ((j->x0 + x) * g->ny + y) * g->nz;
+			for (uint64_t w = 0; w < g->words; w++) {
+				uint64_t word = 0, z0 = w * 64;
+				uint64_t n = g->nz - z0 < 64 ? g->nz - z0 : 64;
+				for (uint64_t i = 0; i < n; i++) {
+					uint64_t alive = (mix64(base + z0 + i) < j->threshold) | j->all;
+					word |= alive << i;
+				}
+				row[w] = word;
+			}
+		}
+	return NULL;
+}
+
 void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed)
 {
 	/* Threshold t: alive iff hash < t, so P(alive) = t / 2^64.  density 1
-	 * must make every cell alive, which needs the comparison below. */
-	uint64_t t;
-	bool all = density >= 1.0;
-	if (density <= 0.0)
-		t = 0;
-	else if (all)
-		t = UINT64_MAX;
-	else
-		t = (uint64_t)(density * 18446744073709551616.0);
-	uint64_t key = mix64(seed ^ 0x6c69666533640000ULL);
-	for (uint64_t x = 0; x < g->nx; x++)
-		for (uint64_t y = 0; y < g->ny; y++) {
-			uint64_t *row = grid_row(g, x, y);
-			uint64_t base = ((x0 + x) * g->ny + y) * g->nz;
-			memset(row, 0, g->words * 8);
-			for (uint64_t z = 0; z < g->nz; z++) {
-				uint64_t h = mix64(key + base + z);
-				if (all || h < t)
-					row[z >> 6] |= (uint64_t)1 << (z & 63);
-			}
-		}
+	 * must make every cell alive, which needs the `all` flag. */
+	random_job base = {.g = g, .x0 = x0, .all = density >= 1.0,
+			   .key = mix64(seed ^ 0x6c69666533640000ULL)};
+	if (density > 0.0 && !base.all)
+		base.threshold = (uint64_t)(density * 18446744073709551616.0);
+	/* Each cell's bit depends only on its index, so planes can be shared
+	 * out among threads without changing a bit.  Small universes are not
+	 * worth a thread. */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t n = grid_cells(g) < (1u << 20) || cores < 2 ? 1 : (uint64_t)cores;
+	n = n > g->nx ? g->nx : n > 64 ? 64 : n;
+	random_job jobs[64];
+	bool started[64] = {false};
+	for (uint64_t i = 0; i < n; i++) {
+		jobs[i] = base;
+		jobs[i].from = g->nx * i / n;
+		jobs[i].to = g->nx * (i + 1) / n;
+		if (i > 0)
+			started[i] = pthread_create(&jobs[i].thread, NULL,
+						    random_planes, &jobs[i]) == 0;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (!started[i])
+			random_planes(&jobs[i]);   /* the caller's share, or no thread */
+	for (uint64_t i = 1; i < n; i++)
+		if (started[i])
+			pthread_join(jobs[i].thread, NULL);
 }
 
 void grid_view_dims(const grid *g, int axis, uint64_t *width, uint64_t *height)

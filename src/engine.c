@@ -24,6 +24,7 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 {
 	const char *kind = opts && opts->kind ? opts->kind : "auto";
 	*out = NULL;
+	engine_settle();
 	if (strcmp(kind, "cpu") == 0)
 		return cpu_create_checked(opts, initial, r, out, err);
 	if (strcmp(kind, "cuda") == 0)
@@ -40,6 +41,18 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 			return rc;
 	}
 	return cpu_create_checked(opts, initial, r, out, err);
+}
+
+void engine_warm_up(const engine_opts *opts)
+{
+	const char *kind = opts && opts->kind ? opts->kind : "auto";
+	if (strcmp(kind, "cpu") != 0)
+		engine_cuda_warm_up(opts && opts->device >= 0 ? opts->device : 0);
+}
+
+void engine_settle(void)
+{
+	engine_cuda_settle();
 }
 
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)

@@ -82,6 +82,15 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
 		       const rule *r, engine **out, l3d_err *err);
 
+/* Start, in the background, the set-up an engine needs before it sees a
+ * universe (a GPU context takes a few hundred milliseconds), so it overlaps
+ * reading the input.  engine_settle() waits for it; engine_create() does so
+ * itself.  Both are cheap no-ops where nothing needs warming. */
+void engine_warm_up(const engine_opts *opts);
+void engine_settle(void);
+void engine_cuda_warm_up(int device);
+void engine_cuda_settle(void);
+
 /* Number of usable CUDA devices (0 when CUDA is not built in, there is no
  * driver or no device), and a description of each for --version. */
 int engine_cuda_device_count(void);

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "engine.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,15 @@ int engine_cuda_device_count(void)
 int engine_cuda_describe_devices(char *buf, size_t size)
 {
 	return snprintf(buf, size, "none (engine 'cuda' is not built in)");
+}
+
+void engine_cuda_warm_up(int device)
+{
+	(void)device;
+}
+
+void engine_cuda_settle(void)
+{
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
@@ -494,6 +504,38 @@ static int open_device(cuda_engine *c, const grid *initial, l3d_err *err)
 	if ((rc = allocate(c, err)))
 		return rc;
 	return upload(c, initial->bits, err);
+}
+
+/* Context creation, on a thread of its own while the input is read.  The
+ * primary context it creates is the one the engine later uses; failures
+ * are left for engine_cuda_create() to find and report. */
+static pthread_t warm_thread;
+static bool warm_running;
+static int warm_device;
+
+static void *warm(void *arg)
+{
+	(void)arg;
+	int n = 0;
+	if (cudaGetDeviceCount(&n) == cudaSuccess && warm_device < n &&
+	    cudaSetDevice(warm_device) == cudaSuccess)
+		cudaFree(NULL);
+	return NULL;
+}
+
+void engine_cuda_warm_up(int device)
+{
+	if (warm_running)
+		return;
+	warm_device = device;
+	warm_running = pthread_create(&warm_thread, NULL, warm, NULL) == 0;
+}
+
+void engine_cuda_settle(void)
+{
+	if (warm_running)
+		pthread_join(warm_thread, NULL);
+	warm_running = false;
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial, const rule *r,

@@ -529,13 +529,17 @@ int run(const options *o, l3d_err *err)
 	l.last_ckpt = l.t0;
 	plan p = {0};
 	bool log_first = true;
-	int rc = prepare(o, &p, err);
 	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
+	if (dist_size() == 1)
+		engine_warm_up(&eo);     /* GPU set-up overlaps reading the input */
+	int rc = prepare(o, &p, err);
+	double t_input = now();
 	if (!rc) {
 		p.cells = (double)p.nx * (double)(p.start.ny * p.start.nz);
 		l.population = dist_sum(grid_population(&p.start));
 		rc = dist_engine_create(&eo, &p.start, p.x0, p.nx, &p.rule, &l.e, err);
 	}
+	double t_engine = now();
 	if (!rc && o->verbose)
 		say_engine(&p, l.e);
 	/* The engine holds its own copy: drop ours so a large universe is
@@ -552,10 +556,16 @@ int run(const options *o, l3d_err *err)
 		rc = rc ? rc : lrc;
 	}
 	rc = dist_agree(rc, err);
+	double t_steps = now();
 	if (!rc)
 		rc = write_result(&l, &p, o, err);
+	if (!rc && o->verbose)
+		fprintf(stderr, "life3d: input %.3f s, engine set-up %.3f s, steps and "
+			"events %.3f s, output %.3f s\n", t_input - l.t0,
+			t_engine - t_input, t_steps - t_engine, now() - t_steps);
 	if (!rc)
 		summary(&l, &p, o);
 	engine_destroy(l.e);
+	engine_settle();
 	return rc;
 }

@@ -43,7 +43,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_QUIET, "quiet", 'q', OT_FLAG, F(quiet), NULL, NULL, 0, 0, true,
 	 "no progress and no summary on stderr"},
 	{OPT_VERBOSE, "verbose", 'v', OT_FLAG, F(verbose), NULL, NULL, 0, 0, true,
-	 "say more on stderr (engine choice, files written)"},
+	 "say more on stderr (engine, files written, time of each phase)"},
 	{OPT_LOG, "log", 0, OT_STRING, F(log), "FILE", NULL, 0, 0, true,
 	 "write the population log (TSV) to FILE ('-' = stdout)"},
 	{OPT_LOG_EVERY, "log-every", 0, OT_UINT, F(log_every), "K", NULL, 1, U64MAX, true,

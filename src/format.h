@@ -81,6 +81,19 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err);
 int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
 	       l3d_err *err);
 int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err);
+
+/* The native header, for readers and writers that handle the payload
+ * themselves (the MPI-IO slab code). */
+#define NATIVE_HEADER_BYTES 64
+typedef struct native_header {
+	uint64_t nx, ny, nz, generation;
+	rule rule;
+	uint32_t payload_crc;
+} native_header;
+void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_header *nh);
+/* Checks magic, version, size, header CRC, rule masks and sizes. */
+int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BYTES],
+			native_header *nh, l3d_err *err);
 int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err);
 
 /* Helpers shared by the format modules (not for other callers). */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#define NATIVE_HEADER 64
+#define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define NATIVE_VERSION 1
 /* A multiple of 8: the bitstream moves in whole 64-bit words. */
 #define CHUNK_BYTES ((size_t)1 << 20)
@@ -77,20 +77,19 @@ static int sink_payload(bitsink *s, const grid *g)
 	return sink_flush(s);
 }
 
-static void build_header(unsigned char *h, const grid *g, const rule *r,
-			 uint32_t payload_crc)
+void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_header *nh)
 {
 	memset(h, 0, NATIVE_HEADER);
 	memcpy(h, native_magic, sizeof native_magic);
 	le_put32(h + 8, NATIVE_VERSION);
 	le_put32(h + 12, NATIVE_HEADER);
-	le_put64(h + 16, g->nx);
-	le_put64(h + 24, g->ny);
-	le_put64(h + 32, g->nz);
-	le_put64(h + 40, g->generation);
-	le_put32(h + 48, r->birth);
-	le_put32(h + 52, r->survive);
-	le_put32(h + 56, payload_crc);
+	le_put64(h + 16, nh->nx);
+	le_put64(h + 24, nh->ny);
+	le_put64(h + 32, nh->nz);
+	le_put64(h + 40, nh->generation);
+	le_put32(h + 48, nh->rule.birth);
+	le_put32(h + 52, nh->rule.survive);
+	le_put32(h + 56, nh->payload_crc);
 	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
 }
 
@@ -103,7 +102,9 @@ int native_write(FILE *out, const char *name, const grid *g, const rule *r,
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
 	int rc = sink_payload(&s, g);           /* pass 1: the CRC only */
 	unsigned char h[NATIVE_HEADER];
-	build_header(h, g, r ? r : &rule_default, s.crc);
+	native_header nh = {g->nx, g->ny, g->nz, g->generation,
+			    r ? *r : rule_default, s.crc};
+	native_build_header(h, &nh);
 	if (!rc)
 		rc = format_put(out, name, h, sizeof h, err);
 	if (!rc) {
@@ -116,13 +117,7 @@ int native_write(FILE *out, const char *name, const grid *g, const rule *r,
 
 /* ---- reading ---- */
 
-typedef struct native_header {
-	uint64_t nx, ny, nz, generation;
-	rule rule;
-	uint32_t payload_crc;
-} native_header;
-
-static int check_header(const char *name, const unsigned char *h,
+int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BYTES],
 			native_header *out, l3d_err *err)
 {
 	if (memcmp(h, native_magic, sizeof native_magic) != 0)
@@ -159,7 +154,7 @@ static int read_header(reader *r, native_header *nh, l3d_err *err)
 {
 	unsigned char h[NATIVE_HEADER];
 	int rc = reader_header(r, h, sizeof h, ".l3d", err);
-	return rc ? rc : check_header(r->name, h, nh, err);
+	return rc ? rc : native_parse_header(r->name, h, nh, err);
 }
 
 typedef struct bitsrc {

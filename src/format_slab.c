@@ -32,11 +32,9 @@
 #include "outfile.h"
 
 #define HPCGAME_HEADER 16
-#define NATIVE_HEADER 64
-#define NATIVE_VERSION 1
+#define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define CHUNK_BYTES ((uint64_t)4 << 20)
 
-static const unsigned char native_magic[8] = {0x89, 'L', '3', 'D', '\r', '\n', 0x1a, '\n'};
 
 enum { TAG_RELAY = 200 };
 
@@ -256,52 +254,15 @@ typedef struct source {
 	uint64_t size;            /* of the file, as rank 0 sees it */
 } source;
 
-static void native_header(unsigned char *h, const engine *e, uint64_t gen,
-			  const rule *r, uint32_t crc)
-{
-	memset(h, 0, NATIVE_HEADER);
-	memcpy(h, native_magic, sizeof native_magic);
-	le_put32(h + 8, NATIVE_VERSION);
-	le_put32(h + 12, NATIVE_HEADER);
-	le_put64(h + 16, e->nx);
-	le_put64(h + 24, e->ny);
-	le_put64(h + 32, e->nz);
-	le_put64(h + 40, gen);
-	le_put32(h + 48, r->birth);
-	le_put32(h + 52, r->survive);
-	le_put32(h + 56, crc);
-	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
-}
-
 static int parse_native(const char *name, const unsigned char *h, source *s,
 			l3d_err *err)
 {
-	if (memcmp(h, native_magic, sizeof native_magic) != 0)
-		return l3d_fail(err, L3D_ERR_DATA, "%s: bad magic (not an .l3d file)", name);
-	uint32_t version = le_get32(h + 8), size = le_get32(h + 12);
-	if (version != NATIVE_VERSION)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: unsupported .l3d version %lu (this life3d reads version 1)",
-				name, (unsigned long)version);
-	if (size != NATIVE_HEADER)
-		return l3d_fail(err, L3D_ERR_DATA, "%s: bad header size %lu (expected 64)",
-				name, (unsigned long)size);
-	uint32_t stored = le_get32(h + 60), computed = (uint32_t)crc32(0, h, 60);
-	if (stored != computed)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: bad header CRC (stored %08lx, computed %08lx)",
-				name, (unsigned long)stored, (unsigned long)computed);
-	*s = (source){.fmt = FMT_NATIVE, .nx = le_get64(h + 16),
-		      .ny = le_get64(h + 24), .nz = le_get64(h + 32),
-		      .generation = le_get64(h + 40), .has_rule = true,
-		      .rule = {le_get32(h + 48), le_get32(h + 52)},
-		      .crc = le_get32(h + 56)};
-	if ((s->rule.birth | s->rule.survive) & ~RULE_ALL_COUNTS)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: bad rule masks B=%08lx S=%08lx (counts above 26)",
-				name, (unsigned long)s->rule.birth,
-				(unsigned long)s->rule.survive);
-	return grid_check_size(s->nx, s->ny, s->nz, name, err);
+	native_header nh;
+	int rc = native_parse_header(name, h, &nh, err);
+	*s = (source){.fmt = FMT_NATIVE, .nx = nh.nx, .ny = nh.ny, .nz = nh.nz,
+		      .generation = nh.generation, .has_rule = true,
+		      .rule = nh.rule, .crc = nh.payload_crc};
+	return rc;
 }
 
 static int parse_hpcgame(const char *name, const unsigned char *h, source *s,
@@ -626,7 +587,7 @@ static int put_header(const target *t, const engine *e, fmt_id f,
 		le_put64(h, e->nz);
 		le_put64(h + 8, gen);
 	} else {
-		native_header(h, e, gen, r, crc);
+		native_build_header(h, &(native_header){e->nx, e->ny, e->nz, gen, *r, crc});
 	}
 	if (t->fh == MPI_FILE_NULL)
 		return format_put(t->f, t->name, h, n, err);

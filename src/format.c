@@ -282,6 +282,14 @@ int format_detect(reader *r, fmt_id *out, l3d_err *err)
 	return L3D_OK;
 }
 
+int reader_alloc(reader *r, grid *g, uint64_t nx, uint64_t ny, uint64_t nz,
+		 l3d_err *err)
+{
+	l3d_err inner = {0, ""};
+	int rc = grid_alloc(g, nx, ny, nz, &inner);
+	return rc ? l3d_fail(err, rc, "%s: %s", r->name, inner.msg) : L3D_OK;
+}
+
 int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 		l3d_err *err)
 {

@@ -82,6 +82,11 @@ int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
 	       l3d_err *err);
 int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err);
 
+/* grid_alloc for a reader: a universe too large for memory is reported
+ * with the name of the file that asked for it. */
+int reader_alloc(reader *r, grid *g, uint64_t nx, uint64_t ny, uint64_t nz,
+		 l3d_err *err);
+
 /* The native header, for readers and writers that handle the payload
  * themselves (the MPI-IO slab code). */
 #define NATIVE_HEADER_BYTES 64

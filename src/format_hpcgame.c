@@ -92,7 +92,7 @@ int hpcgame_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	int rc = read_header(r, &m, &t, err);
 	if (rc)
 		return rc;
-	rc = grid_alloc(g, m, m, m, err);
+	rc = reader_alloc(r, g, m, m, m, err);
 	if (rc)
 		return rc;
 	g->generation = t;

@@ -262,7 +262,7 @@ int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	memset(g, 0, sizeof *g);
 	int rc = read_header(r, &nh, err);
 	if (!rc)
-		rc = grid_alloc(g, nh.nx, nh.ny, nh.nz, err);
+		rc = reader_alloc(r, g, nh.nx, nh.ny, nh.nz, err);
 	if (rc)
 		return rc;
 	g->generation = nh.generation;

@@ -365,7 +365,7 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	if (!rc)
 		rc = universe_size(r->name, &h, dim, err);
 	if (!rc)
-		rc = grid_alloc(g, dim[0], dim[1], dim[2], err);
+		rc = reader_alloc(r, g, dim[0], dim[1], dim[2], err);
 	if (rc)
 		return rc;
 	g->generation = h.gen;

@@ -109,6 +109,14 @@ if "$LIFE3D" --version | grep -q -e "gpus: none" -e "cuda not built in"; then
 	expect_absent out.l3d "--engine cuda"
 fi
 
+# A universe larger than memory is refused before anything is allocated,
+# with what it needs and what there is (and no OOM kill).
+expect_exit 1 "universe larger than memory" -- run --random 4096x4096x65536 -n 1 -o out.l3d
+expect_err_line "needs [0-9.]* MiB of memory; only [0-9.]* MiB is available" "memory message"
+expect_absent out.l3d "universe larger than memory"
+{ u64 60000; u64 0; } >bigm.bin
+bad_case bigm.bin 1 "needs .* MiB of memory" "HPCGame header larger than memory"
+
 # Writing to a full disk is an I/O error, not success.
 if [ -w /dev/full ]; then
 	expect_exit 74 "disk full on stdout" -- sh -c "'$LIFE3D' -q -n 1 good.l3d >/dev/full"

@@ -77,4 +77,12 @@ expect_exit 74 "checkpoint over the file size limit" -- sh -c "ulimit -f 1; '$LI
 expect_same ck-before.l3d ck.l3d "previous checkpoint intact"
 expect_absent big.l3d "file size limit"
 if ls | grep -q '\.tmp\.'; then fail "temporary files after a failed checkpoint"; else ok; fi
+
+# The same for a snapshot and for the universe itself: an I/O error, and no
+# partial file left behind.
+expect_exit 74 "snapshot over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --random 64 -n 0 --snapshot-every 1 --snapshot-scale 8 --snapshot-prefix fsz- -o /dev/null"
+expect_absent fsz-000000.png "snapshot over the file size limit"
+expect_exit 74 "universe over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --random 64 -n 1 -o fsz.l3d"
+expect_absent fsz.l3d "universe over the file size limit"
+if ls | grep -q '\.tmp\.'; then fail "temporary files after failed writes"; else ok; fi
 finish

@@ -301,5 +301,5 @@ int dist_snapshot(engine *e, const snapshot_opts *o, uint64_t generation,
 	if (n_ranks > 1)
 		return engine_mpi_snapshot(e, o, generation, path, path_size, err);
 #endif
-	return snapshot_write(e, o, generation, path, path_size, err);
+	return snapshot_start(e, o, generation, path, path_size, err);
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,13 +14,19 @@
 #define MAX_OPEN 8
 static char *volatile open_tmps[MAX_OPEN];
 
+static pthread_mutex_t tmps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Snapshots are written on a thread of their own, so the list is locked;
+ * the signal handler only reads it (a name just removed is harmless). */
 static void track(char *tmp, bool add)
 {
+	pthread_mutex_lock(&tmps_lock);
 	for (int i = 0; i < MAX_OPEN; i++)
 		if (add ? open_tmps[i] == NULL : open_tmps[i] == tmp) {
 			open_tmps[i] = add ? tmp : NULL;
-			return;
+			break;
 		}
+	pthread_mutex_unlock(&tmps_lock);
 }
 
 void outfile_abort_all(void)

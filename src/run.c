@@ -358,7 +358,7 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 		char path[4096];
 		rc = dist_snapshot(l->e, &p->snap, l->gen, path, sizeof path, err);
 		if (!rc && o->verbose)
-			fprintf(stderr, "life3d: wrote %s\n", path);
+			fprintf(stderr, "life3d: snapshot %s\n", path);
 	}
 	return rc;
 }
@@ -551,6 +551,9 @@ int run(const options *o, l3d_err *err)
 	l.progress = !o->quiet && isatty(STDERR_FILENO);
 	if (!rc)
 		rc = step_loop(&l, &p, o, log_first, err);
+	/* The last snapshot may still be being written. */
+	int src = snapshot_wait(rc ? NULL : err);
+	rc = dist_agree(rc ? rc : src, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		rc = rc ? rc : lrc;

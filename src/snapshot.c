@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <png.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,36 +104,110 @@ static uint8_t *enlarge(const uint8_t *src, uint64_t w, uint64_t h, unsigned s)
 	return dst;
 }
 
-int snapshot_write(engine *e, const snapshot_opts *o, uint64_t generation,
-		   char *path, size_t path_size, l3d_err *err)
+/* A snapshot between taking the view and writing the file: grey levels of
+ * the unscaled view, so the engine's part is as short as it can be. */
+typedef struct picture {
+	uint8_t *grey;
+	uint64_t w, h;
+	unsigned scale;
+	bool force;
+	char path[4096];
+} picture;
+
+static int take(engine *e, const snapshot_opts *o, uint64_t generation,
+		picture *pic, l3d_err *err)
 {
 	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
-	uint64_t w, h;
-	grid_view_dims(&dims, o->axis, &w, &h);
-	snprintf(path, path_size, "%s%0*" PRIu64 ".png", o->prefix,
+	grid_view_dims(&dims, o->axis, &pic->w, &pic->h);
+	pic->scale = o->scale;
+	pic->force = o->force;
+	snprintf(pic->path, sizeof pic->path, "%s%0*" PRIu64 ".png", o->prefix,
 		 (int)o->digits, generation);
-	uint8_t *grey = malloc(w * h), *image = grey;
-	if (!grey)
+	pic->grey = malloc(pic->w * pic->h);
+	if (!pic->grey)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
-	int rc = render(e, o, w, h, grey, err);
-	if (!rc && o->scale > 1) {
-		image = enlarge(grey, w, h, o->scale);
+	int rc = render(e, o, pic->w, pic->h, pic->grey, err);
+	if (rc) {
+		free(pic->grey);
+		pic->grey = NULL;
+	}
+	return rc;
+}
+
+/* Scale, encode and write atomically; frees the picture. */
+static int develop(picture *pic, l3d_err *err)
+{
+	uint8_t *image = pic->grey;
+	int rc = L3D_OK;
+	if (pic->scale > 1) {
+		image = enlarge(pic->grey, pic->w, pic->h, pic->scale);
 		if (!image)
 			rc = l3d_fail(err, L3D_ERR_RUNTIME,
 				      "out of memory for a snapshot");
 	}
 	outfile f;
 	if (!rc)
-		rc = outfile_open(&f, path, o->force, true, err);
+		rc = outfile_open(&f, pic->path, pic->force, true, err);
 	if (!rc) {
-		rc = png_write_gray(f.f, path, image, w * o->scale, h * o->scale, err);
-		if (rc)
-			outfile_abort(&f);
-		else
-			rc = outfile_commit(&f, err);
+		rc = png_write_gray(f.f, pic->path, image, pic->w * pic->scale,
+				    pic->h * pic->scale, err);
+		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
 	}
-	if (image != grey)
+	if (image != pic->grey)
 		free(image);
-	free(grey);
+	free(pic->grey);
+	pic->grey = NULL;
 	return rc;
+}
+
+int snapshot_write(engine *e, const snapshot_opts *o, uint64_t generation,
+		   char *path, size_t path_size, l3d_err *err)
+{
+	picture pic;
+	int rc = take(e, o, generation, &pic, err);
+	snprintf(path, path_size, "%s", pic.path);
+	return rc ? rc : develop(&pic, err);
+}
+
+/* The snapshot being developed in the background: one at a time, so
+ * memory stays bounded and files appear in order. */
+static struct {
+	pthread_t thread;
+	bool running;
+	picture pic;
+	int rc;
+	l3d_err err;
+} pending;
+
+static void *develop_pending(void *arg)
+{
+	(void)arg;
+	pending.rc = develop(&pending.pic, &pending.err);
+	return NULL;
+}
+
+int snapshot_wait(l3d_err *err)
+{
+	if (!pending.running)
+		return L3D_OK;
+	pthread_join(pending.thread, NULL);
+	pending.running = false;
+	if (pending.rc && err)
+		*err = pending.err;
+	return pending.rc;
+}
+
+int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
+		   char *path, size_t path_size, l3d_err *err)
+{
+	int rc = snapshot_wait(err);
+	if (!rc)
+		rc = take(e, o, generation, &pending.pic, err);
+	snprintf(path, path_size, "%s", pending.pic.path);
+	if (rc)
+		return rc;
+	pending.rc = L3D_OK;
+	pending.running = pthread_create(&pending.thread, NULL, develop_pending,
+					 NULL) == 0;
+	return pending.running ? L3D_OK : develop(&pending.pic, err);
 }

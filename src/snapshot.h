@@ -30,6 +30,14 @@ typedef struct snapshot_opts {
 int snapshot_write(engine *e, const snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err);
 
+/* The same, overlapped with the run: the view is taken from the engine
+ * now, and scaled, encoded and written on a thread of its own while the
+ * next steps run.  A failure is reported by the next snapshot_start() or
+ * by snapshot_wait(), which every run calls before it ends. */
+int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
+		   char *path, size_t path_size, l3d_err *err);
+int snapshot_wait(l3d_err *err);
+
 /* Encode an 8-bit grey image. */
 int png_write_gray(FILE *out, const char *name, const uint8_t *pixels,
 		   uint64_t width, uint64_t height, l3d_err *err);

@@ -418,38 +418,6 @@ int cpu_step_slab(const cpu_slab *s, const rule *r, int threads,
 
 /* ---- the engine ---- */
 
-/* A universe for stepping.  Large ones are aligned to and advised into
- * 2 MiB pages: a step streams the whole universe, and 4 KiB pages would
- * cost a TLB miss every few rows. */
-static int universe_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz,
-			  l3d_err *err)
-{
-	int rc = grid_check_size(nx, ny, nz, "universe", err);
-	if (rc)
-		return rc;
-	memset(g, 0, sizeof *g);
-	uint64_t words = (nz + 63) / 64;
-	size_t bytes = (size_t)(nx * ny * words * 8), huge = (size_t)1 << 21;
-	size_t align = bytes >= 2 * huge ? huge : 64;
-	size_t rounded = (bytes + align - 1) & ~(align - 1);
-	void *p = aligned_alloc(align, rounded);
-	if (!p)
-		return l3d_fail(err, L3D_ERR_RUNTIME,
-				"out of memory: a %llux%llux%llu universe needs %zu bytes",
-				(unsigned long long)nx, (unsigned long long)ny,
-				(unsigned long long)nz, rounded);
-#ifdef MADV_HUGEPAGE
-	if (align == huge)
-		madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-	g->nx = nx;
-	g->ny = ny;
-	g->nz = nz;
-	g->words = words;
-	g->bits = p;
-	return L3D_OK;
-}
-
 typedef struct cpu_engine {
 	engine base;
 	grid cur, next;            /* next is allocated at the first step */
@@ -460,7 +428,7 @@ static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 {
 	cpu_engine *c = (cpu_engine *)e;
 	if (steps && !c->next.bits) {
-		int rc = universe_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
+		int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
 		if (rc)
 			return rc;
 	}
@@ -541,7 +509,7 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 				    opts ? opts->threads : 0, opts ? opts->simd : NULL,
 				    &c->st, err);
 	if (!rc)
-		rc = universe_alloc(&c->cur, initial->nx, initial->ny, initial->nz, err);
+		rc = grid_alloc(&c->cur, initial->nx, initial->ny, initial->nz, err);
 	if (rc) {
 		cpu_destroy(&c->base);
 		return rc;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 /* By path: a bare "config.h" from here finds configure's header first. */
+#include "check_run.h"
 #include "../src/config.h"
 #include "options.h"
 
@@ -488,10 +489,7 @@ int main(void)
 	tcase_add_test(tc, test_fixtures);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int failed = run_suite(s, true);
 	rmdir(tmpdir);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

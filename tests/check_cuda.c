@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "engine.h"
 #include "reference.h"
 
@@ -294,11 +295,6 @@ int main(void)
 {
 	if (engine_cuda_device_count() == 0)
 		return check_unavailable() ? 1 : 77;
-	SRunner *sr = srunner_create(cuda_suite());
 	/* CUDA state does not survive fork(): run the tests in this process. */
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(cuda_suite(), false) ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "engine.h"
 #include "engine_cpu.h"
 #include "reference.h"
@@ -497,9 +498,5 @@ static Suite *engine_suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(engine_suite());
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(engine_suite(), true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "check_run.h"
 #include "format.h"
 
 /* ---- helpers ---- */
@@ -880,9 +881,5 @@ static Suite *formats_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(formats_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(formats_suite(), true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

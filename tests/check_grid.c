@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "grid.h"
 
 START_TEST(sizes_are_checked)
@@ -120,9 +121,5 @@ int main(void)
 	tcase_add_test(tc, random_is_seeded_and_dense_as_asked);
 	tcase_add_test(tc, views_match_cells);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s, true) ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "rule.h"
 
 /* Masks built from explicit count lists, independently of the parser.
@@ -260,9 +261,5 @@ int main(void)
 	tcase_add_test(tc, test_null_err);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -41,6 +41,7 @@ typedef struct l3dk_launch {
 	uint32_t out_rows;      /* rows per block written: rows - 2(k-1) */
 	uint32_t chunk;         /* x planes per block */
 	uint32_t blocks_x, blocks_y, threads;
+	uint64_t slots;         /* blocks the device runs at once */
 	size_t smem;            /* dynamic shared memory bytes */
 } l3dk_launch;
 
@@ -82,6 +83,14 @@ cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny,
  * serialization (compute capability >= 9.0 only). */
 cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst,
 		      int gens, l3dk_counts *counts, int pdl, cudaStream_t s);
+
+/* One generation of an open box of nx planes (nx at most the plan's; the
+ * plan gives the plane's shape and the rule): src and dst point at plane 0
+ * of device buffers where planes -1 and nx of src are halos, read as they
+ * are instead of wrapping round.  This steps one rank's slab.  Counts as
+ * in l3dk_step. */
+cudaError_t l3dk_step_open(const l3dk_plan *p, const void *src, void *dst,
+			   uint64_t nx, l3dk_counts *counts, cudaStream_t s);
 
 /* Add the population of a universe to counts->population. */
 cudaError_t l3dk_population(const l3dk_plan *p, const void *bits,

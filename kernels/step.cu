@@ -40,6 +40,12 @@ struct StepArgs {
 	l3dk_counts *counts;
 	uint64_t plane;          /* 32-bit words per x plane */
 	uint32_t nx, ny, w32;
+	/* Planes to copy after plane x_end - 1: x_restart.  On the torus
+	 * (x_end = nx, x_restart = 0) plane x wraps; in an open box the copies
+	 * stop at the last readable halo plane (x_end = nx + 1 = x_restart + 1),
+	 * whose repeats feed only planes that are not stored. */
+	int32_t x_end, x_restart;
+	int open;                /* 1: planes -1 and nx are halo planes in memory */
 	uint32_t lpr, rpw, rows, out_rows, chunk;
 	uint32_t wl, bl;
 	uint32_t leaf_b[32], leaf_s[32];
@@ -300,7 +306,7 @@ struct March {
 	uint32_t bar_mine, bar_lo, bar_hi;  /* barriers: mine, the warps around */
 	const uint32_t *row, *extra_row;    /* my words in plane 0, my extra row */
 	uint64_t out;                       /* my words' offset in a plane */
-	uint32_t pin;                       /* plane of the last copy issued */
+	int32_t pin;                        /* plane of the last copy issued */
 	uint32_t x0, iters;                 /* iters: planes marched, even */
 	uint32_t live_until;                /* planes that produce output + 3K-1 */
 	bool out_row, edge;                 /* edge: my row is the first or last */
@@ -314,8 +320,8 @@ template <int K, int G>
 __device__ __forceinline__ void copy_next_plane(const StepArgs &a, const Lane<G> &L,
 						March<K, G> &m, uint32_t slot)
 {
-	m.pin = m.pin + 1 == a.nx ? 0 : m.pin + 1;
-	uint64_t plane = (uint64_t)m.pin * a.plane;
+	m.pin = m.pin + 1 == a.x_end ? a.x_restart : m.pin + 1;
+	int64_t plane = (int64_t)m.pin * (int64_t)a.plane;
 	if (L.slot)
 		copy_async<4 * G>(m.in_me + slot, m.row + plane);
 	if (m.edge)
@@ -493,8 +499,10 @@ step_fused(const __grid_constant__ StepArgs a)
 	 * plane of work that is not stored). */
 	m.live_until = min(a.chunk, a.nx - m.x0) + 3 * K - 1;
 	m.iters = (m.live_until + 1) & ~1u;
-	int64_t p0 = ((int64_t)m.x0 - K - 1) % (int64_t)a.nx;   /* copied first: p0 + 1 */
-	m.pin = (uint32_t)(p0 < 0 ? p0 + a.nx : p0);
+	int64_t p0 = (int64_t)m.x0 - K - 1;    /* copied first: p0 + 1 */
+	if (!a.open)
+		p0 = (p0 % (int64_t)a.nx + a.nx) % (int64_t)a.nx;
+	m.pin = (int32_t)p0;
 	m.pop = m.born = m.died = 0;
 
 	uint32_t ya[K][4][G], yb[K][4][G];
@@ -557,11 +565,13 @@ __global__ void step_generic(const __grid_constant__ StepArgs a)
 		}
 		uint32_t ys[3][4];
 		for (int dx = 0; dx < 3; dx++) {
-			uint32_t xx = (x + a.nx - 1 + dx) % a.nx;
+			int64_t xx = (int64_t)x - 1 + dx;
+			if (!a.open)
+				xx = (xx + a.nx) % a.nx;
 			uint32_t z0[3], z1[3];
 			for (int dy = 0; dy < 3; dy++) {
 				uint32_t yy = (y + a.ny - 1 + dy) % a.ny;
-				const uint32_t *row = a.src + ((uint64_t)xx * a.ny + yy) * a.w32;
+				const uint32_t *row = a.src + (xx * (int64_t)a.ny + yy) * (int64_t)a.w32;
 				zsum_word(a, row, w, exact, z0[dy], z1[dy]);
 			}
 			add3_2bit(z0[0], z1[0], z0[1], z1[1], z0[2], z1[2], ys[dx]);
@@ -709,7 +719,8 @@ cudaError_t shape_launch(l3dk_plan *p, int k, const l3dk_tuning *tune, int sms)
 	if (per_sm < 1)
 		return cudaErrorInvalidConfiguration;
 	c->blocks_y = ceil_div(p->ny, c->out_rows);
-	uint32_t bx = split_x(p->nx, c->blocks_y, (uint64_t)per_sm * sms, k);
+	c->slots = (uint64_t)per_sm * sms;
+	uint32_t bx = split_x(p->nx, c->blocks_y, c->slots, k);
 	c->chunk = tune && tune->chunk ? (uint32_t)tune->chunk : ceil_div(p->nx, bx);
 	c->chunk = c->chunk > p->nx ? p->nx : c->chunk;
 	c->blocks_x = ceil_div(p->nx, c->chunk);
@@ -791,31 +802,24 @@ cudaError_t plan_shapes(l3dk_plan *p, const l3dk_tuning *tune)
 	return e;
 }
 
-} /* namespace */
-
-extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz,
-				      uint32_t birth, uint32_t survive, const l3dk_tuning *tune)
-{
-	plan_geometry(p, nx, ny, nz, birth, survive, tune);
-	return p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
-}
-
-extern "C" cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst, int gens,
-				 l3dk_counts *counts, int pdl, cudaStream_t s)
+/* Launch k generations of nx planes (the plan's own nx on the torus). */
+cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, void *dst,
+		   int gens, uint32_t nx, bool open, l3dk_counts *counts, int pdl, cudaStream_t s)
 {
 	bool generic = p->path == L3DK_PATH_GENERIC;
-	if (gens < 1 || gens > p->fuse)
-		return cudaErrorInvalidValue;
-	const l3dk_launch *c = generic ? nullptr : &p->cfg[gens];
 	StepArgs a;
 	fill_args(p, c, &a);
+	a.nx = nx;
+	a.open = open;
+	a.x_end = open ? (int32_t)nx + gens : (int32_t)nx;
+	a.x_restart = open ? a.x_end - 1 : 0;
 	a.src = static_cast<const uint32_t *>(src);
 	a.dst = static_cast<uint32_t *>(dst);
 	a.counts = counts;
 	cudaLaunchConfig_t cfg = {};
 	cudaLaunchAttribute attr[1];
 	if (generic) {
-		uint64_t words = (uint64_t)p->nx * a.plane;
+		uint64_t words = (uint64_t)nx * a.plane;
 		uint64_t blocks = (words + 255) / 256;
 		cfg.gridDim = dim3((unsigned)(blocks < 65535 * 16 ? blocks : 65535 * 16));
 		cfg.blockDim = dim3(256);
@@ -835,4 +839,38 @@ extern "C" cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst,
 			       : fused_kernel(p, gens, counts != nullptr);
 	void *args[] = {&a};
 	return cudaLaunchKernelExC(&cfg, (const void *)fn, args);
+}
+
+} /* namespace */
+
+extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz,
+				      uint32_t birth, uint32_t survive, const l3dk_tuning *tune)
+{
+	plan_geometry(p, nx, ny, nz, birth, survive, tune);
+	return p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
+}
+
+extern "C" cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst, int gens,
+				 l3dk_counts *counts, int pdl, cudaStream_t s)
+{
+	if (gens < 1 || gens > p->fuse)
+		return cudaErrorInvalidValue;
+	const l3dk_launch *c = p->path == L3DK_PATH_GENERIC ? nullptr : &p->cfg[gens];
+	return launch(p, c, src, dst, gens, p->nx, false, counts, pdl, s);
+}
+
+/* The plan's one-generation shape, its x split redone for nx planes. */
+extern "C" cudaError_t l3dk_step_open(const l3dk_plan *p, const void *src, void *dst,
+				      uint64_t nx, l3dk_counts *counts, cudaStream_t s)
+{
+	if (nx == 0)
+		return cudaSuccess;
+	if (nx > p->nx)
+		return cudaErrorInvalidValue;
+	if (p->path == L3DK_PATH_GENERIC)
+		return launch(p, nullptr, src, dst, 1, (uint32_t)nx, true, counts, 0, s);
+	l3dk_launch c = p->cfg[1];
+	c.chunk = ceil_div(nx, split_x((uint32_t)nx, c.blocks_y, c.slots, 1));
+	c.blocks_x = ceil_div(nx, c.chunk);
+	return launch(p, &c, src, dst, 1, (uint32_t)nx, true, counts, 0, s);
 }

@@ -28,6 +28,13 @@ int engine_cuda_device_count(void)
 	return 0;
 }
 
+int engine_cuda_probe(int *count, char *why, size_t size)
+{
+	*count = 0;
+	snprintf(why, size, "engine 'cuda' is not built in (configure --with-cuda)");
+	return -1;
+}
+
 int engine_cuda_describe_devices(char *buf, size_t size)
 {
 	return snprintf(buf, size, "none (engine 'cuda' is not built in)");
@@ -54,6 +61,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #else /* HAVE_CUDA */
 
 #include "../kernels/kernels.h"
+#include "cuda_try.h"
 
 enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
 #define STAGE_BYTES ((size_t)16 << 20)
@@ -88,22 +96,13 @@ typedef struct cuda_engine {
 	uint64_t clock;
 } cuda_engine;
 
-static int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
+int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
 {
 	return l3d_fail(err, L3D_ERR_RUNTIME, "engine 'cuda': %s: %s", what,
 			cudaGetErrorString(e));
 }
 
-#define CUDA_TRY(call, what)                                          \
-	do {                                                          \
-		cudaError_t e_ = (call);                              \
-		if (e_ != cudaSuccess)                                \
-			return cuda_fail(err, e_, what);              \
-	} while (0)
-
-/* 0 with the number of visible devices, or -1 with the reason there is
- * none (no driver, a driver older than the runtime, no device). */
-static int probe_devices(int *count, char *why, size_t size)
+int engine_cuda_probe(int *count, char *why, size_t size)
 {
 	int n = 0, driver = 0, runtime = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
@@ -144,7 +143,7 @@ int engine_cuda_describe_devices(char *buf, size_t size)
 	int n = 0, len = 0;
 	if (size)
 		buf[0] = '\0';
-	if (probe_devices(&n, why, sizeof why))
+	if (engine_cuda_probe(&n, why, sizeof why))
 		return snprintf(buf, size, "none (%s)", why);
 	for (int d = 0; d < n; d++) {
 		struct cudaDeviceProp p;
@@ -544,7 +543,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial, const rule 
 	char why[256];
 	int n = 0;
 	*out = NULL;
-	if (probe_devices(&n, why, sizeof why))
+	if (engine_cuda_probe(&n, why, sizeof why))
 		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
 	int device = opts && opts->device >= 0 ? opts->device : 0;
 	if (device >= n)

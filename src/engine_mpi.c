@@ -17,11 +17,11 @@
  * step of a batch the planes that need no halo are computed while the
  * halo messages travel.
  *
- * Stepping sits behind slab_backend: the CPU kernel (cpu_step_slab) here.
- * A GPU backend supplies the same operations on device memory; the engine
- * then hands device pointers to a CUDA-aware MPI, or stages the halo
- * planes through host buffers (set LIFE3D_MPI_STAGING=1 to force staging
- * with the CPU backend, so that path is tested too).
+ * Stepping sits behind slab_backend (slab.h): the CPU kernel
+ * (cpu_step_slab) here, or the rank's GPU (slab_cuda.c).  A GPU backend
+ * hands device pointers to a CUDA-aware MPI, or stages the halo planes
+ * through pinned host buffers (set LIFE3D_MPI_STAGING=1 to force staging
+ * with the CPU backend, so that path is tested without a GPU too).
  *
  * Views and read-back are collective (every rank calls them) and land on
  * rank 0 only; the other ranks' output buffers are left untouched. */
@@ -34,33 +34,9 @@
 
 #include "cpu_pool.h"
 #include "engine_cpu.h"
+#include "slab.h"
 
-/* ---- the stepping backend ---- */
-
-typedef struct slab_backend slab_backend;
-
-typedef struct slab_backend_ops {
-	/* Plane x (-depth <= x < n + depth) of the current generation. */
-	uint64_t *(*plane)(slab_backend *b, int64_t x);
-	/* Planes [xa, xb) of the current generation into the next; add the
-	 * counts of the new planes to stats when it is not NULL. */
-	int (*step)(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
-		    l3d_err *err);
-	void (*swap)(slab_backend *b);     /* the next generation is current */
-	/* Planes [x, x + count) of the current generation to or from host
-	 * memory. */
-	int (*to_host)(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
-		       l3d_err *err);
-	int (*from_host)(slab_backend *b, int64_t x, uint64_t count,
-			 const uint64_t *src, l3d_err *err);
-	void (*destroy)(slab_backend *b);
-} slab_backend_ops;
-
-struct slab_backend {
-	const slab_backend_ops *ops;
-	const char *name;
-	bool host_memory;        /* plane() points into host memory */
-};
+/* ---- the CPU backend ---- */
 
 typedef struct cpu_backend {
 	slab_backend base;
@@ -111,6 +87,12 @@ static int cpu_from_host(slab_backend *b, int64_t x, uint64_t count,
 	return L3D_OK;
 }
 
+static int cpu_finish(slab_backend *b, l3d_err *err)
+{
+	(void)b, (void)err;
+	return L3D_OK;
+}
+
 static void cpu_destroy(slab_backend *b)
 {
 	cpu_backend *c = (cpu_backend *)b;
@@ -121,7 +103,13 @@ static void cpu_destroy(slab_backend *b)
 }
 
 static const slab_backend_ops cpu_backend_ops = {
-	cpu_plane, cpu_step, cpu_swap, cpu_to_host, cpu_from_host, cpu_destroy,
+	.plane = cpu_plane,
+	.step = cpu_step,
+	.swap = cpu_swap,
+	.to_host = cpu_to_host,
+	.from_host = cpu_from_host,
+	.finish = cpu_finish,
+	.destroy = cpu_destroy,
 };
 
 /* Threads per rank: the cores this rank may use, but no more than its
@@ -154,7 +142,7 @@ static int cpu_backend_create(const grid *slab, uint64_t depth, const rule *r,
 	if (!c)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	*c = (cpu_backend){
-		.base = {&cpu_backend_ops, "cpu", true},
+		.base = {&cpu_backend_ops, "cpu", true, false},
 		.n = slab->nx, .depth = depth, .ny = slab->ny, .nz = slab->nz,
 		.words = slab->words, .plane_words = slab->ny * slab->words,
 	};
@@ -196,6 +184,22 @@ typedef struct mpi_engine {
 	} prepared;
 	char text[96];
 } mpi_engine;
+
+/* Halo staging buffers: the backend's (pinned for a GPU) or plain. */
+static uint64_t *stage_alloc(mpi_engine *m, uint64_t planes)
+{
+	if (m->b->ops->host_alloc)
+		return m->b->ops->host_alloc(m->b, planes * m->plane_words * 8);
+	return alloc_planes(planes, m->plane_words);
+}
+
+static void stage_free(mpi_engine *m, uint64_t *p)
+{
+	if (m->b->ops->host_free)
+		m->b->ops->host_free(m->b, p);
+	else
+		free(p);
+}
 
 enum { TAG_TO_LEFT = 1, TAG_TO_RIGHT = 2, TAG_VIEW = 3 };
 
@@ -245,11 +249,12 @@ static int exchange_finish(mpi_engine *m, uint64_t b, MPI_Request req[4],
 
 /* Step planes [xa, xb) in a few pieces, letting MPI move the halo
  * messages between them (it progresses only inside its own calls).  A
- * piece is at least 16 planes: each call also sums the planes around it. */
+ * piece is at least 16 planes: each call also sums the planes around it.
+ * A backend that queues its steps takes them in one piece. */
 static int step_while_waiting(mpi_engine *m, int64_t xa, int64_t xb,
 			      engine_stats *st, MPI_Request req[4], l3d_err *err)
 {
-	int64_t piece = (xb - xa + 3) / 4;
+	int64_t piece = m->b->queued ? xb - xa : (xb - xa + 3) / 4;
 	piece = piece < 16 ? 16 : piece;
 	int rc = L3D_OK;
 	for (int64_t x = xa; x < xb && !rc; x += piece) {
@@ -267,19 +272,36 @@ static int step_range(mpi_engine *m, int64_t xa, int64_t xb, engine_stats *st,
 	return xa < xb ? m->b->ops->step(m->b, xa, xb, st, err) : L3D_OK;
 }
 
+/* The first step's interior, [1, n-1), needs no halo.  It is stepped
+ * while the halo messages travel: on the CPU between MPI calls; on a GPU
+ * queued before the staging copies, which then overlap it. */
+static int interior_and_exchange(mpi_engine *m, uint64_t b, engine_stats *first,
+				 l3d_err *err)
+{
+	int64_t n = (int64_t)m->n;
+	bool queue_first = m->b->queued && m->stage;
+	MPI_Request req[4];
+	uint64_t *in[2];
+	int rc = L3D_OK;
+	if (m->b->queued && !m->stage)   /* MPI reads the device planes */
+		rc = m->b->ops->finish(m->b, err);
+	if (!rc && queue_first && n > 2)
+		rc = m->b->ops->step(m->b, 1, n - 1, first, err);
+	int xrc = exchange_start(m, b, req, in, rc ? NULL : err);
+	rc = rc ? rc : xrc;
+	if (!rc && !queue_first && n > 2)
+		rc = step_while_waiting(m, 1, n - 1, first, req, err);
+	xrc = exchange_finish(m, b, req, in, rc ? NULL : err);
+	return rc ? rc : xrc;
+}
+
 /* b steps with one exchange; stats (if not NULL) counts the last one.  A
  * failing step does not stop the exchanges: the neighbours wait for them. */
 static int run_batch(mpi_engine *m, uint64_t b, engine_stats *stats, l3d_err *err)
 {
 	int64_t n = (int64_t)m->n, reach = (int64_t)b - 1;
 	engine_stats *first = b == 1 ? stats : NULL;
-	MPI_Request req[4];
-	uint64_t *in[2];
-	int rc = exchange_start(m, b, req, in, err);
-	if (!rc && n > 2)
-		rc = step_while_waiting(m, 1, n - 1, first, req, err);
-	int xrc = exchange_finish(m, b, req, in, rc ? NULL : err);
-	rc = rc ? rc : xrc;
+	int rc = interior_and_exchange(m, b, first, err);
 	if (!rc)
 		rc = step_range(m, -reach, 1, first, err);
 	if (!rc)
@@ -305,7 +327,8 @@ static int mpi_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 				    rc ? NULL : err);
 		rc = rc ? rc : brc;
 	}
-	rc = dist_agree(rc, err);
+	int frc = m->b->ops->finish(m->b, rc ? NULL : err);
+	rc = dist_agree(rc ? rc : frc, err);
 	if (!rc && stats) {
 		uint64_t mine[3] = {st.population, st.births, st.deaths}, all[3];
 		MPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_SUM, dist_comm);
@@ -503,9 +526,10 @@ static const char *mpi_describe(const engine *e)
 static void mpi_destroy(engine *e)
 {
 	mpi_engine *m = (mpi_engine *)e;
+	if (m->stage_buf)
+		stage_free(m, m->stage_buf);
 	if (m->b)
 		m->b->ops->destroy(m->b);
-	free(m->stage_buf);
 	grid_free(&m->mirror);
 	free(m);
 }
@@ -557,30 +581,36 @@ static int check_memory(const grid *slab, uint64_t depth, uint64_t nx,
 	return host_memory_check(need * (size_t)local, what, err);
 }
 
+/* --engine cuda: this rank's GPU; auto: the GPU where the rank has one,
+ * else the CPU (ranks may differ); cpu: the CPU. */
+static int create_backend(mpi_engine *m, const engine_opts *opts, const grid *slab,
+			  const rule *r, l3d_err *err)
+{
+	const char *kind = opts && opts->kind ? opts->kind : "auto";
+	bool cuda = strcmp(kind, "cuda") == 0;
+	if (!cuda && strcmp(kind, "cpu") != 0 && strcmp(kind, "auto") != 0)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"unknown engine '%s' (expected auto, cpu or cuda)", kind);
+	if (cuda || (strcmp(kind, "auto") == 0 && slab_cuda_devices() > 0))
+		return slab_cuda_create(slab, m->depth, r, opts, dist_local_rank(), &m->b, err);
+	int rc = check_memory(slab, m->depth, m->base.nx, err);
+	return rc ? rc : cpu_backend_create(slab, m->depth, r, opts, &m->b, err);
+}
+
 static int create_here(mpi_engine *m, const engine_opts *opts, const grid *slab,
 		       const rule *r, l3d_err *err)
 {
-	const char *kind = opts && opts->kind ? opts->kind : "auto";
-	if (strcmp(kind, "cuda") == 0)
-		return l3d_fail(err, L3D_ERR_UNAVAILABLE,
-				"--engine cuda: a distributed run steps its slabs on the CPU in this build (use --engine cpu or auto)");
-	if (strcmp(kind, "cpu") != 0 && strcmp(kind, "auto") != 0)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"unknown engine '%s' (expected auto, cpu or cuda)", kind);
 	if (m->plane_words > INT_MAX)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"planes of %llux%llu cells are too large to exchange",
 				(unsigned long long)slab->ny, (unsigned long long)slab->nz);
-	int rc = check_memory(slab, m->depth, m->base.nx, err);
-	if (!rc)
-		rc = cpu_backend_create(slab, m->depth, r, opts, &m->b, err);
+	int rc = create_backend(m, opts, slab, r, err);
 	if (rc)
 		return rc;
 	const char *env = getenv("LIFE3D_MPI_STAGING");
 	m->stage = (!m->b->host_memory && !dist_cuda_aware()) ||
 		   (env && strcmp(env, "1") == 0);
-	/* (A device backend wants these pinned: cudaHostAlloc.) */
-	if (m->stage && !(m->stage_buf = alloc_planes(4 * m->depth, m->plane_words)))
+	if (m->stage && !(m->stage_buf = stage_alloc(m, 4 * m->depth)))
 		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for halo buffers");
 	return rc;
 }

@@ -124,6 +124,54 @@ expect_same_failure() {  # NP DESCRIPTION -- life3d arguments
 		ok
 	fi
 }
+
+# Ranks on GPUs: each rank steps its slab on the GPU its node-local index
+# picks (ranks share GPUs when there are more ranks than GPUs), halos
+# staged through pinned host buffers.  Same universes and logs as the
+# single process, also with deeper halos and snapshots.
+gpus=$("$LIFE3D" --version | sed -n 's/^gpus: //p')
+case "$gpus" in
+"" | none*)
+	expect_same_failure 2 "--engine cuda without a GPU" -- \
+		-q --engine cuda -n 2 -o x.l3d 7x5x9.in.l3d
+	;;
+*)
+	for spec in "B6/S567 7x5x9 6" "B5/S45 13x4x70 5" "B6/S567 16x16x16 4" "B5/S45 5x1x3 5"; do
+		set -- $spec
+		rule=$1 tag=$2 n=$3
+		for np in 2 3 4; do
+			mpi $np -- -q --engine cuda -r "$rule" -n "$n" --log "$tag.g$np.tsv" \
+				-o "$tag.g$np.l3d" "$tag.in.l3d" && ok || fail "GPU np $np $tag"
+			expect_same "$tag.ref.l3d" "$tag.g$np.l3d" "GPU universe np $np $tag"
+			expect_same "$tag.ref.tsv" "$tag.g$np.tsv" "GPU log np $np $tag"
+		done
+	done
+	for depth in 2 4; do
+		mpi 3 -x LIFE3D_HALO_DEPTH=$depth -- -q --engine cuda -r B5/S45 -n 5 \
+			--log gd$depth.tsv -o gd$depth.l3d 13x4x70.in.l3d && ok || fail "GPU depth $depth"
+		expect_same 13x4x70.ref.l3d gd$depth.l3d "GPU universe, halo depth $depth"
+		expect_same 13x4x70.ref.tsv gd$depth.tsv "GPU log, halo depth $depth"
+	done
+	# Several blocks a plane; rows too long for the fused kernel.
+	for size in 40x96x200 6x3x5000; do
+		"$LIFE3D" -q --engine cpu --random $size --density 0.3 --seed 9 -n 0 \
+			-o $size.l3d || fail "make $size"
+		"$LIFE3D" -q --engine cpu -n 9 --log $size.ref.tsv -o $size.ref.l3d $size.l3d ||
+			fail "$size ref"
+		mpi 2 -- -q --engine auto -n 9 --log $size.g2.tsv -o $size.g2.l3d $size.l3d &&
+			ok || fail "GPU $size"
+		expect_same $size.ref.l3d $size.g2.l3d "GPU universe $size np 2"
+		expect_same $size.ref.tsv $size.g2.tsv "GPU log $size np 2"
+	done
+	mpi 3 -- -q --engine cuda -n 4 --snapshot-every 2 --snapshot-kind projection \
+		--slice-axis x --snapshot-prefix gpu-px- -o /dev/null 16x16x16.in.l3d &&
+		ok || fail "GPU png"
+	for g in 000000 000002 000004; do
+		expect_same "ref-projectionx-$g.png" "gpu-px-$g.png" "GPU PNG generation $g"
+	done
+	;;
+esac
+
 head -c 90 13x4x70.in.l3d >short.l3d
 head -c 1000 cube.bin >short.bin
 "$LIFE3D" -q --random 3x8x8 -n 0 -o three.l3d || fail "make three"

@@ -1,0 +1,290 @@
+/* slab_cuda.c - a rank's slab stepped on its GPU (see slab.h).
+ *
+ * The slab and its halos live in two device buffers of n + 2 * depth
+ * planes that the steps ping-pong between.  Two streams: `run` steps the
+ * interior planes [1, n-1), which need no halo; `edge` copies halo planes
+ * in and out and steps every range that reads a halo, after the halo has
+ * landed.  `edge` waits only for the generation it works on (event `ready`,
+ * recorded at each swap once both streams are done), so the staging
+ * copies, the MPI messages and the edge planes all overlap the interior
+ * kernel: per step the GPU is busy for about the interior's time, not the
+ * interior's plus the exchange's.  Counts are summed on the device and read
+ * back by finish(). */
+#include "config.h"
+#include "slab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HAVE_CUDA
+
+int slab_cuda_devices(void)
+{
+	return 0;
+}
+
+int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+		     const engine_opts *opts, int local_rank, slab_backend **out,
+		     l3d_err *err)
+{
+	(void)slab, (void)depth, (void)r, (void)opts, (void)local_rank;
+	*out = NULL;
+	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+			"engine 'cuda' is not built in (configure --with-cuda)");
+}
+
+#else /* HAVE_CUDA */
+
+#include "../kernels/kernels.h"
+#include "cuda_try.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+typedef struct cuda_slab {
+	slab_backend base;
+	int device;
+	uint64_t n, depth, plane_words;
+	size_t plane_bytes;
+	char *buf[2];                /* n + 2 * depth planes each */
+	int cur;
+	l3dk_plan plan;
+	cudaStream_t run, edge;
+	cudaEvent_t ready, edge_done;
+	l3dk_counts *d_counts, *h_counts;
+	engine_stats *pending;       /* where the device's counts go */
+	char name[272];
+} cuda_slab;
+
+static char *plane_at(cuda_slab *c, int which, int64_t x)
+{
+	return c->buf[which] + (size_t)(x + (int64_t)c->depth) * c->plane_bytes;
+}
+
+static uint64_t *cs_plane(slab_backend *b, int64_t x)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	return (uint64_t *)plane_at(c, c->cur, x);
+}
+
+static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
+		   l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	if (xa >= xb)
+		return L3D_OK;
+	bool interior = xa >= 1 && xb <= (int64_t)c->n - 1;
+	cudaStream_t s = interior ? c->run : c->edge;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	if (stats && c->pending != stats) {
+		/* Cleared before any kernel of this generation counts: `edge`
+		 * waits for `ready`, recorded again after the clearing. */
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->run),
+		    "clearing the counters");
+		CUDA_TRY(cudaEventRecord(c->ready, c->run), "ordering a step");
+		c->pending = stats;
+	}
+	if (!interior)
+		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a step");
+	CUDA_TRY(l3dk_step_open(&c->plan, plane_at(c, c->cur, xa), plane_at(c, c->cur ^ 1, xa),
+			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL, s),
+	    "launching a step");
+	return L3D_OK;
+}
+
+/* The next generation is whole when both streams are through with it. */
+static void cs_swap(slab_backend *b)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	c->cur ^= 1;
+	/* An error here shows again at the next synchronisation. */
+	cudaEventRecord(c->edge_done, c->edge);
+	cudaStreamWaitEvent(c->run, c->edge_done, 0);
+	cudaEventRecord(c->ready, c->run);
+}
+
+static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
+		      l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
+	CUDA_TRY(cudaMemcpyAsync(dst, cs_plane(b, x), count * c->plane_bytes,
+			    cudaMemcpyDeviceToHost, c->edge),
+	    "copying planes to the host");
+	CUDA_TRY(cudaStreamSynchronize(c->edge), "copying planes to the host");
+	return L3D_OK;
+}
+
+/* Halo planes land on `edge`, ahead of the edge steps that read them; the
+ * interior steps never read them. */
+static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
+			const uint64_t *src, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
+	CUDA_TRY(cudaMemcpyAsync(cs_plane(b, x), src, count * c->plane_bytes,
+			    cudaMemcpyHostToDevice, c->edge),
+	    "copying planes to the device");
+	/* The caller may reuse src at once. */
+	CUDA_TRY(cudaStreamSynchronize(c->edge), "copying planes to the device");
+	return L3D_OK;
+}
+
+static int cs_finish(slab_backend *b, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	if (c->pending)
+		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
+				    cudaMemcpyDeviceToHost, c->run),
+		    "reading the counters");
+	CUDA_TRY(cudaStreamSynchronize(c->edge), "stepping");
+	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping");
+	if (c->pending) {
+		c->pending->population += c->h_counts->population;
+		c->pending->births += c->h_counts->births;
+		c->pending->deaths += c->h_counts->deaths;
+		c->pending = NULL;
+	}
+	return L3D_OK;
+}
+
+static void *cs_host_alloc(slab_backend *b, size_t bytes)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	void *p = NULL;
+	if (cudaSetDevice(c->device) != cudaSuccess ||
+	    cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+		cudaGetLastError();
+		return NULL;
+	}
+	memset(p, 0, bytes);
+	return p;
+}
+
+static void cs_host_free(slab_backend *b, void *p)
+{
+	(void)b;
+	if (p)
+		cudaFreeHost(p);
+}
+
+static void cs_destroy(slab_backend *b)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	if (!c)
+		return;
+	cudaSetDevice(c->device);
+	if (c->run)
+		cudaStreamSynchronize(c->run);
+	if (c->edge)
+		cudaStreamSynchronize(c->edge);
+	for (int i = 0; i < 2; i++)
+		cudaFree(c->buf[i]);
+	cudaFree(c->d_counts);
+	cudaFreeHost(c->h_counts);
+	if (c->ready)
+		cudaEventDestroy(c->ready);
+	if (c->edge_done)
+		cudaEventDestroy(c->edge_done);
+	if (c->run)
+		cudaStreamDestroy(c->run);
+	if (c->edge)
+		cudaStreamDestroy(c->edge);
+	free(c);
+}
+
+static const slab_backend_ops cuda_slab_ops = {
+	.plane = cs_plane,
+	.step = cs_step,
+	.swap = cs_swap,
+	.to_host = cs_to_host,
+	.from_host = cs_from_host,
+	.finish = cs_finish,
+	.destroy = cs_destroy,
+	.host_alloc = cs_host_alloc,
+	.host_free = cs_host_free,
+};
+
+int slab_cuda_devices(void)
+{
+	return engine_cuda_device_count();
+}
+
+/* Fail before allocating when the two buffers cannot fit. */
+static int check_memory(cuda_slab *c, const struct cudaDeviceProp *p,
+			size_t bytes, l3d_err *err)
+{
+	size_t free_b = 0, total_b = 0;
+	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+	double need = 2.0 * (double)bytes + 64.0 * 1024 * 1024;
+	if (need <= (double)free_b)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+			"engine 'cuda': a slab of %llu planes needs %.2f GiB of device memory "
+			"but %s (device %d) has %.2f GiB free (of %.2f GiB)",
+			(unsigned long long)c->n, need / GIB, p->name, c->device,
+			(double)free_b / GIB, (double)total_b / GIB);
+}
+
+static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
+{
+	struct cudaDeviceProp p;
+	size_t bytes = (size_t)(c->n + 2 * c->depth) * c->plane_bytes;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
+	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
+	int rc = check_memory(c, &p, bytes, err);
+	if (rc)
+		return rc;
+	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
+			   r->survive, NULL),
+	    "planning the kernels");
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->edge, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->ready, cudaEventDisableTiming), "cudaEventCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->edge_done, cudaEventDisableTiming), "cudaEventCreate");
+	for (int i = 0; i < 2; i++) {
+		CUDA_TRY(cudaMalloc((void **)&c->buf[i], bytes), "allocating the slab");
+		CUDA_TRY(cudaMemset(c->buf[i], 0, bytes), "clearing the slab");
+	}
+	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
+	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
+	CUDA_TRY(cudaEventRecord(c->ready, c->run), "cudaEventRecord");
+	return cs_from_host(&c->base, 0, c->n, slab->bits, err);
+}
+
+int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+		     const engine_opts *opts, int local_rank, slab_backend **out,
+		     l3d_err *err)
+{
+	char why[256];
+	int count = 0;
+	*out = NULL;
+	if (engine_cuda_probe(&count, why, sizeof why))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
+	int first = opts && opts->device >= 0 ? opts->device : 0;
+	if (first >= count)
+		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no device %d (%d visible)",
+				first, count);
+	cuda_slab *c = calloc(1, sizeof *c);
+	if (!c)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true};
+	c->device = (first + local_rank) % count;
+	c->n = slab->nx;
+	c->depth = depth;
+	c->plane_words = slab->ny * slab->words;
+	c->plane_bytes = (size_t)c->plane_words * 8;
+	int rc = open_slab(c, slab, r, err);
+	if (rc) {
+		cs_destroy(&c->base);
+		return rc;
+	}
+	*out = &c->base;
+	return L3D_OK;
+}
+
+#endif /* HAVE_CUDA */

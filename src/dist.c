@@ -59,9 +59,11 @@ void dist_finalize(void)
 	launched = false;
 }
 
+/* Asked of the library loaded at run time, not of the headers built
+ * against: the same binary may meet an Open MPI built with CUDA. */
 bool dist_cuda_aware(void)
 {
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
 	return launched && MPIX_Query_cuda_support() == 1;
 #else
 	return false;

@@ -643,7 +643,7 @@ int engine_mpi_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 	}
 	snprintf(m->text, sizeof m->text, "%s x%d ranks (halo depth %llu%s)",
 		 m->b->name, size, (unsigned long long)depth,
-		 m->stage ? ", staged" : "");
+		 m->stage ? ", staged" : m->b->host_memory ? "" : ", CUDA-aware MPI");
 	*out = &m->base;
 	return L3D_OK;
 }

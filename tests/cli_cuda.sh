@@ -53,6 +53,18 @@ for axis in x y z; do
 	done
 done
 
+# The PTX fallback that GPUs without sm_90 code run: forced through the
+# driver's JIT compiler, the kernels give the same universe and log.
+tag=B5_S45-33x17x65_
+CUDA_FORCE_PTX_JIT=1 "$LIFE3D" -q --engine cuda -r B5/S45 -n 6 --log ptx.tsv -o ptx.l3d \
+	"$tag.in.l3d" && ok || fail "PTX JIT"
+expect_same "$tag.cpu.l3d" ptx.l3d "universe, PTX JIT"
+expect_same "$tag.cpu.tsv" ptx.tsv "log, PTX JIT"
+CUDA_FORCE_PTX_JIT=1 "$LIFE3D" -q --engine cuda -n 9 --log ptx2.tsv -o ptx2.l3d \
+	B6_S567-64x48x200_.in.l3d && ok || fail "PTX JIT B6/S567"
+expect_same B6_S567-64x48x200_.cpu.l3d ptx2.l3d "universe, PTX JIT, B6/S567"
+expect_same B6_S567-64x48x200_.cpu.tsv ptx2.tsv "log, PTX JIT, B6/S567"
+
 # Device selection: a device that is not there is a usage error; hiding
 # every GPU makes the engine unavailable.
 expect_exit 64 "--device out of range" -- \

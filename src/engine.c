@@ -8,7 +8,8 @@
 /* The CPU engine keeps the universe and one buffer of the same size;
  * refuse before allocating rather than be killed for memory later. */
 static int cpu_create_checked(const engine_opts *opts, const grid *initial,
-			      const rule *r, engine **out, l3d_err *err)
+			      row_progress *ready, const rule *r, engine **out,
+			      l3d_err *err)
 {
 	char what[96];
 	snprintf(what, sizeof what, "the CPU engine for a %llux%llux%llu universe",
@@ -16,31 +17,40 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 		 (unsigned long long)initial->nz);
 	size_t need = 2 * grid_bytes(initial);
 	int rc = host_memory_check(need, what, err);
-	return rc ? rc : engine_cpu_create(opts, initial, r, out, err);
+	return rc ? rc : engine_cpu_create(opts, initial, ready, r, out, err);
 }
 
-int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
-		  engine **out, l3d_err *err)
+int engine_create_streamed(const engine_opts *opts, const grid *initial,
+			   row_progress *ready, const rule *r, engine **out,
+			   l3d_err *err)
 {
 	const char *kind = opts && opts->kind ? opts->kind : "auto";
 	*out = NULL;
 	engine_settle();
 	if (strcmp(kind, "cpu") == 0)
-		return cpu_create_checked(opts, initial, r, out, err);
+		return cpu_create_checked(opts, initial, ready, r, out, err);
 	if (strcmp(kind, "cuda") == 0)
-		return engine_cuda_create(opts, initial, r, out, err);
+		return engine_cuda_create(opts, initial, ready, r, out, err);
 	if (strcmp(kind, "auto") != 0)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"unknown engine '%s' (expected auto, cpu or cuda)",
 				kind);
 	if (engine_cuda_device_count() > 0) {
-		int rc = engine_cuda_create(opts, initial, r, out, err);
+		/* Unavailable is decided before any row is taken, so the CPU
+		 * engine can still follow the same rows from the start. */
+		int rc = engine_cuda_create(opts, initial, ready, r, out, err);
 		/* A GPU that is present but cannot take this universe (too
 		 * large, busy) is not a reason to fail an auto run. */
 		if (rc != L3D_ERR_UNAVAILABLE)
 			return rc;
 	}
-	return cpu_create_checked(opts, initial, r, out, err);
+	return cpu_create_checked(opts, initial, ready, r, out, err);
+}
+
+int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
+		  engine **out, l3d_err *err)
+{
+	return engine_create_streamed(opts, initial, NULL, r, out, err);
 }
 
 void engine_warm_up(const engine_opts *opts)
@@ -75,6 +85,27 @@ static int read_back(engine *e, grid *tmp, l3d_err *err)
 	if (rc)
 		grid_free(tmp);
 	return rc;
+}
+
+int engine_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+		     l3d_err *err)
+{
+	uint64_t words = (e->nz + 63) / 64;
+	grid *g = engine_host_grid(e);
+	if (g) {
+		memcpy(out, g->bits + first * words, (size_t)(n * words * 8));
+		return L3D_OK;
+	}
+	if (e->ops->read_rows)
+		return e->ops->read_rows(e, first, n, out, err);
+	/* An engine with neither: correct, but a whole read-back per call. */
+	grid tmp;
+	int rc = read_back(e, &tmp, err);
+	if (rc)
+		return rc;
+	memcpy(out, tmp.bits + first * words, (size_t)(n * words * 8));
+	grid_free(&tmp);
+	return L3D_OK;
 }
 
 int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err)

@@ -4,7 +4,9 @@
  * counts, views and the universe back, and destroy it; they cannot tell
  * which engine runs.  An engine owns its own copy of the universe (on the
  * GPU, in slabs across ranks, ...), so the caller's grid may be freed after
- * engine_create().
+ * engine_create().  The universe may also be handed over while it is still
+ * being read (engine_create_streamed), and read back a run of rows at a
+ * time (engine_read_rows), so that file I/O overlaps the transfers.
  *
  * Counting: when engine_step() is given a stats pointer, the engine reports
  * the population of the universe after the last step, and the births and
@@ -18,6 +20,7 @@
 #include <stdint.h>
 
 #include "grid.h"
+#include "progress.h"
 #include "rule.h"
 #include "status.h"
 
@@ -43,6 +46,9 @@ typedef struct engine_ops {
 	const char *name;
 	int (*step)(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
 	int (*read)(engine *e, grid *out, l3d_err *err);
+	/* rows [first, first + n) (row x * ny + y) into out, in grid layout */
+	int (*read_rows)(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+			 l3d_err *err);
 	int (*project)(engine *e, int axis, uint32_t *counts, l3d_err *err);
 	int (*slice)(engine *e, int axis, uint64_t index, uint8_t *cells,
 		     l3d_err *err);
@@ -63,10 +69,26 @@ struct engine {
 
 int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 		  engine **out, l3d_err *err);
+/* engine_create for a universe still being filled in (a file being read):
+ * `initial` has its final sizes and generation, and its first k rows hold
+ * their cells once `ready` has announced k (ready NULL: all of them do).
+ * The engine is set up at once and takes the rows as they come (the CUDA
+ * engine copies them to the device while later rows are still read); it
+ * returns once it has them all.  If the filler fails first, it returns
+ * L3D_ERR_RUNTIME and no engine: the filler's error is the one to report. */
+int engine_create_streamed(const engine_opts *opts, const grid *initial,
+			   row_progress *ready, const rule *r, engine **out,
+			   l3d_err *err);
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
 /* `out` must be allocated with the engine's sizes; its generation is left
  * to the caller. */
 int engine_read(engine *e, grid *out, l3d_err *err);
+/* Rows [first, first + n) of the current universe (row x * ny + y) into
+ * out, which has room for n rows of grid layout: a writer takes the
+ * universe a chunk at a time this way, so a download overlaps the writing
+ * of the chunk before. */
+int engine_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+		     l3d_err *err);
 int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err);
 int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
 		 l3d_err *err);
@@ -76,11 +98,14 @@ const char *engine_describe(const engine *e);
 grid *engine_host_grid(engine *e);
 void engine_destroy(engine *e);
 
-/* Back ends.  Each returns L3D_ERR_UNAVAILABLE when it cannot run here. */
+/* Back ends.  Each returns L3D_ERR_UNAVAILABLE when it cannot run here;
+ * `ready` as for engine_create_streamed. */
 int engine_cpu_create(const engine_opts *opts, const grid *initial,
-		      const rule *r, engine **out, l3d_err *err);
+		      row_progress *ready, const rule *r, engine **out,
+		      l3d_err *err);
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
-		       const rule *r, engine **out, l3d_err *err);
+		       row_progress *ready, const rule *r, engine **out,
+		       l3d_err *err);
 
 /* Start, in the background, the set-up an engine needs before it sees a
  * universe (a GPU context takes a few hundred milliseconds), so it overlaps

@@ -498,8 +498,24 @@ static const engine_ops cpu_ops = {
 	.describe = cpu_describe,
 };
 
+/* Rows of the universe being read, copied in as they come. */
+typedef struct copy_in {
+	const grid *from;
+	grid *to;
+} copy_in;
+
+static int copy_rows(void *ctx, uint64_t first, uint64_t n, l3d_err *err)
+{
+	copy_in *c = ctx;
+	uint64_t words = c->to->words;
+	memcpy(c->to->bits + first * words, c->from->bits + first * words,
+	       (size_t)(n * words * 8));
+	return L3D_OK;
+}
+
 int engine_cpu_create(const engine_opts *opts, const grid *initial,
-		      const rule *r, engine **out, l3d_err *err)
+		      row_progress *ready, const rule *r, engine **out,
+		      l3d_err *err)
 {
 	*out = NULL;
 	cpu_engine *c = calloc(1, sizeof *c);
@@ -510,11 +526,16 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 				    &c->st, err);
 	if (!rc)
 		rc = grid_alloc(&c->cur, initial->nx, initial->ny, initial->nz, err);
+	/* The thread pool and the buffer are set up while the rows are read;
+	 * each run of rows is copied while it is still in the cache. */
+	copy_in job = {initial, &c->cur};
+	if (!rc)
+		rc = row_progress_follow(ready, initial->nx * initial->ny, 1,
+					 copy_rows, &job, "engine 'cpu'", err);
 	if (rc) {
 		cpu_destroy(&c->base);
 		return rc;
 	}
-	memcpy(c->cur.bits, initial->bits, grid_bytes(initial));
 	c->cur.generation = initial->generation;
 	c->base.ops = &cpu_ops;
 	c->base.nx = initial->nx;

@@ -2,7 +2,11 @@
  *
  * The universe lives on the device in grid layout, in two buffers that the
  * steps ping-pong between, so upload and read-back are plain copies (made
- * in chunks through pinned staging buffers).  The steps between two calls
+ * in chunks through pinned staging buffers).  The upload follows the input
+ * as it is read: each batch of rows goes to the device while later ones are
+ * still being read, so the transfer ends soon after the file does; and a
+ * writer downloads the result a chunk of rows at a time (read_rows) while
+ * the chunk before is encoded and written.  The steps between two calls
  * are captured once as a CUDA graph and replayed: a call of N generations
  * is `bulk` graphs of BULK_LAUNCHES launches and one graph for the rest,
  * each cached by its shape.  On compute capability 9.0 and later the
@@ -50,9 +54,10 @@ void engine_cuda_settle(void)
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
-		       const rule *r, engine **out, l3d_err *err)
+		       row_progress *ready, const rule *r, engine **out,
+		       l3d_err *err)
 {
-	(void)opts, (void)initial, (void)r;
+	(void)opts, (void)initial, (void)ready, (void)r;
 	*out = NULL;
 	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
 			"engine 'cuda' is not built in (configure --with-cuda)");
@@ -65,6 +70,10 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 
 enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
 #define STAGE_BYTES ((size_t)16 << 20)
+/* Rows uploaded per call while the input is read: large enough that the
+ * cost of a call is nothing, small enough that little is left to copy
+ * once the last row is read. */
+#define UPLOAD_BATCH ((size_t)4 << 20)
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
@@ -92,6 +101,8 @@ typedef struct cuda_engine {
 	void *stage[2];              /* pinned; NULL: copy without staging */
 	cudaEvent_t stage_done[2];
 	size_t stage_bytes;
+	int next_stage;              /* staging buffer the next upload uses */
+	size_t row_bytes;
 	graph_slot graphs[GRAPH_SLOTS];
 	uint64_t clock;
 } cuda_engine;
@@ -314,53 +325,88 @@ static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *er
 	return L3D_OK;
 }
 
-static int upload(cuda_engine *c, const void *host, l3d_err *err)
+/* Bytes [off, off + len) of the universe from `host` (the whole host
+ * universe) to the device.  Through the staging buffers in turn, so that
+ * filling one overlaps the transfer from the other; the transfers are
+ * left running, the caller synchronises. */
+static int upload_range(cuda_engine *c, const char *host, size_t off, size_t len,
+			l3d_err *err)
 {
-	const char *src = host;
 	char *dst = c->buf[c->cur];
 	if (!c->stage[0]) {
-		CUDA_TRY(cudaMemcpy(dst, src, c->bytes, cudaMemcpyHostToDevice), "uploading");
+		CUDA_TRY(cudaMemcpy(dst + off, host + off, len, cudaMemcpyHostToDevice),
+			 "uploading");
 		return L3D_OK;
 	}
-	int i = 0;
-	for (size_t off = 0, n; off < c->bytes; off += n, i ^= 1) {
-		n = c->bytes - off < c->stage_bytes ? c->bytes - off : c->stage_bytes;
+	for (size_t end = off + len, n; off < end; off += n, c->next_stage ^= 1) {
+		int i = c->next_stage;
+		n = end - off < c->stage_bytes ? end - off : c->stage_bytes;
 		CUDA_TRY(cudaEventSynchronize(c->stage_done[i]), "uploading");
-		memcpy(c->stage[i], src + off, n);
+		memcpy(c->stage[i], host + off, n);
 		CUDA_TRY(cudaMemcpyAsync(dst + off, c->stage[i], n, cudaMemcpyHostToDevice,
 					 c->stream),
 			 "uploading");
 		CUDA_TRY(cudaEventRecord(c->stage_done[i], c->stream), "uploading");
 	}
-	CUDA_TRY(cudaStreamSynchronize(c->stream), "uploading");
 	return L3D_OK;
 }
 
-/* Chunk k+1 is in flight to the device's staging buffer while chunk k is
- * copied out to the caller. */
-static int download(cuda_engine *c, void *host, l3d_err *err)
+typedef struct upload_job {
+	cuda_engine *c;
+	const char *host;
+} upload_job;
+
+static int upload_rows(void *ctx, uint64_t first, uint64_t n, l3d_err *err)
+{
+	upload_job *u = ctx;
+	size_t row = u->c->row_bytes;
+	return upload_range(u->c, u->host, (size_t)first * row, (size_t)n * row, err);
+}
+
+/* The rows as the input announces them (all at once when ready is NULL). */
+static int upload(cuda_engine *c, const grid *initial, row_progress *ready,
+		  l3d_err *err)
+{
+	upload_job u = {c, (const char *)initial->bits};
+	uint64_t batch = UPLOAD_BATCH / c->row_bytes;
+	int rc = row_progress_follow(ready, initial->nx * initial->ny, batch, upload_rows,
+				     &u, "engine 'cuda'", err);
+	/* Transfers still running read the staging buffers: let them end
+	 * before anything is freed. */
+	cudaError_t e = cudaStreamSynchronize(c->stream);
+	if (rc)
+		return rc;
+	if (e != cudaSuccess)
+		return cuda_fail(err, e, "uploading");
+	return L3D_OK;
+}
+
+/* Bytes [off, off + len) of the universe into `host` (len bytes).  Chunk
+ * k+1 is in flight to a staging buffer while chunk k is copied out of the
+ * other. */
+static int download(cuda_engine *c, void *host, size_t off, size_t len, l3d_err *err)
 {
 	char *dst = host;
-	const char *src = c->buf[c->cur];
+	const char *src = (const char *)c->buf[c->cur] + off;
 	if (!c->stage[0]) {
-		CUDA_TRY(cudaMemcpy(dst, src, c->bytes, cudaMemcpyDeviceToHost), "reading back");
+		CUDA_TRY(cudaMemcpy(dst, src, len, cudaMemcpyDeviceToHost), "reading back");
 		return L3D_OK;
 	}
-	size_t chunks = (c->bytes + c->stage_bytes - 1) / c->stage_bytes;
+	size_t chunks = (len + c->stage_bytes - 1) / c->stage_bytes;
 	for (size_t k = 0; k <= chunks; k++) {
 		if (k < chunks) {
-			size_t off = k * c->stage_bytes;
-			size_t n = c->bytes - off < c->stage_bytes ? c->bytes - off : c->stage_bytes;
-			CUDA_TRY(cudaMemcpyAsync(c->stage[k & 1], src + off, n,
+			size_t at = k * c->stage_bytes;
+			size_t n = len - at < c->stage_bytes ? len - at : c->stage_bytes;
+			CUDA_TRY(cudaMemcpyAsync(c->stage[k & 1], src + at, n,
 						 cudaMemcpyDeviceToHost, c->stream),
 				 "reading back");
 			CUDA_TRY(cudaEventRecord(c->stage_done[k & 1], c->stream), "reading back");
 		}
 		if (k > 0) {
-			size_t off = (k - 1) * c->stage_bytes;
-			size_t n = c->bytes - off < c->stage_bytes ? c->bytes - off : c->stage_bytes;
+			size_t at = (k - 1) * c->stage_bytes;
+			size_t n = len - at < c->stage_bytes ? len - at : c->stage_bytes;
 			CUDA_TRY(cudaEventSynchronize(c->stage_done[(k - 1) & 1]), "reading back");
-			memcpy(dst + off, c->stage[(k - 1) & 1], n);
+			memcpy(dst + at, c->stage[(k - 1) & 1], n);
 		}
 	}
 	return L3D_OK;
@@ -370,7 +416,18 @@ static int cuda_read(engine *e, grid *out, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	return download(c, out->bits, err);
+	return download(c, out->bits, 0, c->bytes, err);
+}
+
+/* Called from whichever thread runs a writer's fetch stage: the device is
+ * made current on that thread first. */
+static int cuda_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+			  l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	return download(c, out, (size_t)first * c->row_bytes, (size_t)n * c->row_bytes,
+			err);
 }
 
 /* Run a view kernel into a temporary device buffer and copy the result. */
@@ -440,6 +497,7 @@ static const engine_ops cuda_ops = {
 	.name = "cuda",
 	.step = cuda_step,
 	.read = cuda_read,
+	.read_rows = cuda_read_rows,
 	.project = cuda_project,
 	.slice = cuda_slice,
 	.destroy = cuda_destroy,
@@ -485,7 +543,8 @@ static int allocate(cuda_engine *c, l3d_err *err)
 	return L3D_OK;
 }
 
-static int open_device(cuda_engine *c, const grid *initial, l3d_err *err)
+static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
+		       l3d_err *err)
 {
 	struct cudaDeviceProp p;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
@@ -502,7 +561,7 @@ static int open_device(cuda_engine *c, const grid *initial, l3d_err *err)
 		 "planning the kernels");
 	if ((rc = allocate(c, err)))
 		return rc;
-	return upload(c, initial->bits, err);
+	return upload(c, initial, ready, err);
 }
 
 /* Context creation, on a thread of its own while the input is read.  The
@@ -537,8 +596,8 @@ void engine_cuda_settle(void)
 	warm_running = false;
 }
 
-int engine_cuda_create(const engine_opts *opts, const grid *initial, const rule *r,
-		       engine **out, l3d_err *err)
+int engine_cuda_create(const engine_opts *opts, const grid *initial,
+		       row_progress *ready, const rule *r, engine **out, l3d_err *err)
 {
 	char why[256];
 	int n = 0;
@@ -559,7 +618,8 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial, const rule 
 	c->base.rule = *r;
 	c->device = device;
 	c->bytes = grid_bytes(initial);
-	int rc = open_device(c, initial, err);
+	c->row_bytes = (size_t)initial->words * 8;
+	int rc = open_device(c, initial, ready, err);
 	if (rc) {
 		cuda_destroy(&c->base);
 		return rc;

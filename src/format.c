@@ -198,27 +198,6 @@ int format_puts(FILE *out, const char *name, const char *s, l3d_err *err)
 	return format_put(out, name, s, strlen(s), err);
 }
 
-int format_put_cells(FILE *out, const char *name, const grid *g, l3d_err *err)
-{
-	/* About 1 MiB of cells per fwrite, at least one row. */
-	size_t per = ((size_t)1 << 20) / g->nz;
-	size_t chunk = per ? per : 1, rowlen = (size_t)g->nz;
-	uint64_t rows = g->nx * g->ny;
-	uint8_t *buf = malloc(chunk * rowlen);
-	if (!buf)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
-	int rc = L3D_OK;
-	for (uint64_t row = 0; row < rows && !rc; row += chunk) {
-		size_t k = rows - row < chunk ? (size_t)(rows - row) : chunk;
-		for (size_t i = 0; i < k; i++)
-			grid_row_unpack(g, (row + i) / g->ny, (row + i) % g->ny,
-					buf + i * rowlen);
-		rc = format_put(out, name, buf, k * rowlen, err);
-	}
-	free(buf);
-	return rc;
-}
-
 int format_finish(FILE *out, const char *name, l3d_err *err)
 {
 	errno = 0;
@@ -290,10 +269,22 @@ int reader_alloc(reader *r, grid *g, uint64_t nx, uint64_t ny, uint64_t nz,
 	return rc ? l3d_fail(err, rc, "%s: %s", r->name, inner.msg) : L3D_OK;
 }
 
-int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
-		l3d_err *err)
+/* RLE3 text is read at once: it is small next to the universe it
+ * describes, and its reader fills the grid out of row order. */
+static int rle3_read_start(reader *r, grid *g, universe_meta *meta,
+			   format_stream **out, l3d_err *err)
+{
+	int rc = rle3_read(r, g, meta, err);
+	if (!rc && (rc = format_stream_start(g, NULL, NULL, out, err)))
+		grid_free(g);
+	return rc;
+}
+
+int format_read_start(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
+		      format_stream **out, l3d_err *err)
 {
 	fmt_id f;
+	*out = NULL;
 	memset(g, 0, sizeof *g);
 	memset(meta, 0, sizeof *meta);
 	int rc = format_detect(r, &f, err);
@@ -302,21 +293,42 @@ int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 	if (rc)
 		return rc;
 	switch (f) {
-	case FMT_HPCGAME: return hpcgame_read(r, g, meta, err);
-	case FMT_NATIVE: return native_read(r, g, meta, err);
-	default: return rle3_read(r, g, meta, err);
+	case FMT_HPCGAME: return hpcgame_read_start(r, g, meta, out, err);
+	case FMT_NATIVE: return native_read_start(r, g, meta, out, err);
+	default: return rle3_read_start(r, g, meta, out, err);
 	}
+}
+
+int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
+		l3d_err *err)
+{
+	format_stream *s;
+	int rc = format_read_start(r, g, meta, detected, &s, err);
+	return rc ? rc : format_read_finish(s, err);
 }
 
 int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
 		 const rule *r, l3d_err *err)
 {
+	if (f == FMT_RLE3)
+		return rle3_write(out, name, g, r, err);
+	row_source src;
+	row_source_of_grid(&src, g);
+	return format_write_rows(out, name, f, &src, r, err);
+}
+
+int format_write_rows(FILE *out, const char *name, fmt_id f,
+		      const row_source *src, const rule *r, l3d_err *err)
+{
 	switch (f) {
-	case FMT_HPCGAME: return hpcgame_write(out, name, g, err);
-	case FMT_NATIVE: return native_write(out, name, g, r, err);
-	case FMT_RLE3: return rle3_write(out, name, g, r, err);
-	case FMT_VTK: return vtk_write(out, name, g, err);
-	case FMT_NPY: return npy_write(out, name, g, err);
+	case FMT_HPCGAME: return hpcgame_write(out, name, src, err);
+	case FMT_NATIVE: return native_write(out, name, src, r, err);
+	case FMT_VTK: return vtk_write(out, name, src, err);
+	case FMT_NPY: return npy_write(out, name, src, err);
+	case FMT_RLE3:
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: RLE3 is written from a whole universe in memory",
+				name);
 	default:
 		return l3d_fail(err, L3D_ERR_USAGE, "%s: no output format given",
 				name);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "grid.h"
+#include "progress.h"
 #include "rule.h"
 
 typedef enum fmt_id {
@@ -65,22 +66,64 @@ int format_detect(reader *r, fmt_id *out, l3d_err *err);
 int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 		l3d_err *err);
 
+/* format_read in two halves, so the universe can be used while its cells
+ * are still coming (an engine copies the rows read so far to the GPU).
+ * format_read_start() detects the format, reads the header and allocates
+ * *g with its sizes and generation (and fills *meta); the cells are then
+ * read on a thread of its own, and format_read_progress() announces their
+ * rows as they are done.  Errors up to there (detection, header, memory)
+ * come from format_read_start(), with no stream.  format_read_finish()
+ * waits for the end and returns what format_read() would have; on failure
+ * *g is freed, so call it once nothing waits on the progress any more.  r
+ * and its FILE must stay open until then. */
+typedef struct format_stream format_stream;
+int format_read_start(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
+		      format_stream **out, l3d_err *err);
+row_progress *format_read_progress(format_stream *s);
+int format_read_finish(format_stream *s, l3d_err *err);
+
 /* Write in format f.  `name` names the destination for messages.  Write
  * errors (short write, ENOSPC, EIO) give L3D_ERR_IO; a universe the format
  * cannot hold (HPCGame needs a cube) gives L3D_ERR_USAGE. */
 int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
 		 const rule *r, l3d_err *err);
 
+/* A universe that a writer takes a run of rows at a time, so it need not
+ * be in host memory all at once: a GPU's universe is downloaded a chunk at
+ * a time while the chunk before is encoded and written. */
+typedef struct row_source {
+	uint64_t nx, ny, nz, generation;
+	/* Rows [first, first + n) (row x * ny + y) in grid layout: *rows
+	 * points either into the source's own memory or to buf (room for n
+	 * rows), filled in.  Called by one thread at a time, not always the
+	 * same one; `first` increases within each pass over the universe. */
+	int (*rows)(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
+		    const uint64_t **rows, l3d_err *err);
+	void *ctx;
+} row_source;
+
+/* A source that hands out g's own rows, without copying. */
+void row_source_of_grid(row_source *s, const grid *g);
+/* format_write from a row source: every format but RLE3, which needs the
+ * whole universe at once (L3D_ERR_USAGE). */
+int format_write_rows(FILE *out, const char *name, fmt_id f,
+		      const row_source *src, const rule *r, l3d_err *err);
+
 /* Per-format entry points, used by format.c's dispatch and by tests. */
 int hpcgame_read(reader *r, grid *g, universe_meta *meta, l3d_err *err);
-int hpcgame_write(FILE *out, const char *name, const grid *g, l3d_err *err);
+int hpcgame_read_start(reader *r, grid *g, universe_meta *meta,
+		       format_stream **out, l3d_err *err);
+int hpcgame_write(FILE *out, const char *name, const row_source *src,
+		  l3d_err *err);
 int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err);
-int native_write(FILE *out, const char *name, const grid *g, const rule *r,
-		 l3d_err *err);
+int native_read_start(reader *r, grid *g, universe_meta *meta,
+		      format_stream **out, l3d_err *err);
+int native_write(FILE *out, const char *name, const row_source *src,
+		 const rule *r, l3d_err *err);
 int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err);
 int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
 	       l3d_err *err);
-int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err);
+int vtk_write(FILE *out, const char *name, const row_source *src, l3d_err *err);
 
 /* grid_alloc for a reader: a universe too large for memory is reported
  * with the name of the file that asked for it. */
@@ -99,7 +142,7 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 /* Checks magic, version, size, header CRC, rule masks and sizes. */
 int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BYTES],
 			native_header *nh, l3d_err *err);
-int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err);
+int npy_write(FILE *out, const char *name, const row_source *src, l3d_err *err);
 
 /* Helpers shared by the format modules (not for other callers). */
 
@@ -117,9 +160,67 @@ int reader_expect_end(reader *r, const char *what, l3d_err *err);
 int format_put(FILE *out, const char *name, const void *buf, size_t n,
 	       l3d_err *err);
 int format_puts(FILE *out, const char *name, const char *s, l3d_err *err);
-/* All cells as bytes 0/1 in x, y, z order (z fastest), a few rows at a
- * time: the payload of HPCGame, VTK and NumPy files. */
-int format_put_cells(FILE *out, const char *name, const grid *g, l3d_err *err);
+/* All cells as bytes 0/1 in x, y, z order (z fastest), a chunk of rows
+ * at a time: the payload of HPCGame, VTK and NumPy files. */
+int format_put_cells(FILE *out, const char *name, const row_source *src,
+		     l3d_err *err);
+
+/* ---- payloads (format_stream.c) ----
+ * The cells of the binary formats: every row in order, nz cells of
+ * cell_bits bits each (8: a byte per cell; 1: a bitstream, cell i in bit
+ * i % 8 of byte i / 8), rows back to back.  They move through a pipeline
+ * (pipeline.h) a chunk of whole rows, about 1 MiB of the file, at a time:
+ * while one thread reads or writes a chunk, others decode or encode the
+ * chunks around it.  Chunks start on a byte boundary. */
+
+typedef struct payload_in payload_in;
+struct payload_in {
+	reader *r;
+	grid *g;                 /* allocated: its rows are filled in */
+	unsigned cell_bits;      /* 8 or 1 */
+	bool want_crc;
+	uint32_t crc;            /* the payload's CRC-32 once read, if want_crc */
+	/* Rows [first, first + n) from their `len` bytes, which begin at
+	 * byte `offset` of the payload; the buffer has 16 readable bytes
+	 * more.  Runs on several threads at once, each on its own rows. */
+	int (*decode)(payload_in *in, uint64_t first, uint64_t n,
+		      const unsigned char *bytes, size_t len, uint64_t offset,
+		      l3d_err *err);
+	/* The error for a payload that ends after `got` of its `total` bytes. */
+	int (*truncated)(payload_in *in, uint64_t got, uint64_t total,
+			 l3d_err *err);
+};
+/* Read the payload into in->g, announcing its rows in `ready` (may be
+ * NULL) as they are done, in order.  A chunk that ends early is reported
+ * as truncated before its bytes are decoded, and a chunk's error comes
+ * before those of every later chunk, as when reading one chunk after the
+ * other. */
+int payload_read(payload_in *in, row_progress *ready, l3d_err *err);
+
+/* The stream of a format's *_read_start: body(ctx, ready, err) reads the
+ * cells into g, announcing rows in `ready`, on a thread of its own (or at
+ * once where no thread can be had); the stream ends with body's status.
+ * body owns ctx and frees it.  body NULL: g is complete already.  Fails
+ * only for want of memory, and then leaves ctx and g to the caller. */
+typedef int (*read_body)(void *ctx, row_progress *ready, l3d_err *err);
+int format_stream_start(grid *g, read_body body, void *ctx, format_stream **out,
+		      l3d_err *err);
+
+typedef struct payload_out payload_out;
+struct payload_out {
+	FILE *out;               /* NULL: compute the CRC only */
+	const char *name;
+	const row_source *src;
+	unsigned cell_bits;      /* 8 or 1 */
+	bool want_crc;
+	uint32_t crc;            /* the payload's CRC-32 once written, if want_crc */
+	/* Rows [.., + n) as payload bytes: buf (room for them and 16 bytes
+	 * more) filled in, or the rows themselves where they already are
+	 * those bytes.  Runs on several threads at once. */
+	const unsigned char *(*encode)(const payload_out *o, const uint64_t *rows,
+				       uint64_t n, unsigned char *buf);
+};
+int payload_write(payload_out *o, l3d_err *err);
 /* fflush and ferror: the last check of every writer. */
 int format_finish(FILE *out, const char *name, l3d_err *err);
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err)
+int vtk_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
 {
 	char head[512];
 	snprintf(head, sizeof head,
@@ -26,12 +26,12 @@ int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err)
 		 "POINT_DATA %llu\n"
 		 "SCALARS alive unsigned_char 1\n"
 		 "LOOKUP_TABLE default\n",
-		 (unsigned long long)g->generation, (unsigned long long)g->nz,
-		 (unsigned long long)g->ny, (unsigned long long)g->nx,
-		 (unsigned long long)grid_cells(g));
+		 (unsigned long long)src->generation, (unsigned long long)src->nz,
+		 (unsigned long long)src->ny, (unsigned long long)src->nx,
+		 (unsigned long long)(src->nx * src->ny * src->nz));
 	int rc = format_puts(out, name, head, err);
 	if (!rc)
-		rc = format_put_cells(out, name, g, err);
+		rc = format_put_cells(out, name, src, err);
 	if (!rc)
 		rc = format_puts(out, name, "\n", err);
 	return rc ? rc : format_finish(out, name, err);
@@ -40,15 +40,15 @@ int vtk_write(FILE *out, const char *name, const grid *g, l3d_err *err)
 #define NPY_ALIGN 64
 #define NPY_PREAMBLE 10          /* magic, version, header length */
 
-int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err)
+int npy_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
 {
 	unsigned char head[256];
 	char *dict = (char *)head + NPY_PREAMBLE;
 	int n = snprintf(dict, sizeof head - NPY_PREAMBLE,
 			 "{'descr': '|u1', 'fortran_order': False, "
 			 "'shape': (%llu, %llu, %llu), }",
-			 (unsigned long long)g->nx, (unsigned long long)g->ny,
-			 (unsigned long long)g->nz);
+			 (unsigned long long)src->nx, (unsigned long long)src->ny,
+			 (unsigned long long)src->nz);
 	/* Spaces, then the newline numpy requires as the header's last byte. */
 	size_t total = ((size_t)n + NPY_PREAMBLE + 1 + NPY_ALIGN - 1) /
 		       NPY_ALIGN * NPY_ALIGN;
@@ -59,6 +59,6 @@ int npy_write(FILE *out, const char *name, const grid *g, l3d_err *err)
 	head[9] = (unsigned char)((total - NPY_PREAMBLE) >> 8);
 	int rc = format_put(out, name, head, total, err);
 	if (!rc)
-		rc = format_put_cells(out, name, g, err);
+		rc = format_put_cells(out, name, src, err);
 	return rc ? rc : format_finish(out, name, err);
 }

@@ -4,8 +4,10 @@
  * bitstream in x, y, z order (z fastest), cell i in bit i%8 of byte i/8.
  * life3d-formats(5) documents every byte.  The payload CRC sits in the
  * header, and output may be a pipe, so the writer makes two passes over the
- * grid: one to compute the CRC, one to write.  Both directions stream
- * through a 1 MiB buffer: a 2048^3 universe has a 1 GiB payload. */
+ * universe: one to compute the CRC, one to write.  Both directions move a
+ * chunk of rows at a time through the payload pipeline (format_stream.c),
+ * whose chunks start on a byte, so each one is encoded or decoded on its
+ * own, on any thread: a 2048^3 universe has a 1 GiB payload. */
 #include "format.h"
 
 #include <stdlib.h>
@@ -14,68 +16,67 @@
 
 #define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define NATIVE_VERSION 1
-/* A multiple of 8: the bitstream moves in whole 64-bit words. */
-#define CHUNK_BYTES ((size_t)1 << 20)
 
 static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 0x1a, '\n' };
 
-/* ---- writing ---- */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "rows of whole words are taken as the bitstream's bytes as they are");
 
-typedef struct bitsink {
-	unsigned char *buf;
-	size_t len;
+/* ---- the bitstream of a chunk of rows ---- */
+
+typedef struct bitbuf {
+	unsigned char *p;
 	uint64_t acc;            /* bits not yet stored, low bits first */
 	unsigned nacc;
-	uint32_t crc;
-	FILE *out;               /* NULL: compute the CRC only */
-	const char *name;
-	l3d_err *err;
-} bitsink;
-
-static int sink_flush(bitsink *s)
-{
-	s->crc = (uint32_t)crc32(s->crc, s->buf, (uInt)s->len);
-	int rc = s->out ? format_put(s->out, s->name, s->buf, s->len, s->err)
-			: L3D_OK;
-	s->len = 0;
-	return rc;
-}
+} bitbuf;
 
 /* Append the low k bits (1..64) of `bits`; the bits above k must be 0. */
-static int sink_bits(bitsink *s, uint64_t bits, unsigned k)
+static inline void put_bits(bitbuf *b, uint64_t bits, unsigned k)
 {
-	s->acc |= bits << s->nacc;
-	if (s->nacc + k < 64) {
-		s->nacc += k;
-		return L3D_OK;
+	b->acc |= bits << b->nacc;
+	if (b->nacc + k < 64) {
+		b->nacc += k;
+		return;
 	}
-	le_put64(s->buf + s->len, s->acc);
-	s->len += 8;
-	s->acc = s->nacc ? bits >> (64 - s->nacc) : 0;
-	s->nacc = s->nacc + k - 64;
-	return s->len == CHUNK_BYTES ? sink_flush(s) : L3D_OK;
+	memcpy(b->p, &b->acc, 8);
+	b->p += 8;
+	b->acc = b->nacc ? bits >> (64 - b->nacc) : 0;
+	b->nacc = b->nacc + k - 64;
 }
 
-static int sink_payload(bitsink *s, const grid *g)
+static const unsigned char *encode(const payload_out *o, const uint64_t *rows,
+				   uint64_t n, unsigned char *buf)
 {
-	uint64_t tail = grid_tail_mask(g);
-	unsigned last = (unsigned)(g->nz - (g->words - 1) * 64);
-	for (uint64_t x = 0; x < g->nx; x++)
-		for (uint64_t y = 0; y < g->ny; y++) {
-			const uint64_t *row = grid_row(g, x, y);
-			int rc = L3D_OK;
-			for (uint64_t w = 0; w + 1 < g->words && !rc; w++)
-				rc = sink_bits(s, row[w], 64);
-			if (!rc)
-				rc = sink_bits(s, row[g->words - 1] & tail, last);
-			if (rc)
-				return rc;
-		}
-	/* The last partial byte; the buffer always has room (flushed when full). */
-	for (unsigned i = 0; i < (s->nacc + 7) / 8; i++)
-		s->buf[s->len++] = (unsigned char)(s->acc >> (8 * i));
-	return sink_flush(s);
+	uint64_t nz = o->src->nz, words = (nz + 63) / 64;
+	/* Rows of whole words are their own bitstream. */
+	if (nz % 64 == 0)
+		return (const unsigned char *)rows;
+	uint64_t tail = ((uint64_t)1 << (nz & 63)) - 1;
+	unsigned last = (unsigned)(nz - (words - 1) * 64);
+	bitbuf b = {buf, 0, 0};
+	for (uint64_t i = 0; i < n; i++, rows += words) {
+		for (uint64_t w = 0; w + 1 < words; w++)
+			put_bits(&b, rows[w], 64);
+		put_bits(&b, rows[words - 1] & tail, last);
+	}
+	/* A chunk but the last ends on a byte; the last may end in pad bits. */
+	for (unsigned i = 0; i < (b.nacc + 7) / 8; i++)
+		*b.p++ = (unsigned char)(b.acc >> (8 * i));
+	return buf;
 }
+
+/* The 64 bits of the stream from bit `at` on (bytes past the chunk's end
+ * are read from its buffer's slack and belong to no row). */
+static inline uint64_t bits_at(const unsigned char *p, uint64_t at)
+{
+	uint64_t v;
+	unsigned s = (unsigned)(at & 7);
+	p += at >> 3;
+	memcpy(&v, p, 8);
+	return s ? (v >> s) | ((uint64_t)p[8] << (64 - s)) : v;
+}
+
+/* ---- writing ---- */
 
 void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_header *nh)
 {
@@ -93,25 +94,23 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
 }
 
-int native_write(FILE *out, const char *name, const grid *g, const rule *r,
-		 l3d_err *err)
+int native_write(FILE *out, const char *name, const row_source *src,
+		 const rule *r, l3d_err *err)
 {
-	bitsink s = { .name = name, .err = err };
-	s.buf = malloc(CHUNK_BYTES);
-	if (!s.buf)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
-	int rc = sink_payload(&s, g);           /* pass 1: the CRC only */
+	payload_out o = {.name = name, .src = src, .cell_bits = 1,
+			 .want_crc = true, .encode = encode};
+	int rc = payload_write(&o, err);        /* pass 1: the CRC only */
 	unsigned char h[NATIVE_HEADER];
-	native_header nh = {g->nx, g->ny, g->nz, g->generation,
-			    r ? *r : rule_default, s.crc};
+	native_header nh = {src->nx, src->ny, src->nz, src->generation,
+			    r ? *r : rule_default, o.crc};
 	native_build_header(h, &nh);
 	if (!rc)
 		rc = format_put(out, name, h, sizeof h, err);
 	if (!rc) {
-		s = (bitsink){ .buf = s.buf, .out = out, .name = name, .err = err };
-		rc = sink_payload(&s, g);
+		o.out = out;
+		o.want_crc = false;
+		rc = payload_write(&o, err);
 	}
-	free(s.buf);
 	return rc ? rc : format_finish(out, name, err);
 }
 
@@ -157,108 +156,64 @@ static int read_header(reader *r, native_header *nh, l3d_err *err)
 	return rc ? rc : native_parse_header(r->name, h, nh, err);
 }
 
-typedef struct bitsrc {
-	reader *r;
-	unsigned char *buf;
-	size_t len, pos;
-	uint64_t total, left;    /* payload bytes in all, and not yet read */
-	uint64_t acc;            /* bits fetched but not yet taken */
-	unsigned nacc;
-	uint32_t crc;
-	l3d_err *err;
-} bitsrc;
+typedef struct native_in {
+	payload_in in;           /* first: the hooks get a pointer to it */
+	uint32_t stored_crc;
+	bool dirty_pad;          /* bits after the last cell are not all 0 */
+} native_in;
 
-static int src_refill(bitsrc *s)
+static int decode(payload_in *in, uint64_t first, uint64_t n,
+		  const unsigned char *bytes, size_t len, uint64_t offset,
+		  l3d_err *err)
 {
-	size_t want = s->left < CHUNK_BYTES ? (size_t)s->left : CHUNK_BYTES, got;
-	int rc = reader_fill(s->r, s->buf, want, &got, s->err);
-	if (rc)
-		return rc;
-	if (got < want || want == 0)
-		return l3d_fail(s->err, L3D_ERR_DATA,
-				"%s: truncated payload: expected %llu bytes, got %llu",
-				s->r->name, (unsigned long long)s->total,
-				(unsigned long long)(s->total - s->left + got));
-	s->crc = (uint32_t)crc32(s->crc, s->buf, (uInt)got);
-	s->left -= got;
-	/* Zeros past the end of the payload let the last word be whole. */
-	size_t padded = (got + 7) & ~(size_t)7;
-	memset(s->buf + got, 0, padded - got);
-	s->len = padded;
-	s->pos = 0;
-	return L3D_OK;
-}
-
-/* Take the next k bits (1..64). */
-static int src_bits(bitsrc *s, unsigned k, uint64_t *out)
-{
-	uint64_t mask = k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
-	if (s->nacc >= k) {
-		*out = s->acc & mask;
-		s->acc = k == 64 ? 0 : s->acc >> k;
-		s->nacc -= k;
-		return L3D_OK;
+	grid *g = in->g;
+	uint64_t tail = grid_tail_mask(g), *row = g->bits + first * g->words;
+	for (uint64_t i = 0, at = 0; i < n; i++, at += g->nz, row += g->words) {
+		for (uint64_t w = 0; w < g->words; w++)
+			row[w] = bits_at(bytes, at + 64 * w);
+		row[g->words - 1] &= tail;
 	}
-	if (s->pos == s->len) {
-		int rc = src_refill(s);
-		if (rc)
-			return rc;
-	}
-	uint64_t w = le_get64(s->buf + s->pos);
-	s->pos += 8;
-	unsigned from_w = k - s->nacc;          /* 1..64 bits come from w */
-	*out = (s->acc | (w << s->nacc)) & mask;
-	s->acc = from_w == 64 ? 0 : w >> from_w;
-	s->nacc = 64 - from_w;
+	/* Noted here, reported once the CRC is found good (a bad CRC says
+	 * more about a file than its pad bits do). */
+	unsigned used = (unsigned)(n * g->nz % 8);
+	if (first + n == g->nx * g->ny && used)
+		((native_in *)in)->dirty_pad = bytes[len - 1] >> used;
 	return L3D_OK;
 }
 
-static int read_payload(bitsrc *s, grid *g)
+static int truncated(payload_in *in, uint64_t got, uint64_t total, l3d_err *err)
 {
-	unsigned last = (unsigned)(g->nz - (g->words - 1) * 64);
-	for (uint64_t x = 0; x < g->nx; x++)
-		for (uint64_t y = 0; y < g->ny; y++) {
-			uint64_t *row = grid_row(g, x, y);
-			int rc = L3D_OK;
-			for (uint64_t w = 0; w + 1 < g->words && !rc; w++)
-				rc = src_bits(s, 64, &row[w]);
-			if (!rc)
-				rc = src_bits(s, last, &row[g->words - 1]);
-			if (rc)
-				return rc;
-		}
-	return L3D_OK;
+	return l3d_fail(err, L3D_ERR_DATA,
+			"%s: truncated payload: expected %llu bytes, got %llu",
+			in->r->name, (unsigned long long)total,
+			(unsigned long long)got);
 }
 
-static int read_cells(reader *r, grid *g, uint32_t expect_crc, l3d_err *err)
+/* The stream's body: the payload, its CRC, its pad bits, then nothing. */
+static int read_cells(void *ctx, row_progress *ready, l3d_err *err)
 {
-	uint64_t bits;
-	if (__builtin_mul_overflow(g->nx, g->ny, &bits) ||
-	    __builtin_mul_overflow(bits, g->nz, &bits))
-		return l3d_fail(err, L3D_ERR_DATA, "%s: too many cells", r->name);
-	bitsrc s = { .r = r, .err = err };
-	s.total = s.left = bits / 8 + (bits % 8 != 0);
-	s.buf = malloc(CHUNK_BYTES);
-	if (!s.buf)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", r->name);
-	int rc = read_payload(&s, g);
-	free(s.buf);
-	if (rc)
-		return rc;
-	if (s.crc != expect_crc)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: bad payload CRC (stored %08lx, computed %08lx)",
-				r->name, (unsigned long)expect_crc, (unsigned long)s.crc);
-	/* What is left of the last word: the pad bits, then our zeros. */
-	if (s.acc != 0)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: nonzero pad bits after the last cell", r->name);
-	return reader_expect_end(r, ".l3d payload", err);
+	native_in *n = ctx;
+	reader *r = n->in.r;
+	int rc = payload_read(&n->in, ready, err);
+	if (!rc && n->in.crc != n->stored_crc)
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: bad payload CRC (stored %08lx, computed %08lx)",
+			      r->name, (unsigned long)n->stored_crc,
+			      (unsigned long)n->in.crc);
+	if (!rc && n->dirty_pad)
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: nonzero pad bits after the last cell", r->name);
+	if (!rc)
+		rc = reader_expect_end(r, ".l3d payload", err);
+	free(n);
+	return rc;
 }
 
-int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
+int native_read_start(reader *r, grid *g, universe_meta *meta,
+		      format_stream **out, l3d_err *err)
 {
 	native_header nh = { 0 };
+	*out = NULL;
 	memset(g, 0, sizeof *g);
 	int rc = read_header(r, &nh, err);
 	if (!rc)
@@ -266,14 +221,29 @@ int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	if (rc)
 		return rc;
 	g->generation = nh.generation;
-	rc = read_cells(r, g, nh.payload_crc, err);
-	if (rc) {
-		grid_free(g);
-		return rc;
-	}
 	if (meta) {
 		meta->has_rule = true;
 		meta->rule = nh.rule;
 	}
-	return L3D_OK;
+	native_in *n = malloc(sizeof *n);
+	if (n) {
+		*n = (native_in){{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
+				  .decode = decode, .truncated = truncated},
+				 nh.payload_crc, false};
+		rc = format_stream_start(g, read_cells, n, out, err);
+	} else {
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", r->name);
+	}
+	if (rc) {
+		free(n);
+		grid_free(g);
+	}
+	return rc;
+}
+
+int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
+{
+	format_stream *s;
+	int rc = native_read_start(r, g, meta, &s, err);
+	return rc ? rc : format_read_finish(s, err);
 }

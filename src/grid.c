@@ -195,33 +195,41 @@ static inline uint64_t unpack8(uint64_t bits)
 	return ((y + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
 }
 
-void grid_row_unpack(const grid *g, uint64_t x, uint64_t y, uint8_t *cells)
+void row_unpack(const uint64_t *row, uint64_t nz, uint8_t *cells)
 {
-	const uint64_t *row = grid_row(g, x, y);
 	uint64_t z = 0;
-	for (; z + 8 <= g->nz; z += 8) {
+	for (; z + 8 <= nz; z += 8) {
 		uint64_t v = unpack8((row[z >> 6] >> (z & 63)) & 0xff);
 		memcpy(cells + z, &v, 8);
 	}
-	for (; z < g->nz; z++)
+	for (; z < nz; z++)
 		cells[z] = (uint8_t)((row[z >> 6] >> (z & 63)) & 1u);
 }
 
-int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells)
+int row_pack(uint64_t *row, uint64_t nz, const uint8_t *cells)
 {
-	uint64_t *row = grid_row(g, x, y);
 	uint64_t bad = 0, z = 0;
-	memset(row, 0, g->words * 8);
-	for (; z + 8 <= g->nz; z += 8) {
+	memset(row, 0, (nz + 63) / 64 * 8);
+	for (; z + 8 <= nz; z += 8) {
 		uint64_t v = load64(cells + z);
 		bad |= v & 0xfefefefefefefefeULL;
 		row[z >> 6] |= (uint64_t)pack8(v) << (z & 63);
 	}
-	for (; z < g->nz; z++) {
+	for (; z < nz; z++) {
 		bad |= cells[z] & ~1u;
 		row[z >> 6] |= (uint64_t)(cells[z] & 1u) << (z & 63);
 	}
 	return bad ? -1 : 0;
+}
+
+void grid_row_unpack(const grid *g, uint64_t x, uint64_t y, uint8_t *cells)
+{
+	row_unpack(grid_row(g, x, y), g->nz, cells);
+}
+
+int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells)
+{
+	return row_pack(grid_row(g, x, y), g->nz, cells);
 }
 
 /* splitmix64's finaliser: a bijective mixer with good avalanche, cheap

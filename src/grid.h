@@ -73,6 +73,10 @@ uint64_t grid_tail_mask(const grid *g);
  * -1 if a byte is neither 0 nor 1. */
 void grid_row_unpack(const grid *g, uint64_t x, uint64_t y, uint8_t *cells);
 int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells);
+/* The same for a row of nz cells given by its words, wherever it lives (a
+ * chunk of rows fetched from an engine). */
+void row_unpack(const uint64_t *row, uint64_t nz, uint8_t *cells);
+int row_pack(uint64_t *row, uint64_t nz, const uint8_t *cells);
 
 /* Seeded random universe: every cell is alive with probability `density`,
  * decided by a counter-based hash of (seed, cell index), so the bits do

@@ -180,3 +180,20 @@ void outfile_abort(outfile *o)
 		o->tmp = NULL;
 	}
 }
+
+void outfile_writeback(FILE *f)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+	/* No fflush: a failure there would surface later with a stale errno;
+	 * what is still in f's buffer goes with the next call. */
+	struct stat st;
+	int fd = fileno(f);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	off_t end = lseek(fd, 0, SEEK_CUR);
+	if (end > 0)
+		sync_file_range(fd, 0, end, SYNC_FILE_RANGE_WRITE);
+#else
+	(void)f;
+#endif
+}

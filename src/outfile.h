@@ -35,6 +35,14 @@ int outfile_commit(outfile *o, l3d_err *err);
 /* Drop whatever was written (no-op after commit). */
 void outfile_abort(outfile *o);
 
+/* Have the system start writing to disk what has reached f's file so far,
+ * without waiting for it.  A writer that calls this every few MiB leaves
+ * the fsync of outfile_commit() little to wait for, since the disk works
+ * while the rest is still being produced.  Nothing for streams that are
+ * not regular files (pipes, terminals, memory); errors are left for the
+ * writes and the commit to report. */
+void outfile_writeback(FILE *f);
+
 /* Remove every temporary still open; safe to call from a signal handler. */
 void outfile_abort_all(void);
 

@@ -77,6 +77,11 @@ typedef struct plan {
 	uint64_t ckpt_every;
 	double ckpt_interval, max_time;   /* seconds; 0 = off */
 	char ckpt_path[4096];
+	/* One process: the input, whose cells may still be coming in. */
+	reader in;
+	FILE *in_file;
+	format_stream *reading;
+	double t_read;          /* when its last row came (0: not known) */
 } plan;
 
 static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
@@ -135,18 +140,33 @@ static int open_input(const char *path, FILE **f, l3d_err *err)
 	return L3D_OK;
 }
 
+static void close_input(plan *p)
+{
+	if (p->in_file && p->in_file != stdin)
+		fclose(p->in_file);
+	p->in_file = NULL;
+}
+
+/* In one process, only the header is read here: the cells go on being
+ * read in the background while the engine is set up (make_engine). */
 static int load_input(const options *o, plan *p, universe_meta *meta, l3d_err *err)
 {
 	bool use_stdin = !o->input || strcmp(o->input, "-") == 0;
 	const char *path = use_stdin ? NULL : o->input;
 	p->input_name = use_stdin ? "(stdin)" : o->input;
-	FILE *f;
-	int rc = dist_agree(open_input(path, &f, err), err);
-	if (!rc)
-		rc = dist_read(f, path, p->input_name, &p->start, &p->x0, &p->nx,
-			       meta, &p->in_format, err);
-	if (f && f != stdin)
-		fclose(f);
+	int rc = dist_agree(open_input(path, &p->in_file, err), err);
+	if (!rc && dist_size() == 1) {
+		reader_init(&p->in, p->in_file, p->input_name);
+		rc = format_read_start(&p->in, &p->start, meta, &p->in_format,
+				       &p->reading, err);
+		p->x0 = 0;
+		p->nx = p->start.nx;
+	} else if (!rc) {
+		rc = dist_read(p->in_file, path, p->input_name, &p->start, &p->x0,
+			       &p->nx, meta, &p->in_format, err);
+	}
+	if (!p->reading)
+		close_input(p);
 	return rc;
 }
 
@@ -305,6 +325,46 @@ static void show_progress(loop *l, const plan *p, bool final)
 		l->gen, p->last, 100.0 * done / total, rate, eta);
 }
 
+/* The engine, and the end of the input.  While the cells of a single
+ * process's input are still coming, the engine is set up meanwhile and
+ * takes the rows as they are read.  `rc` and `why` are the plan's status:
+ * the failures are reported in the order a run that read everything
+ * first would meet them, the input's, then the plan's, then the engine's. */
+static int make_engine(plan *p, const engine_opts *eo, loop *l, int rc,
+		       const l3d_err *why, l3d_err *err)
+{
+	if (!p->reading) {       /* read already: random or distributed */
+		if (rc) {
+			*err = *why;
+			return rc;
+		}
+		l->population = dist_sum(grid_population(&p->start));
+		return dist_engine_create(eo, &p->start, p->x0, p->nx, &p->rule,
+					  &l->e, err);
+	}
+	row_progress *ready = format_read_progress(p->reading);
+	l3d_err eerr = {0, ""};
+	int erc = rc ? rc : engine_create_streamed(eo, &p->start, ready, &p->rule,
+						   &l->e, &eerr);
+	/* An engine that has every row saw the last one announced. */
+	if (!erc)
+		p->t_read = ready->done_at;
+	int rrc = format_read_finish(p->reading, err);
+	p->reading = NULL;
+	close_input(p);
+	if (rrc) {
+		engine_destroy(l->e);
+		l->e = NULL;
+		return rrc;
+	}
+	if (rc || erc) {
+		*err = rc ? *why : eerr;
+		return rc ? rc : erc;
+	}
+	l->population = grid_population(&p->start);
+	return L3D_OK;
+}
+
 /* The engine's current universe: its own grid when it lives in host
  * memory (no copy), else read back into *tmp, which the caller frees. */
 static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
@@ -319,25 +379,72 @@ static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
 	return rc;
 }
 
-/* Write the current universe, atomically, in the native format. */
+/* A writer's source for a universe outside host memory: the engine's
+ * rows, fetched a chunk at a time.  Each row is counted the first time it
+ * passes (a writer may make two passes), for the population. */
+typedef struct engine_rows {
+	engine *e;
+	uint64_t words, counted, population;
+} engine_rows;
+
+static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
+		      const uint64_t **rows, l3d_err *err)
+{
+	engine_rows *s = ctx;
+	int rc = engine_read_rows(s->e, first, n, buf, err);
+	if (rc)
+		return rc;
+	*rows = buf;
+	if (first == s->counted) {
+		for (uint64_t i = 0; i < n * s->words; i++)
+			s->population += (uint64_t)__builtin_popcountll(buf[i]);
+		s->counted += n;
+	}
+	return L3D_OK;
+}
+
+/* Write the engine's universe atomically to `path` as generation gen in
+ * format f (one process); *population, if asked for, gets its population.
+ * A universe in host memory is written from there.  One on a GPU comes a
+ * chunk of rows at a time, each downloaded while the chunk before is
+ * encoded and written; RLE3 alone needs it whole first. */
+static int write_universe(engine *e, const char *path, bool force, fmt_id f,
+			  const rule *r, uint64_t gen, uint64_t *population,
+			  l3d_err *err)
+{
+	grid tmp = {0}, *g = engine_host_grid(e);
+	engine_rows rows = {e, (e->nz + 63) / 64, 0, 0};
+	row_source src = {e->nx, e->ny, e->nz, gen, fetch_rows, &rows};
+	int rc = !g && f == FMT_RLE3 ? current_grid(e, &tmp, &g, err) : L3D_OK;
+	if (!rc && g) {
+		g->generation = gen;
+		if (population)
+			*population = grid_population(g);
+	}
+	outfile out;
+	if (!rc)
+		rc = outfile_open(&out, path, force,
+				  dist_tty_guard(format_is_binary(f)), err);
+	if (!rc) {
+		rc = g ? format_write(out.f, out.name, f, g, r, err)
+		       : format_write_rows(out.f, out.name, f, &src, r, err);
+		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+	}
+	if (!rc && !g && population)
+		*population = rows.population;
+	grid_free(&tmp);
+	return rc;
+}
+
+/* Write the current universe, atomically, in the native format.  A
+ * checkpoint replaces the previous one: that is its purpose. */
 static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	double t = now();
-	grid tmp = {0}, *g = NULL;
 	int rc = dist_size() > 1
 		? dist_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen, NULL, err)
-		: current_grid(l->e, &tmp, &g, err);
-	outfile f;
-	if (!rc && g) {
-		g->generation = l->gen;
-		/* A checkpoint replaces the previous one: that is its purpose. */
-		rc = outfile_open(&f, p->ckpt_path, true, true, err);
-	}
-	if (!rc && g) {
-		rc = format_write(f.f, f.name, FMT_NATIVE, g, &p->rule, err);
-		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
-	}
-	grid_free(&tmp);
+		: write_universe(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,
+				 NULL, err);
 	l->last_ckpt = now();
 	l->ckpt_cost = l->last_ckpt - t;
 	if (!rc && o->verbose)
@@ -449,27 +556,14 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 }
 
 /* Write the final universe; the population for the summary line is
- * counted from the same grid. */
+ * counted from what is written. */
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	grid tmp = {0}, *final = NULL;
-	int rc = dist_size() > 1
+	return dist_size() > 1
 		? dist_write(l->e, o->output, o->force, p->out_format, &p->rule,
 			     p->last, &l->population, err)
-		: current_grid(l->e, &tmp, &final, err);
-	outfile out;
-	if (!rc && final) {
-		final->generation = p->last;
-		l->population = grid_population(final);
-		rc = outfile_open(&out, o->output, o->force,
-				  dist_tty_guard(format_is_binary(p->out_format)), err);
-	}
-	if (!rc && final) {
-		rc = format_write(out.f, out.name, p->out_format, final, &p->rule, err);
-		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
-	}
-	grid_free(&tmp);
-	return rc;
+		: write_universe(l->e, o->output, o->force, p->out_format, &p->rule,
+				 p->last, &l->population, err);
 }
 
 static void summary(const loop *l, const plan *p, const options *o)
@@ -532,14 +626,16 @@ int run(const options *o, l3d_err *err)
 	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
 	if (dist_size() == 1)
 		engine_warm_up(&eo);     /* GPU set-up overlaps reading the input */
-	int rc = prepare(o, &p, err);
+	l3d_err why = {0, ""};
+	int rc = prepare(o, &p, &why);
 	double t_input = now();
-	if (!rc) {
-		p.cells = (double)p.nx * (double)(p.start.ny * p.start.nz);
-		l.population = dist_sum(grid_population(&p.start));
-		rc = dist_engine_create(&eo, &p.start, p.x0, p.nx, &p.rule, &l.e, err);
-	}
+	p.cells = (double)p.nx * (double)(p.start.ny * p.start.nz);
+	rc = make_engine(&p, &eo, &l, rc, &why, err);
 	double t_engine = now();
+	/* Read in the background: the input ended when its last row came,
+	 * and what the engine needed after that is its set-up time. */
+	if (p.t_read > 0)
+		t_input = p.t_read;
 	if (!rc && o->verbose)
 		say_engine(&p, l.e);
 	/* The engine holds its own copy: drop ours so a large universe is

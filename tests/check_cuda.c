@@ -5,8 +5,11 @@
  * of 1 and 2, z lengths that are not multiples of 32 or 64, rows too long
  * for the fused kernel), several rules, step counts that leave remainders
  * after fused launches, every launch mode and forced small tiles must give
- * the reference's cells, counts and views bit for bit. */
+ * the reference's cells, counts and views bit for bit.  A universe handed
+ * over while it is still being filled in, and read back a run of rows at a
+ * time, must arrive and come back whole. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +236,80 @@ START_TEST(describe_devices)
 }
 END_TEST
 
+/* A filler that announces rows in uneven steps, then fails or finishes. */
+typedef struct filler {
+	row_progress *p;
+	uint64_t upto, step;
+	bool fail;
+} filler;
+
+static void *fill(void *arg)
+{
+	filler *f = arg;
+	for (uint64_t n = 0; n < f->upto;) {
+		n = n + f->step < f->upto ? n + f->step : f->upto;
+		row_progress_publish(f->p, n);
+	}
+	if (f->fail)
+		row_progress_fail(f->p);
+	return NULL;
+}
+
+/* Over 16 MiB of universe: the upload and the read-back each take both
+ * staging buffers several times.  Rows come in steps of 1237 (a batch is
+ * 4 MiB, 16384 rows here), and are read back in runs that cross the
+ * staging buffers' bounds. */
+START_TEST(streamed_upload_and_rows)
+{
+	rule r = rule_default;
+	grid g, got;
+	l3d_err err;
+	make_random(&g, (box){40, 1000, 4100}, 0.3, 11);
+	uint64_t rows = g.nx * g.ny;
+	row_progress p;
+	row_progress_init(&p, rows);
+	filler f = {&p, rows, 1237, false};
+	pthread_t th;
+	ck_assert_int_eq(pthread_create(&th, NULL, fill, &f), 0);
+	engine_opts opts = {.kind = "cuda", .device = -1};
+	engine *e = NULL;
+	int rc = engine_create_streamed(&opts, &g, &p, &r, &e, &err);
+	pthread_join(th, NULL);
+	row_progress_destroy(&p);
+	ck_assert_msg(rc == L3D_OK, "%s", err.msg);
+	ck_assert_msg(grid_alloc(&got, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
+	ck_assert(grid_equal(&g, &got));
+	static const uint64_t runs[] = {1, 7, 3000, 20000, 40000};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		memset(got.bits, 0xff, grid_bytes(&got));
+		for (uint64_t first = 0; first < rows; first += runs[i]) {
+			uint64_t n = rows - first < runs[i] ? rows - first : runs[i];
+			ck_assert_msg(engine_read_rows(e, first, n, got.bits + first * got.words,
+						       &err) == L3D_OK, "%s", err.msg);
+		}
+		ck_assert_msg(grid_equal(&g, &got), "read back in runs of %llu rows",
+			      (unsigned long long)runs[i]);
+	}
+	engine_destroy(e);
+
+	/* A filler that fails half way: no engine, and nothing left behind. */
+	row_progress_init(&p, rows);
+	f = (filler){&p, rows / 2, 999, true};
+	ck_assert_int_eq(pthread_create(&th, NULL, fill, &f), 0);
+	e = NULL;
+	rc = engine_create_streamed(&opts, &g, &p, &r, &e, &err);
+	pthread_join(th, NULL);
+	row_progress_destroy(&p);
+	ck_assert_int_eq(rc, L3D_ERR_RUNTIME);
+	ck_assert_ptr_null(e);
+	ck_assert_msg(strstr(err.msg, "engine 'cuda': the universe's rows stopped coming"),
+		      "%s", err.msg);
+	grid_free(&got);
+	grid_free(&g);
+}
+END_TEST
+
 /* Without a GPU: the engine must refuse cleanly and `auto` must fall back. */
 static int check_unavailable(void)
 {
@@ -288,6 +365,7 @@ static Suite *cuda_suite(void)
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);
 	tcase_add_test(t, describe_devices);
+	tcase_add_test(t, streamed_upload_and_rows);
 	return s;
 }
 

@@ -53,6 +53,37 @@ for axis in x y z; do
 	done
 done
 
+# Results in every format that streams from the device, read from a file
+# and from a pipe: the CPU engine's bytes exactly (130^3 is several chunks
+# of the HPCGame payload; 5x700x2999 has rows that end inside a byte).
+"$LIFE3D" -q --engine cpu --random 130 --seed 3 -n 0 -o big.in.bin || fail "make big.in.bin"
+"$LIFE3D" -q --engine cpu --random 5x700x2999 --seed 4 -n 0 -o odd.in.l3d ||
+	fail "make odd.in.l3d"
+for case in "big.in.bin hpcgame" "odd.in.l3d l3d" "odd.in.l3d vtk" "odd.in.l3d npy"; do
+	set -- $case
+	for eng in cpu cuda; do
+		"$LIFE3D" -q --engine $eng -n 3 --format "$2" -o "stream.$eng.$2" "$1" &&
+			ok || fail "$eng $1 -> $2"
+		cat "$1" | "$LIFE3D" -q --engine $eng -n 3 --format "$2" >"pipe.$eng.$2" &&
+			ok || fail "$eng $1 -> $2 through pipes"
+	done
+	expect_same "stream.cpu.$2" "stream.cuda.$2" "$1 -> $2"
+	expect_same "pipe.cpu.$2" "pipe.cuda.$2" "$1 -> $2 through pipes"
+	expect_same "stream.cpu.$2" "pipe.cuda.$2" "$1 -> $2, file and pipe"
+done
+# A checkpoint written from the device reads back as the same universe.
+"$LIFE3D" -q --engine cuda -n 3 --checkpoint-every 2 --checkpoint ck.l3d \
+	-o ck.out.l3d odd.in.l3d && ok || fail "checkpoint from the device"
+"$LIFE3D" -q --engine cpu -n 2 -o ck.cpu.l3d odd.in.l3d && ok || fail "cpu to generation 2"
+expect_same ck.l3d ck.cpu.l3d "checkpoint from the device"
+# A truncated input: the reader's error, not the engine's.
+head -c 1000000 big.in.bin >cut.bin
+expect_exit 65 "truncated input with the CUDA engine" -- \
+	"$LIFE3D" -q --engine cuda -n 1 -o cut.out cut.bin
+expect_err_line "cut.bin: truncated: expected 2197000 bytes of cells, got 999984" \
+	"truncated input with the CUDA engine: message"
+expect_absent cut.out "truncated input with the CUDA engine"
+
 # The PTX fallback that GPUs without sm_90 code run: forced through the
 # driver's JIT compiler, the kernels give the same universe and log.
 tag=B5_S45-33x17x65_

@@ -108,6 +108,20 @@ int engine_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
 	return L3D_OK;
 }
 
+int engine_view_start(engine *e, bool project, int axis, uint64_t index,
+		      void *out, l3d_err *err)
+{
+	if (e->ops->view_start)
+		return e->ops->view_start(e, project, axis, index, out, err);
+	return project ? engine_project(e, axis, out, err)
+		       : engine_slice(e, axis, index, out, err);
+}
+
+int engine_view_wait(engine *e, l3d_err *err)
+{
+	return e->ops->view_wait ? e->ops->view_wait(e, err) : L3D_OK;
+}
+
 int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
 {
 	if (e->ops->project)

@@ -52,6 +52,11 @@ typedef struct engine_ops {
 	int (*project)(engine *e, int axis, uint32_t *counts, l3d_err *err);
 	int (*slice)(engine *e, int axis, uint64_t index, uint8_t *cells,
 		     l3d_err *err);
+	/* a projection (uint32_t counts) or slice (uint8_t cells) that may
+	 * still be on its way into out when view_start returns */
+	int (*view_start)(engine *e, bool project, int axis, uint64_t index,
+			  void *out, l3d_err *err);
+	int (*view_wait)(engine *e, l3d_err *err);
 	void (*destroy)(engine *e);
 	/* the engine's own universe when it lives in host memory in grid
 	 * layout (lets the result be written without a copy) */
@@ -92,6 +97,16 @@ int engine_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
 int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err);
 int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
 		 l3d_err *err);
+/* Snapshots taken while the steps go on: engine_view_start() begins a
+ * projection (project: uint32_t counts, as engine_project) or a slice
+ * (uint8_t cells, as engine_slice) of the current universe into `out`;
+ * engine_view_wait() returns once `out` holds it, and may be called from
+ * another thread while this one steps on.  One view at a time.  Engines
+ * without an asynchronous path fill `out` before engine_view_start()
+ * returns. */
+int engine_view_start(engine *e, bool project, int axis, uint64_t index,
+		      void *out, l3d_err *err);
+int engine_view_wait(engine *e, l3d_err *err);
 const char *engine_describe(const engine *e);
 /* The engine's current universe if it is a host grid, else NULL; valid
  * until the next engine call. */

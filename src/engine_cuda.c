@@ -12,7 +12,9 @@
  * each cached by its shape.  On compute capability 9.0 and later the
  * launches use programmatic dependent launch, so a kernel's start-up
  * overlaps the end of the one before.  Population, births, deaths, slices
- * and projections are computed on the device; only their results travel.
+ * and projections are computed on the device; only their results travel,
+ * a snapshot's view on a stream of its own into pinned memory while the
+ * next steps run.
  *
  * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
  * ("fuse=2,warps=8,chunk=64,words=4,generic=1") override the launch mode
@@ -105,6 +107,13 @@ typedef struct cuda_engine {
 	size_t row_bytes;
 	graph_slot graphs[GRAPH_SLOTS];
 	uint64_t clock;
+	struct {                     /* the view a snapshot is taking */
+		cudaStream_t copy;   /* its copy to the host */
+		cudaEvent_t computed, copied;
+		void *dev, *pinned;
+		size_t capacity, bytes;
+		void *out;           /* NULL: none pending */
+	} view;
 } cuda_engine;
 
 int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
@@ -430,40 +439,86 @@ static int cuda_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
 			err);
 }
 
-/* Run a view kernel into a temporary device buffer and copy the result. */
-static int fetch_view(cuda_engine *c, int axis, int slice, uint64_t index, void *out,
-		      l3d_err *err)
+/* Buffers for a view of `bytes`, kept for the next snapshot. */
+static int view_buffers(cuda_engine *c, size_t bytes, l3d_err *err)
 {
+	if (!c->view.copy) {
+		CUDA_TRY(cudaStreamCreateWithFlags(&c->view.copy, cudaStreamNonBlocking),
+			 "cudaStreamCreate");
+		CUDA_TRY(cudaEventCreateWithFlags(&c->view.computed, cudaEventDisableTiming),
+			 "cudaEventCreate");
+		CUDA_TRY(cudaEventCreateWithFlags(&c->view.copied, cudaEventDisableTiming),
+			 "cudaEventCreate");
+	}
+	if (bytes <= c->view.capacity)
+		return L3D_OK;
+	cudaFree(c->view.dev);
+	cudaFreeHost(c->view.pinned);
+	c->view.dev = c->view.pinned = NULL;
+	c->view.capacity = 0;
+	CUDA_TRY(cudaMalloc(&c->view.dev, bytes), "allocating a view");
+	CUDA_TRY(cudaMallocHost(&c->view.pinned, bytes), "allocating a view");
+	c->view.capacity = bytes;
+	return L3D_OK;
+}
+
+/* The view kernel runs on the stepping stream, ahead of the next steps
+ * (which overwrite the universe it reads); its result goes to pinned
+ * memory on a stream of its own, so the next steps need not wait for the
+ * copy, nor the copy for them. */
+static int cuda_view_start(engine *e, bool project, int axis, uint64_t index, void *out,
+			   l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
 	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz};
-	uint64_t width = axis == 0 ? extent[1] : extent[0];
-	uint64_t height = axis == 2 ? extent[1] : extent[2];
-	size_t bytes = (size_t)(width * height) * (slice ? 1 : sizeof(uint32_t));
-	if (axis < 0 || axis > 2 || (slice && index >= extent[axis]))
+	if (axis < 0 || axis > 2 || (!project && index >= extent[axis]))
 		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no slice %llu on axis %d",
 				(unsigned long long)index, axis);
+	uint64_t width = axis == 0 ? extent[1] : extent[0];
+	uint64_t height = axis == 2 ? extent[1] : extent[2];
+	size_t bytes = (size_t)(width * height) * (project ? sizeof(uint32_t) : 1);
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	void *d = NULL;
-	CUDA_TRY(cudaMalloc(&d, bytes ? bytes : 1), "allocating a view");
-	cudaError_t e = slice ? l3dk_slice(&c->plan, c->buf[c->cur], axis, index, d, c->stream)
-			      : l3dk_project(&c->plan, c->buf[c->cur], axis, d, c->stream);
-	if (e == cudaSuccess)
-		e = cudaMemcpyAsync(out, d, bytes, cudaMemcpyDeviceToHost, c->stream);
-	if (e == cudaSuccess)
-		e = cudaStreamSynchronize(c->stream);
-	cudaFree(d);
-	if (e != cudaSuccess)
-		return cuda_fail(err, e, slice ? "computing a slice" : "computing a projection");
+	int rc = view_buffers(c, bytes ? bytes : 1, err);
+	if (rc)
+		return rc;
+	cudaError_t k = project ? l3dk_project(&c->plan, c->buf[c->cur], axis, c->view.dev, c->stream)
+				: l3dk_slice(&c->plan, c->buf[c->cur], axis, index, c->view.dev, c->stream);
+	CUDA_TRY(k, project ? "computing a projection" : "computing a slice");
+	CUDA_TRY(cudaEventRecord(c->view.computed, c->stream), "cudaEventRecord");
+	CUDA_TRY(cudaStreamWaitEvent(c->view.copy, c->view.computed, 0), "cudaStreamWaitEvent");
+	CUDA_TRY(cudaMemcpyAsync(c->view.pinned, c->view.dev, bytes, cudaMemcpyDeviceToHost,
+				 c->view.copy),
+		 "copying a view");
+	CUDA_TRY(cudaEventRecord(c->view.copied, c->view.copy), "cudaEventRecord");
+	c->view.bytes = bytes;
+	c->view.out = out;
+	return L3D_OK;
+}
+
+/* May run on the snapshot thread while the stepping thread goes on. */
+static int cuda_view_wait(engine *e, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (!c->view.out)
+		return L3D_OK;
+	void *out = c->view.out;
+	c->view.out = NULL;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaEventSynchronize(c->view.copied), "copying a view");
+	memcpy(out, c->view.pinned, c->view.bytes);
 	return L3D_OK;
 }
 
 static int cuda_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
 {
-	return fetch_view((cuda_engine *)e, axis, 0, 0, counts, err);
+	int rc = cuda_view_start(e, true, axis, 0, counts, err);
+	return rc ? rc : cuda_view_wait(e, err);
 }
 
 static int cuda_slice(engine *e, int axis, uint64_t index, uint8_t *cells, l3d_err *err)
 {
-	return fetch_view((cuda_engine *)e, axis, 1, index, cells, err);
+	int rc = cuda_view_start(e, false, axis, index, cells, err);
+	return rc ? rc : cuda_view_wait(e, err);
 }
 
 static void cuda_destroy(engine *e)
@@ -483,6 +538,14 @@ static void cuda_destroy(engine *e)
 	}
 	cudaFree(c->d_counts);
 	cudaFreeHost(c->h_counts);
+	cudaFree(c->view.dev);
+	cudaFreeHost(c->view.pinned);
+	if (c->view.copy) {
+		cudaStreamSynchronize(c->view.copy);
+		cudaStreamDestroy(c->view.copy);
+		cudaEventDestroy(c->view.computed);
+		cudaEventDestroy(c->view.copied);
+	}
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);
@@ -500,6 +563,8 @@ static const engine_ops cuda_ops = {
 	.read_rows = cuda_read_rows,
 	.project = cuda_project,
 	.slice = cuda_slice,
+	.view_start = cuda_view_start,
+	.view_wait = cuda_view_wait,
 	.destroy = cuda_destroy,
 	.describe = cuda_describe,
 };

@@ -63,29 +63,24 @@ int png_write_gray(FILE *out, const char *name, const uint8_t *pixels,
 	return L3D_OK;
 }
 
-/* Grey levels for one view, one byte per cell, before scaling. */
-static int render(engine *e, const snapshot_opts *o, uint64_t w, uint64_t h,
-		  uint8_t *grey, l3d_err *err)
+/* Grey levels for one view, one byte per cell, before scaling: a slice's
+ * cells are black or white; a projection is scaled to its densest line, not
+ * to the depth, since a sparse universe would otherwise be a black
+ * picture. */
+static void to_grey(bool project, const void *view, uint64_t cells, uint8_t *grey)
 {
-	if (o->kind == SNAP_SLICE) {
-		int rc = engine_slice(e, o->axis, o->index, grey, err);
-		for (uint64_t i = 0; !rc && i < w * h; i++)
-			grey[i] = grey[i] ? 255 : 0;
-		return rc;
+	if (!project) {
+		const uint8_t *c = view;
+		for (uint64_t i = 0; i < cells; i++)
+			grey[i] = c[i] ? 255 : 0;
+		return;
 	}
-	uint32_t *counts = malloc(w * h * sizeof *counts);
-	if (!counts)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
-	int rc = engine_project(e, o->axis, counts, err);
-	/* Scale to the densest line, not to the depth: a sparse universe
-	 * would otherwise be a black picture. */
+	const uint32_t *counts = view;
 	uint64_t top = 0;
-	for (uint64_t i = 0; !rc && i < w * h; i++)
+	for (uint64_t i = 0; i < cells; i++)
 		top = counts[i] > top ? counts[i] : top;
-	for (uint64_t i = 0; !rc && i < w * h; i++)
+	for (uint64_t i = 0; i < cells; i++)
 		grey[i] = top ? (uint8_t)(((uint64_t)counts[i] * 255 + top / 2) / top) : 0;
-	free(counts);
-	return rc;
 }
 
 static uint8_t *enlarge(const uint8_t *src, uint64_t w, uint64_t h, unsigned s)
@@ -104,10 +99,13 @@ static uint8_t *enlarge(const uint8_t *src, uint64_t w, uint64_t h, unsigned s)
 	return dst;
 }
 
-/* A snapshot between taking the view and writing the file: grey levels of
- * the unscaled view, so the engine's part is as short as it can be. */
+/* A snapshot between taking the view and writing the file: the engine's
+ * view (which may still be on its way from a GPU), so the stepping thread
+ * only starts it and the rest happens on the snapshot thread. */
 typedef struct picture {
-	uint8_t *grey;
+	engine *e;
+	void *view;              /* uint32_t counts or uint8_t cells */
+	bool project;
 	uint64_t w, h;
 	unsigned scale;
 	bool force;
@@ -119,32 +117,48 @@ static int take(engine *e, const snapshot_opts *o, uint64_t generation,
 {
 	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
 	grid_view_dims(&dims, o->axis, &pic->w, &pic->h);
+	pic->e = e;
+	pic->project = o->kind != SNAP_SLICE;
 	pic->scale = o->scale;
 	pic->force = o->force;
 	snprintf(pic->path, sizeof pic->path, "%s%0*" PRIu64 ".png", o->prefix,
 		 (int)o->digits, generation);
-	pic->grey = malloc(pic->w * pic->h);
-	if (!pic->grey)
+	pic->view = malloc(pic->w * pic->h * (pic->project ? sizeof(uint32_t) : 1));
+	if (!pic->view)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
-	int rc = render(e, o, pic->w, pic->h, pic->grey, err);
+	int rc = engine_view_start(e, pic->project, o->axis, o->index, pic->view, err);
 	if (rc) {
-		free(pic->grey);
-		pic->grey = NULL;
+		free(pic->view);
+		pic->view = NULL;
 	}
 	return rc;
 }
 
-/* Scale, encode and write atomically; frees the picture. */
+/* The picture's grey levels, scaled up: one buffer of w*s x h*s bytes. */
+static int develop_pixels(picture *pic, uint8_t **image, l3d_err *err)
+{
+	int rc = engine_view_wait(pic->e, err);
+	uint8_t *grey = rc ? NULL : malloc(pic->w * pic->h);
+	if (!rc && !grey)
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
+	if (rc)
+		return rc;
+	to_grey(pic->project, pic->view, pic->w * pic->h, grey);
+	*image = grey;
+	if (pic->scale > 1) {
+		*image = enlarge(grey, pic->w, pic->h, pic->scale);
+		free(grey);
+		if (!*image)
+			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
+	}
+	return L3D_OK;
+}
+
+/* Grey, scale, encode and write atomically; frees the picture. */
 static int develop(picture *pic, l3d_err *err)
 {
-	uint8_t *image = pic->grey;
-	int rc = L3D_OK;
-	if (pic->scale > 1) {
-		image = enlarge(pic->grey, pic->w, pic->h, pic->scale);
-		if (!image)
-			rc = l3d_fail(err, L3D_ERR_RUNTIME,
-				      "out of memory for a snapshot");
-	}
+	uint8_t *image = NULL;
+	int rc = develop_pixels(pic, &image, err);
 	outfile f;
 	if (!rc)
 		rc = outfile_open(&f, pic->path, pic->force, true, err);
@@ -153,10 +167,9 @@ static int develop(picture *pic, l3d_err *err)
 				    pic->h * pic->scale, err);
 		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
 	}
-	if (image != pic->grey)
-		free(image);
-	free(pic->grey);
-	pic->grey = NULL;
+	free(image);
+	free(pic->view);
+	pic->view = NULL;
 	return rc;
 }
 

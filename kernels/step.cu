@@ -40,11 +40,12 @@ struct StepArgs {
 	l3dk_counts *counts;
 	uint64_t plane;          /* 32-bit words per x plane */
 	uint32_t nx, ny, w32;
-	/* Planes to copy after plane x_end - 1: x_restart.  On the torus
-	 * (x_end = nx, x_restart = 0) plane x wraps; in an open box the copies
-	 * stop at the last readable halo plane (x_end = nx + 1 = x_restart + 1),
-	 * whose repeats feed only planes that are not stored. */
-	int32_t x_end, x_restart;
+	/* The plane copied after plane x_end - 1 is plane 0.  On the torus
+	 * x_end = nx: plane x wraps.  In an open box x_end is one past the last
+	 * halo plane; the copies after it (past the planes that are stored)
+	 * start again from plane 0, which keeps them in memory, and feed only
+	 * results that are dropped. */
+	int32_t x_end;
 	int open;                /* 1: planes -1 and nx are halo planes in memory */
 	uint32_t lpr, rpw, rows, out_rows, chunk;
 	uint32_t wl, bl;
@@ -320,7 +321,7 @@ template <int K, int G>
 __device__ __forceinline__ void copy_next_plane(const StepArgs &a, const Lane<G> &L,
 						March<K, G> &m, uint32_t slot)
 {
-	m.pin = m.pin + 1 == a.x_end ? a.x_restart : m.pin + 1;
+	m.pin = m.pin + 1 == a.x_end ? 0 : m.pin + 1;
 	int64_t plane = (int64_t)m.pin * (int64_t)a.plane;
 	if (L.slot)
 		copy_async<4 * G>(m.in_me + slot, m.row + plane);
@@ -499,10 +500,10 @@ step_fused(const __grid_constant__ StepArgs a)
 	 * plane of work that is not stored). */
 	m.live_until = min(a.chunk, a.nx - m.x0) + 3 * K - 1;
 	m.iters = (m.live_until + 1) & ~1u;
-	int64_t p0 = (int64_t)m.x0 - K - 1;    /* copied first: p0 + 1 */
-	if (!a.open)
-		p0 = (p0 % (int64_t)a.nx + a.nx) % (int64_t)a.nx;
-	m.pin = (int32_t)p0;
+	/* Copied first: plane pin + 1, wrapped on the torus.  (Written so
+	 * that the common kernel stays within 128 registers: 16 warps.) */
+	int64_t p0 = ((int64_t)m.x0 - K - 1) % (int64_t)a.nx;
+	m.pin = a.open ? (int32_t)m.x0 - K - 1 : (int32_t)(p0 < 0 ? p0 + a.nx : p0);
 	m.pop = m.born = m.died = 0;
 
 	uint32_t ya[K][4][G], yb[K][4][G];
@@ -812,7 +813,6 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 	a.nx = nx;
 	a.open = open;
 	a.x_end = open ? (int32_t)nx + gens : (int32_t)nx;
-	a.x_restart = open ? a.x_end - 1 : 0;
 	a.src = static_cast<const uint32_t *>(src);
 	a.dst = static_cast<uint32_t *>(dst);
 	a.counts = counts;

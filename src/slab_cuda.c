@@ -7,9 +7,9 @@
  * landed.  `edge` waits only for the generation it works on (event `ready`,
  * recorded at each swap once both streams are done), so the staging
  * copies, the MPI messages and the edge planes all overlap the interior
- * kernel: per step the GPU is busy for about the interior's time, not the
- * interior's plus the exchange's.  Counts are summed on the device and read
- * back by finish(). */
+ * kernel.  LIFE3D_SLAB_EDGES=serial queues the edge planes on `run` after
+ * the interior instead, for measurements.  Counts are summed on the device
+ * and read back by finish(). */
 #include "config.h"
 #include "slab.h"
 
@@ -53,6 +53,7 @@ typedef struct cuda_slab {
 	cudaEvent_t ready, edge_done;
 	l3dk_counts *d_counts, *h_counts;
 	engine_stats *pending;       /* where the device's counts go */
+	bool edge_stream;            /* edge planes on `edge`, else on `run` */
 	char name[272];
 } cuda_slab;
 
@@ -73,7 +74,7 @@ static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 	cuda_slab *c = (cuda_slab *)b;
 	if (xa >= xb)
 		return L3D_OK;
-	bool interior = xa >= 1 && xb <= (int64_t)c->n - 1;
+	bool interior = !c->edge_stream || (xa >= 1 && xb <= (int64_t)c->n - 1);
 	cudaStream_t s = interior ? c->run : c->edge;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	if (stats && c->pending != stats) {
@@ -274,6 +275,8 @@ int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true};
 	c->device = (first + local_rank) % count;
+	const char *edges = getenv("LIFE3D_SLAB_EDGES");
+	c->edge_stream = !(edges && strcmp(edges, "serial") == 0);
 	c->n = slab->nx;
 	c->depth = depth;
 	c->plane_words = slab->ny * slab->words;

@@ -30,7 +30,10 @@ typedef struct slab_backend_ops {
 		    l3d_err *err);
 	void (*swap)(slab_backend *b);     /* the next generation is current */
 	/* Planes [x, x + count) of the current generation to or from host
-	 * memory; both wait for the steps queued before them. */
+	 * memory.  Between finish() and the next step, any planes; while
+	 * steps are queued, only those an exchange moves (the first and last
+	 * `depth` own planes out, the halos in): they are ordered after the
+	 * queued steps that write or read them. */
 	int (*to_host)(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
 		       l3d_err *err);
 	int (*from_host)(slab_backend *b, int64_t x, uint64_t count,

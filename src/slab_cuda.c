@@ -4,10 +4,10 @@
  * planes that the steps ping-pong between.  Two streams: `run` steps the
  * interior planes [1, n-1), which need no halo; `edge` copies halo planes
  * in and out and steps every range that reads a halo, after the halo has
- * landed.  `edge` waits only for the generation it works on (event `ready`,
- * recorded at each swap once both streams are done), so the staging
- * copies, the MPI messages and the edge planes all overlap the interior
- * kernel.  LIFE3D_SLAB_EDGES=serial queues the edge planes on `run` after
+ * landed.  The copies wait only for the edge steps before them, and the
+ * edge steps for the generation they read (event `ready`, recorded at each
+ * swap once both streams are done), so the staging copies, the MPI
+ * messages and the edge planes all overlap the interior kernel.  LIFE3D_SLAB_EDGES=serial queues the edge planes on `run` after
  * the interior instead, for measurements.  Counts are summed on the device
  * and read back by finish(). */
 #include "config.h"
@@ -104,12 +104,18 @@ static void cs_swap(slab_backend *b)
 	cudaEventRecord(c->ready, c->run);
 }
 
+/* The copies run on `edge` without waiting for the interior: the planes an
+ * exchange sends (the first and last own planes) were last written by edge
+ * steps, the halos it fills are read only by edge steps, and the interior
+ * reads neither.  Whole-slab copies come after finish(), when nothing
+ * runs. */
 static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
 		      l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
+	if (!c->edge_stream)        /* every step is on `run` */
+		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(dst, cs_plane(b, x), count * c->plane_bytes,
 			    cudaMemcpyDeviceToHost, c->edge),
 	    "copying planes to the host");
@@ -117,14 +123,13 @@ static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
 	return L3D_OK;
 }
 
-/* Halo planes land on `edge`, ahead of the edge steps that read them; the
- * interior steps never read them. */
 static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
 			const uint64_t *src, l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
+	if (!c->edge_stream)
+		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(cs_plane(b, x), src, count * c->plane_bytes,
 			    cudaMemcpyHostToDevice, c->edge),
 	    "copying planes to the device");

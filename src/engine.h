@@ -135,9 +135,6 @@ void engine_cuda_settle(void);
  * driver or no device), and a description of each for --version. */
 int engine_cuda_device_count(void);
 int engine_cuda_describe_devices(char *buf, size_t size);
-/* 0 with the number of visible devices, or -1 with the reason there is
- * none (no driver, a driver older than the runtime, no device). */
-int engine_cuda_probe(int *count, char *why, size_t size);
 
 /* CPU SIMD paths this binary has and this CPU supports, e.g.
  * "avx512 avx2 portable", for --version. */

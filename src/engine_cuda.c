@@ -34,12 +34,6 @@ int engine_cuda_device_count(void)
 	return 0;
 }
 
-int engine_cuda_probe(int *count, char *why, size_t size)
-{
-	*count = 0;
-	snprintf(why, size, "engine 'cuda' is not built in (configure --with-cuda)");
-	return -1;
-}
 
 int engine_cuda_describe_devices(char *buf, size_t size)
 {
@@ -68,7 +62,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #else /* HAVE_CUDA */
 
 #include "../kernels/kernels.h"
-#include "cuda_try.h"
+#include "cuda_host.h"
 
 enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
 #define STAGE_BYTES ((size_t)16 << 20)
@@ -122,7 +116,9 @@ int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
 			cudaGetErrorString(e));
 }
 
-int engine_cuda_probe(int *count, char *why, size_t size)
+/* 0 with the number of visible devices, or -1 with the reason there is
+ * none (no driver, a driver older than the runtime, no device). */
+static int probe_devices(int *count, char *why, size_t size)
 {
 	int n = 0, driver = 0, runtime = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
@@ -163,7 +159,7 @@ int engine_cuda_describe_devices(char *buf, size_t size)
 	int n = 0, len = 0;
 	if (size)
 		buf[0] = '\0';
-	if (engine_cuda_probe(&n, why, sizeof why))
+	if (probe_devices(&n, why, sizeof why))
 		return snprintf(buf, size, "none (%s)", why);
 	for (int d = 0; d < n; d++) {
 		struct cudaDeviceProp p;
@@ -176,6 +172,20 @@ int engine_cuda_describe_devices(char *buf, size_t size)
 					(double)p.totalGlobalMem / GIB);
 	}
 	return len;
+}
+
+int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *err)
+{
+	char why[256];
+	int n = 0;
+	if (probe_devices(&n, why, sizeof why))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
+	int first = opts && opts->device >= 0 ? opts->device : 0;
+	if (first >= n)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"engine 'cuda': no device %d (%d visible)", first, n);
+	*device = (first + offset) % n;
+	return L3D_OK;
 }
 
 /* "fuse=2,warps=8" -> tuning; unknown keys are ignored. */
@@ -470,12 +480,12 @@ static int cuda_view_start(engine *e, bool project, int axis, uint64_t index, vo
 			   l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
-	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz};
+	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz}, width, height;
 	if (axis < 0 || axis > 2 || (!project && index >= extent[axis]))
 		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no slice %llu on axis %d",
 				(unsigned long long)index, axis);
-	uint64_t width = axis == 0 ? extent[1] : extent[0];
-	uint64_t height = axis == 2 ? extent[1] : extent[2];
+	grid dims = {.nx = extent[0], .ny = extent[1], .nz = extent[2]};
+	grid_view_dims(&dims, axis, &width, &height);
 	size_t bytes = (size_t)(width * height) * (project ? sizeof(uint32_t) : 1);
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	int rc = view_buffers(c, bytes ? bytes : 1, err);
@@ -569,20 +579,27 @@ static const engine_ops cuda_ops = {
 	.describe = cuda_describe,
 };
 
-/* Fail before allocating when the two buffers cannot fit. */
-static int check_memory(cuda_engine *c, const char *name, l3d_err *err)
+int cuda_memory_check(double need, const char *what, const char *name, l3d_err *err)
 {
 	size_t free_b = 0, total_b = 0;
 	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-	double need = 2.0 * (double)c->bytes + 64.0 * 1024 * 1024;
+	need += 64.0 * 1024 * 1024;
 	if (need <= (double)free_b)
 		return L3D_OK;
 	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
-			"engine 'cuda': a %llux%llux%llu universe needs %.2f GiB of device memory "
+			"engine 'cuda': %s needs %.2f GiB of device memory "
 			"but %s has %.2f GiB free (of %.2f GiB)",
-			(unsigned long long)c->base.nx, (unsigned long long)c->base.ny,
-			(unsigned long long)c->base.nz, need / GIB, name, (double)free_b / GIB,
-			(double)total_b / GIB);
+			what, need / GIB, name, (double)free_b / GIB, (double)total_b / GIB);
+}
+
+/* Fail before allocating when the two buffers cannot fit. */
+static int check_memory(cuda_engine *c, const char *name, l3d_err *err)
+{
+	char what[96];
+	snprintf(what, sizeof what, "a %llux%llux%llu universe",
+		 (unsigned long long)c->base.nx, (unsigned long long)c->base.ny,
+		 (unsigned long long)c->base.nz);
+	return cuda_memory_check(2.0 * (double)c->bytes, what, name, err);
 }
 
 static int allocate(cuda_engine *c, l3d_err *err)
@@ -664,15 +681,11 @@ void engine_cuda_settle(void)
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
 		       row_progress *ready, const rule *r, engine **out, l3d_err *err)
 {
-	char why[256];
-	int n = 0;
+	int device;
 	*out = NULL;
-	if (engine_cuda_probe(&n, why, sizeof why))
-		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
-	int device = opts && opts->device >= 0 ? opts->device : 0;
-	if (device >= n)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"engine 'cuda': no device %d (%d visible)", device, n);
+	int rc = cuda_pick_device(opts, 0, &device, err);
+	if (rc)
+		return rc;
 	cuda_engine *c = calloc(1, sizeof *c);
 	if (!c)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
@@ -684,7 +697,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 	c->device = device;
 	c->bytes = grid_bytes(initial);
 	c->row_bytes = (size_t)initial->words * 8;
-	int rc = open_device(c, initial, ready, err);
+	rc = open_device(c, initial, ready, err);
 	if (rc) {
 		cuda_destroy(&c->base);
 		return rc;

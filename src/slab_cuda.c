@@ -37,9 +37,8 @@ int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 #else /* HAVE_CUDA */
 
 #include "../kernels/kernels.h"
-#include "cuda_try.h"
+#include "cuda_host.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
 
 typedef struct cuda_slab {
 	slab_backend base;
@@ -74,8 +73,9 @@ static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 	cuda_slab *c = (cuda_slab *)b;
 	if (xa >= xb)
 		return L3D_OK;
-	bool interior = !c->edge_stream || (xa >= 1 && xb <= (int64_t)c->n - 1);
-	cudaStream_t s = interior ? c->run : c->edge;
+	/* Ranges that read a halo go on `edge`, after the halos landed. */
+	bool on_run = !c->edge_stream || (xa >= 1 && xb <= (int64_t)c->n - 1);
+	cudaStream_t s = on_run ? c->run : c->edge;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	if (stats && c->pending != stats) {
 		/* Cleared before any kernel of this generation counts: `edge`
@@ -85,7 +85,7 @@ static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 		CUDA_TRY(cudaEventRecord(c->ready, c->run), "ordering a step");
 		c->pending = stats;
 	}
-	if (!interior)
+	if (!on_run)
 		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a step");
 	CUDA_TRY(l3dk_step_open(&c->plan, plane_at(c, c->cur, xa), plane_at(c, c->cur ^ 1, xa),
 			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL, s),
@@ -219,22 +219,6 @@ int slab_cuda_devices(void)
 	return engine_cuda_device_count();
 }
 
-/* Fail before allocating when the two buffers cannot fit. */
-static int check_memory(cuda_slab *c, const struct cudaDeviceProp *p,
-			size_t bytes, l3d_err *err)
-{
-	size_t free_b = 0, total_b = 0;
-	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-	double need = 2.0 * (double)bytes + 64.0 * 1024 * 1024;
-	if (need <= (double)free_b)
-		return L3D_OK;
-	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
-			"engine 'cuda': a slab of %llu planes needs %.2f GiB of device memory "
-			"but %s (device %d) has %.2f GiB free (of %.2f GiB)",
-			(unsigned long long)c->n, need / GIB, p->name, c->device,
-			(double)free_b / GIB, (double)total_b / GIB);
-}
-
 static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
 {
 	struct cudaDeviceProp p;
@@ -242,7 +226,10 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
 	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
-	int rc = check_memory(c, &p, bytes, err);
+	char what[64], name[300];
+	snprintf(what, sizeof what, "a slab of %llu planes", (unsigned long long)c->n);
+	snprintf(name, sizeof name, "%s (device %d)", p.name, c->device);
+	int rc = cuda_memory_check(2.0 * (double)bytes, what, name, err);
 	if (rc)
 		return rc;
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
@@ -266,27 +253,23 @@ int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 		     const engine_opts *opts, int local_rank, slab_backend **out,
 		     l3d_err *err)
 {
-	char why[256];
-	int count = 0;
+	int device;
 	*out = NULL;
-	if (engine_cuda_probe(&count, why, sizeof why))
-		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
-	int first = opts && opts->device >= 0 ? opts->device : 0;
-	if (first >= count)
-		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no device %d (%d visible)",
-				first, count);
+	int rc = cuda_pick_device(opts, local_rank, &device, err);
+	if (rc)
+		return rc;
 	cuda_slab *c = calloc(1, sizeof *c);
 	if (!c)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true};
-	c->device = (first + local_rank) % count;
+	c->device = device;
 	const char *edges = getenv("LIFE3D_SLAB_EDGES");
 	c->edge_stream = !(edges && strcmp(edges, "serial") == 0);
 	c->n = slab->nx;
 	c->depth = depth;
 	c->plane_words = slab->ny * slab->words;
 	c->plane_bytes = (size_t)c->plane_words * 8;
-	int rc = open_slab(c, slab, r, err);
+	rc = open_slab(c, slab, r, err);
 	if (rc) {
 		cs_destroy(&c->base);
 		return rc;

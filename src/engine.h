@@ -128,8 +128,18 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
  * itself.  Both are cheap no-ops where nothing needs warming. */
 void engine_warm_up(const engine_opts *opts);
 void engine_settle(void);
+/* At the end of a run, a set-up still under way is left behind rather than
+ * waited for (a run that ended on the CPU before the GPU was ready should
+ * not wait for it).  engine_left_behind() then says so, and the process
+ * must end with _exit(): exit() would tear down a runtime that a thread is
+ * still setting up. */
+void engine_leave(void);
+bool engine_left_behind(void);
 void engine_cuda_warm_up(int device);
+bool engine_cuda_warming(void);     /* started and not finished */
 void engine_cuda_settle(void);
+void engine_cuda_leave(void);
+bool engine_cuda_left_behind(void);
 
 /* Number of usable CUDA devices (0 when CUDA is not built in, there is no
  * driver or no device), and a description of each for --version. */

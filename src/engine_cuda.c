@@ -23,6 +23,7 @@
 #include "engine.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,22 @@ void engine_cuda_warm_up(int device)
 	(void)device;
 }
 
+bool engine_cuda_warming(void)
+{
+	return false;
+}
+
 void engine_cuda_settle(void)
 {
+}
+
+void engine_cuda_leave(void)
+{
+}
+
+bool engine_cuda_left_behind(void)
+{
+	return false;
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
@@ -650,7 +665,8 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
  * primary context it creates is the one the engine later uses; failures
  * are left for engine_cuda_create() to find and report. */
 static pthread_t warm_thread;
-static bool warm_running;
+static bool warm_running, left_behind;
+static atomic_bool warm_finished;
 static int warm_device;
 
 static void *warm(void *arg)
@@ -660,6 +676,7 @@ static void *warm(void *arg)
 	if (cudaGetDeviceCount(&n) == cudaSuccess && warm_device < n &&
 	    cudaSetDevice(warm_device) == cudaSuccess)
 		cudaFree(NULL);
+	atomic_store(&warm_finished, true);
 	return NULL;
 }
 
@@ -668,7 +685,13 @@ void engine_cuda_warm_up(int device)
 	if (warm_running)
 		return;
 	warm_device = device;
+	atomic_store(&warm_finished, false);
 	warm_running = pthread_create(&warm_thread, NULL, warm, NULL) == 0;
+}
+
+bool engine_cuda_warming(void)
+{
+	return warm_running && !atomic_load(&warm_finished);
 }
 
 void engine_cuda_settle(void)
@@ -676,6 +699,21 @@ void engine_cuda_settle(void)
 	if (warm_running)
 		pthread_join(warm_thread, NULL);
 	warm_running = false;
+}
+
+void engine_cuda_leave(void)
+{
+	if (engine_cuda_warming()) {
+		pthread_detach(warm_thread);
+		warm_running = false;
+		left_behind = true;
+	}
+	engine_cuda_settle();
+}
+
+bool engine_cuda_left_behind(void)
+{
+	return left_behind;
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,

@@ -84,6 +84,12 @@ static int finish(int rc, const l3d_err *err)
 		rc = rc ? rc : L3D_ERR_IO;
 	}
 	dist_finalize();
+	/* Everything is written; a GPU set-up the run did not need must not
+	 * hold the exit up (or be torn down under its thread's feet). */
+	if (engine_left_behind()) {
+		fflush(stderr);
+		_exit(rc);
+	}
 	return rc;
 }
 

@@ -665,6 +665,6 @@ int run(const options *o, l3d_err *err)
 	if (!rc)
 		summary(&l, &p, o);
 	engine_destroy(l.e);
-	engine_settle();
+	engine_leave();
 	return rc;
 }

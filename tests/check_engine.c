@@ -5,8 +5,9 @@
  * and deaths, bit for bit, on random universes of every awkward size: edges
  * of 1 and 2 (a cell is its own neighbour), rows that end inside a word,
  * rows of every vector width, under many rules.  Known patterns are
- * checked by position, and the slab interface by stepping a universe as
- * two slabs with separate halo planes. */
+ * checked by position, the slab interface by stepping a universe as two
+ * slabs with separate halo planes, and the handover engine by moving a
+ * universe between two CPU engines part-way through a run. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "check_run.h"
 #include "engine.h"
 #include "engine_cpu.h"
+#include "engine_handover.h"
 #include "reference.h"
 
 static const char *const all_paths[] = {"avx512", "avx2", "portable"};
@@ -471,6 +473,73 @@ START_TEST(random_grid_is_deterministic)
 }
 END_TEST
 
+/* ---- handover: a first engine, then a second from a given poll on ---- */
+
+typedef struct fake_next {
+	int polls, ready_after;  /* ready from poll ready_after on; -1: never */
+	bool unavailable;        /* make() says there is no second engine */
+	rule rule;
+	int made;
+} fake_next;
+
+static bool fake_ready(void *ctx)
+{
+	fake_next *f = ctx;
+	return f->ready_after >= 0 && f->polls++ >= f->ready_after;
+}
+
+static int fake_make(void *ctx, const grid *now, engine **out, l3d_err *err)
+{
+	fake_next *f = ctx;
+	f->made++;
+	if (f->unavailable)
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "none here");
+	engine_opts o = {"cpu", 1, -1, "portable"};
+	return engine_create(&o, now, &f->rule, out, err);
+}
+
+/* Calls of 1, 1, 2, 5 and the rest, counts on each, a view at the end:
+ * the same universe and counts as the reference whenever the move comes. */
+START_TEST(handover_keeps_the_trajectory)
+{
+	static const struct { int after; bool unavailable; } cases[] = {
+		{0, false}, {1, false}, {3, false}, {5, false}, {-1, false},
+		{2, true},
+	};
+	rule r = parse("B5/S45");
+	trajectory t;
+	trajectory_make(&t, 13, 9, 70, 0.3, 91, &r, 24);
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		fake_next f = {0, cases[c].after, cases[c].unavailable, r, 0};
+		handover_next next = {fake_ready, fake_make, NULL, &f, "the second"};
+		engine *e = NULL;
+		ck_assert_int_eq(engine_handover_create(make_engine(&t.start, &r, NULL, 2),
+							next, &e, NULL), L3D_OK);
+		static const int calls[] = {1, 1, 2, 5, 15};
+		int gen = 0;
+		for (size_t k = 0; k < sizeof calls / sizeof *calls; k++) {
+			engine_stats st = {9, 9, 9};
+			ck_assert_int_eq(engine_step(e, (uint64_t)calls[k], &st, NULL), L3D_OK);
+			gen += calls[k];
+			assert_same(e, &t.gens[gen - 1], "handover", gen);
+			assert_stats(&st, &t.stats[gen - 1], "handover", gen);
+		}
+		uint32_t got[13 * 9], want[13 * 9];
+		ck_assert_int_eq(engine_project(e, 2, got, NULL), L3D_OK);
+		grid_project(&t.gens[gen - 1], 2, want);
+		ck_assert_mem_eq(got, want, sizeof got);
+		const char *d = engine_describe(e);
+		bool moved = cases[c].after >= 0 && !cases[c].unavailable;
+		ck_assert_int_eq(f.made, cases[c].after >= 0 ? 1 : 0);
+		ck_assert_msg((strstr(d, "steps on") != NULL) == moved, "case %zu: %s", c, d);
+		ck_assert_msg((strstr(d, "while the second starts") != NULL) ==
+			      (cases[c].after < 0), "case %zu: %s", c, d);
+		engine_destroy(e);
+	}
+	trajectory_free(&t);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -492,6 +561,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(t, simd_paths_are_chosen_and_checked);
 	tcase_add_test(t, views_match_the_universe);
 	tcase_add_test(t, random_grid_is_deterministic);
+	tcase_add_test(t, handover_keeps_the_trajectory);
 	suite_add_tcase(s, t);
 	return s;
 }

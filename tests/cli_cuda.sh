@@ -96,6 +96,32 @@ CUDA_FORCE_PTX_JIT=1 "$LIFE3D" -q --engine cuda -n 9 --log ptx2.tsv -o ptx2.l3d 
 expect_same B6_S567-64x48x200_.cpu.l3d ptx2.l3d "universe, PTX JIT, B6/S567"
 expect_same B6_S567-64x48x200_.cpu.tsv ptx2.tsv "log, PTX JIT, B6/S567"
 
+# --engine auto steps a small universe on the CPU while the GPU starts and
+# moves it over at a step boundary.  Long enough for the move to come
+# mid-run, or so short that it never comes: the CPU engine's bytes either
+# way, and the summary says which engines stepped.
+"$LIFE3D" -q --engine cpu --random 128 --seed 5 -n 0 -o ho.in.l3d || fail "make ho.in.l3d"
+for eng in cpu auto; do
+	"$LIFE3D" -v --engine $eng -n 100000 --log-every 997 --log ho.$eng.tsv \
+		--snapshot-every 30011 --snapshot-prefix ho.$eng. -o ho.$eng.l3d \
+		ho.in.l3d 2>ho.$eng.err && ok || fail "handover run, $eng"
+done
+expect_same ho.cpu.l3d ho.auto.l3d "universe, auto moving to the GPU"
+expect_same ho.cpu.tsv ho.auto.tsv "log, auto moving to the GPU"
+for f in ho.cpu.*.png; do
+	expect_same "$f" "$(echo "$f" | sed 's/\.cpu\./.auto./')" "snapshot $f, auto"
+done
+grep -q "engine cuda/.*steps on cpu/" ho.auto.err && ok ||
+	fail "auto moved to the GPU mid-run: $(tail -1 ho.auto.err)"
+for eng in cpu auto; do
+	"$LIFE3D" -v --engine $eng -n 5 --log sh.$eng.tsv -o sh.$eng.l3d \
+		B5_S45-33x17x65_.in.l3d 2>sh.$eng.err && ok || fail "short run, $eng"
+done
+expect_same sh.cpu.l3d sh.auto.l3d "universe, auto ending before the GPU starts"
+expect_same sh.cpu.tsv sh.auto.tsv "log, auto ending before the GPU starts"
+grep -q "engine cpu/.* while the GPU starts" sh.auto.err && ok ||
+	fail "auto ended on the CPU: $(tail -1 sh.auto.err)"
+
 # Device selection: a device that is not there is a usage error; hiding
 # every GPU makes the engine unavailable.
 expect_exit 64 "--device out of range" -- \

@@ -31,6 +31,10 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * busy cores slowed the GPU's set-up), see kernels/NOTES.md. */
 #define HANDOVER_MAX_BYTES ((size_t)2 << 20)
 
+/* Only a run that stepped on the CPU while the GPU started leaves that
+ * start-up behind at the end; every other run waits for it as usual. */
+static bool gpu_started_under_cpu;
+
 typedef struct gpu_later {
 	engine_opts opts;
 	rule rule;
@@ -72,6 +76,7 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
 	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL};
+	gpu_started_under_cpu = true;
 	g->rule = *r;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};
 	return engine_handover_create(cpu, next, out, err);
@@ -127,7 +132,10 @@ void engine_settle(void)
 
 void engine_leave(void)
 {
-	engine_cuda_leave();
+	if (gpu_started_under_cpu)
+		engine_cuda_leave();
+	else
+		engine_settle();
 }
 
 bool engine_left_behind(void)

@@ -128,11 +128,11 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
  * itself.  Both are cheap no-ops where nothing needs warming. */
 void engine_warm_up(const engine_opts *opts);
 void engine_settle(void);
-/* At the end of a run, a set-up still under way is left behind rather than
- * waited for (a run that ended on the CPU before the GPU was ready should
- * not wait for it).  engine_left_behind() then says so, and the process
- * must end with _exit(): exit() would tear down a runtime that a thread is
- * still setting up. */
+/* At the end of a run that stepped on the CPU while the GPU was starting,
+ * a start-up still under way is left behind rather than waited for; other
+ * runs wait for it (engine_settle).  engine_left_behind() then says so, and
+ * the process must end with _exit(): exit() would tear down a runtime that
+ * a thread is still setting up. */
 void engine_leave(void);
 bool engine_left_behind(void);
 void engine_cuda_warm_up(int device);

@@ -203,6 +203,11 @@ static void stage_free(mpi_engine *m, uint64_t *p)
 
 enum { TAG_TO_LEFT = 1, TAG_TO_RIGHT = 2, TAG_VIEW = 3 };
 
+static int copies_done(mpi_engine *m, l3d_err *err)
+{
+	return m->b->ops->copies_done ? m->b->ops->copies_done(m->b, err) : L3D_OK;
+}
+
 /* Both halo exchanges of a batch of b steps, posted; they complete in
  * exchange_finish.  The buffers travel as planes of 64-bit words. */
 static int exchange_start(mpi_engine *m, uint64_t b, MPI_Request req[4],
@@ -218,9 +223,13 @@ static int exchange_start(mpi_engine *m, uint64_t b, MPI_Request req[4],
 		out[1] = m->stage_buf + quarter;
 		in[0] = m->stage_buf + 2 * quarter;
 		in[1] = m->stage_buf + 3 * quarter;
+		/* Waiting for these also covers the last exchange's copies in,
+		 * so `in` may be received into again. */
 		rc = ops->to_host(m->b, 0, b, out[0], err);
 		if (!rc)
 			rc = ops->to_host(m->b, n - d, b, out[1], err);
+		if (!rc)
+			rc = copies_done(m, err);
 	} else {
 		out[0] = ops->plane(m->b, 0);
 		out[1] = ops->plane(m->b, n - d);
@@ -242,6 +251,8 @@ static int exchange_finish(mpi_engine *m, uint64_t b, MPI_Request req[4],
 	MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
 	if (!m->stage)
 		return L3D_OK;
+	/* Not waited for here: the steps that read the halos wait on the
+	 * device, and the next exchange before it receives into `in`. */
 	const slab_backend_ops *ops = m->b->ops;
 	int rc = ops->from_host(m->b, -(int64_t)b, b, in[0], err);
 	return rc ? rc : ops->from_host(m->b, (int64_t)m->n, b, in[1], err);
@@ -353,7 +364,8 @@ int engine_mpi_slab(engine *e, grid *view, uint64_t *x0, l3d_err *err)
 			return rc;
 	}
 	view->bits = m->mirror.bits;
-	return m->b->ops->to_host(m->b, 0, m->n, view->bits, err);
+	int rc = m->b->ops->to_host(m->b, 0, m->n, view->bits, err);
+	return rc ? rc : copies_done(m, err);
 }
 
 static int mpi_read(engine *e, grid *out, l3d_err *err)
@@ -526,6 +538,8 @@ static const char *mpi_describe(const engine *e)
 static void mpi_destroy(engine *e)
 {
 	mpi_engine *m = (mpi_engine *)e;
+	if (m->b)
+		copies_done(m, NULL);    /* none may still read or fill a buffer */
 	if (m->stage_buf)
 		stage_free(m, m->stage_buf);
 	if (m->b)

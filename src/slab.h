@@ -33,11 +33,17 @@ typedef struct slab_backend_ops {
 	 * memory.  Between finish() and the next step, any planes; while
 	 * steps are queued, only those an exchange moves (the first and last
 	 * `depth` own planes out, the halos in): they are ordered after the
-	 * queued steps that write or read them. */
+	 * queued steps that write or read them, and steps queued later that
+	 * read the halos wait for them.  The copies may still be under way on
+	 * return; they complete in the order they were started, all of them by
+	 * the time copies_done() returns, and until then the host buffer must
+	 * be left alone. */
 	int (*to_host)(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
 		       l3d_err *err);
 	int (*from_host)(slab_backend *b, int64_t x, uint64_t count,
 			 const uint64_t *src, l3d_err *err);
+	/* Wait for the copies started so far (NULL: each is done on return). */
+	int (*copies_done)(slab_backend *b, l3d_err *err);
 	/* Wait for every queued step (and surface its errors). */
 	int (*finish)(slab_backend *b, l3d_err *err);
 	void (*destroy)(slab_backend *b);

@@ -1,15 +1,18 @@
 /* slab_cuda.c - a rank's slab stepped on its GPU (see slab.h).
  *
  * The slab and its halos live in two device buffers of n + 2 * depth
- * planes that the steps ping-pong between.  Two streams: `run` steps the
- * interior planes [1, n-1), which need no halo; `edge` copies halo planes
- * in and out and steps every range that reads a halo, after the halo has
- * landed.  The copies wait only for the edge steps before them, and the
- * edge steps for the generation they read (event `ready`, recorded at each
- * swap once both streams are done), so the staging copies, the MPI
- * messages and the edge planes all overlap the interior kernel.  LIFE3D_SLAB_EDGES=serial queues the edge planes on `run` after
- * the interior instead, for measurements.  Counts are summed on the device
- * and read back by finish(). */
+ * planes that the steps ping-pong between.  Every step runs on one stream,
+ * `run`, in the order the engine queues them (the interior first, then the
+ * ranges next to the halos); the halo copies run on a second, `copy`.  Two
+ * events tie them together: a range that reads a halo waits for `halo_in`
+ * (the last copy into the device) and then records `edges_done`, and every
+ * copy waits for `edges_done`.  The planes an exchange sends are always
+ * written by such a range, and the halos it fills are read only by such
+ * ranges, so the copies never wait for the interior kernel: the staging
+ * copies and the MPI messages overlap it.  The host waits once for both
+ * planes going out, and not at all for the halos coming in (the steps that
+ * read them wait on the device).  Counts are summed on the device and read
+ * back by finish(). */
 #include "config.h"
 #include "slab.h"
 
@@ -48,11 +51,10 @@ typedef struct cuda_slab {
 	char *buf[2];                /* n + 2 * depth planes each */
 	int cur;
 	l3dk_plan plan;
-	cudaStream_t run, edge;
-	cudaEvent_t ready, edge_done;
+	cudaStream_t run, copy;
+	cudaEvent_t halo_in, edges_done;
 	l3dk_counts *d_counts, *h_counts;
 	engine_stats *pending;       /* where the device's counts go */
-	bool edge_stream;            /* edge planes on `edge`, else on `run` */
 	char name[272];
 } cuda_slab;
 
@@ -73,53 +75,41 @@ static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 	cuda_slab *c = (cuda_slab *)b;
 	if (xa >= xb)
 		return L3D_OK;
-	/* Ranges that read a halo go on `edge`, after the halos landed. */
-	bool on_run = !c->edge_stream || (xa >= 1 && xb <= (int64_t)c->n - 1);
-	cudaStream_t s = on_run ? c->run : c->edge;
+	bool reads_halo = xa < 1 || xb > (int64_t)c->n - 1;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	if (stats && c->pending != stats) {
-		/* Cleared before any kernel of this generation counts: `edge`
-		 * waits for `ready`, recorded again after the clearing. */
+		/* Cleared before any kernel of this generation counts. */
 		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->run),
 		    "clearing the counters");
-		CUDA_TRY(cudaEventRecord(c->ready, c->run), "ordering a step");
 		c->pending = stats;
 	}
-	if (!on_run)
-		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a step");
+	if (reads_halo)
+		CUDA_TRY(cudaStreamWaitEvent(c->run, c->halo_in, 0), "ordering a step");
 	CUDA_TRY(l3dk_step_open(&c->plan, plane_at(c, c->cur, xa), plane_at(c, c->cur ^ 1, xa),
-			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL, s),
+			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL, c->run),
 	    "launching a step");
+	if (reads_halo)
+		CUDA_TRY(cudaEventRecord(c->edges_done, c->run), "ordering a step");
 	return L3D_OK;
 }
 
-/* The next generation is whole when both streams are through with it. */
 static void cs_swap(slab_backend *b)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	c->cur ^= 1;
-	/* An error here shows again at the next synchronisation. */
-	cudaEventRecord(c->edge_done, c->edge);
-	cudaStreamWaitEvent(c->run, c->edge_done, 0);
-	cudaEventRecord(c->ready, c->run);
 }
 
-/* The copies run on `edge` without waiting for the interior: the planes an
- * exchange sends (the first and last own planes) were last written by edge
- * steps, the halos it fills are read only by edge steps, and the interior
- * reads neither.  Whole-slab copies come after finish(), when nothing
- * runs. */
+/* An exchange copies its planes out after the last range that read a halo
+ * (which wrote them) and its halos in before the next one: see the top. */
 static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
 		      l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	if (!c->edge_stream)        /* every step is on `run` */
-		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
+	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(dst, cs_plane(b, x), count * c->plane_bytes,
-			    cudaMemcpyDeviceToHost, c->edge),
+			    cudaMemcpyDeviceToHost, c->copy),
 	    "copying planes to the host");
-	CUDA_TRY(cudaStreamSynchronize(c->edge), "copying planes to the host");
 	return L3D_OK;
 }
 
@@ -128,13 +118,21 @@ static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	if (!c->edge_stream)
-		CUDA_TRY(cudaStreamWaitEvent(c->edge, c->ready, 0), "ordering a copy");
+	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(cs_plane(b, x), src, count * c->plane_bytes,
-			    cudaMemcpyHostToDevice, c->edge),
+			    cudaMemcpyHostToDevice, c->copy),
 	    "copying planes to the device");
-	/* The caller may reuse src at once. */
-	CUDA_TRY(cudaStreamSynchronize(c->edge), "copying planes to the device");
+	CUDA_TRY(cudaEventRecord(c->halo_in, c->copy), "ordering a copy");
+	return L3D_OK;
+}
+
+/* One wait for both planes of an exchange: a synchronisation costs about
+ * as much as copying a 1024x1024 plane. */
+static int cs_copies_done(slab_backend *b, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamSynchronize(c->copy), "copying planes");
 	return L3D_OK;
 }
 
@@ -146,7 +144,7 @@ static int cs_finish(slab_backend *b, l3d_err *err)
 		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
 				    cudaMemcpyDeviceToHost, c->run),
 		    "reading the counters");
-	CUDA_TRY(cudaStreamSynchronize(c->edge), "stepping");
+	CUDA_TRY(cudaStreamSynchronize(c->copy), "stepping");
 	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping");
 	if (c->pending) {
 		c->pending->population += c->h_counts->population;
@@ -185,20 +183,20 @@ static void cs_destroy(slab_backend *b)
 	cudaSetDevice(c->device);
 	if (c->run)
 		cudaStreamSynchronize(c->run);
-	if (c->edge)
-		cudaStreamSynchronize(c->edge);
+	if (c->copy)
+		cudaStreamSynchronize(c->copy);
 	for (int i = 0; i < 2; i++)
 		cudaFree(c->buf[i]);
 	cudaFree(c->d_counts);
 	cudaFreeHost(c->h_counts);
-	if (c->ready)
-		cudaEventDestroy(c->ready);
-	if (c->edge_done)
-		cudaEventDestroy(c->edge_done);
+	if (c->halo_in)
+		cudaEventDestroy(c->halo_in);
+	if (c->edges_done)
+		cudaEventDestroy(c->edges_done);
 	if (c->run)
 		cudaStreamDestroy(c->run);
-	if (c->edge)
-		cudaStreamDestroy(c->edge);
+	if (c->copy)
+		cudaStreamDestroy(c->copy);
 	free(c);
 }
 
@@ -208,6 +206,7 @@ static const slab_backend_ops cuda_slab_ops = {
 	.swap = cs_swap,
 	.to_host = cs_to_host,
 	.from_host = cs_from_host,
+	.copies_done = cs_copies_done,
 	.finish = cs_finish,
 	.destroy = cs_destroy,
 	.host_alloc = cs_host_alloc,
@@ -236,17 +235,18 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 			   r->survive, NULL),
 	    "planning the kernels");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
-	CUDA_TRY(cudaStreamCreateWithFlags(&c->edge, cudaStreamNonBlocking), "cudaStreamCreate");
-	CUDA_TRY(cudaEventCreateWithFlags(&c->ready, cudaEventDisableTiming), "cudaEventCreate");
-	CUDA_TRY(cudaEventCreateWithFlags(&c->edge_done, cudaEventDisableTiming), "cudaEventCreate");
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->halo_in, cudaEventDisableTiming), "cudaEventCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->edges_done, cudaEventDisableTiming), "cudaEventCreate");
 	for (int i = 0; i < 2; i++) {
 		CUDA_TRY(cudaMalloc((void **)&c->buf[i], bytes), "allocating the slab");
 		CUDA_TRY(cudaMemset(c->buf[i], 0, bytes), "clearing the slab");
 	}
 	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
 	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
-	CUDA_TRY(cudaEventRecord(c->ready, c->run), "cudaEventRecord");
-	return cs_from_host(&c->base, 0, c->n, slab->bits, err);
+	CUDA_TRY(cudaEventRecord(c->edges_done, c->run), "cudaEventRecord");
+	rc = cs_from_host(&c->base, 0, c->n, slab->bits, err);
+	return rc ? rc : cs_copies_done(&c->base, err);
 }
 
 int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
@@ -263,8 +263,6 @@ int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true};
 	c->device = device;
-	const char *edges = getenv("LIFE3D_SLAB_EDGES");
-	c->edge_stream = !(edges && strcmp(edges, "serial") == 0);
 	c->n = slab->nx;
 	c->depth = depth;
 	c->plane_words = slab->ny * slab->words;

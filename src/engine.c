@@ -28,7 +28,9 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * this small crosses to the device in a millisecond.  Larger ones wait for
  * the GPU, which then takes their rows as they are read: at 512^3 the CPU
  * steps while it waits were worth no more than the move cost (and the
- * busy cores slowed the GPU's set-up), see kernels/NOTES.md. */
+ * busy cores slowed the GPU's set-up), see kernels/NOTES.md.  A device
+ * named with --device is checked before the first step, as for any other
+ * run, so a wrong one is an error whether or not the run is short. */
 #define HANDOVER_MAX_BYTES ((size_t)2 << 20)
 
 /* Only a run that stepped on the CPU while the GPU started leaves that
@@ -88,8 +90,9 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 {
 	const char *kind = opts && opts->kind ? opts->kind : "auto";
 	*out = NULL;
-	if (strcmp(kind, "auto") == 0 && engine_cuda_warming() &&
-	    grid_bytes(initial) <= HANDOVER_MAX_BYTES && gpu_driver_present())
+	if (strcmp(kind, "auto") == 0 && (!opts || opts->device < 0) &&
+	    engine_cuda_warming() && grid_bytes(initial) <= HANDOVER_MAX_BYTES &&
+	    gpu_driver_present())
 		return cpu_until_gpu(opts, initial, ready, r, out, err);
 	engine_settle();
 	if (strcmp(kind, "cpu") == 0)

@@ -127,6 +127,9 @@ grep -q "engine cpu/.* while the GPU starts" sh.auto.err && ok ||
 expect_exit 64 "--device out of range" -- \
 	"$LIFE3D" -q --engine cuda --device 1000 --random 8 -n 1 -o d.l3d
 expect_err_line "no device 1000" "--device out of range: message"
+expect_exit 64 "--device out of range, engine auto, a short run" -- \
+	"$LIFE3D" -q --engine auto --device 1000 --random 8 -n 1 -o d.l3d
+expect_absent d.l3d "--device out of range, engine auto"
 expect_exit 69 "CUDA_VISIBLE_DEVICES empty" -- \
 	env CUDA_VISIBLE_DEVICES= "$LIFE3D" -q --engine cuda --random 8 -n 1 -o v.l3d
 expect_err_line "no CUDA device" "CUDA_VISIBLE_DEVICES empty: message"

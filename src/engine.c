@@ -78,8 +78,8 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
 	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL};
-	gpu_started_under_cpu = true;
 	g->rule = *r;
+	gpu_started_under_cpu = true;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};
 	return engine_handover_create(cpu, next, out, err);
 }

@@ -35,7 +35,6 @@ int engine_cuda_device_count(void)
 	return 0;
 }
 
-
 int engine_cuda_describe_devices(char *buf, size_t size)
 {
 	return snprintf(buf, size, "none (engine 'cuda' is not built in)");
@@ -563,14 +562,14 @@ static void cuda_destroy(engine *e)
 	}
 	cudaFree(c->d_counts);
 	cudaFreeHost(c->h_counts);
-	cudaFree(c->view.dev);
-	cudaFreeHost(c->view.pinned);
-	if (c->view.copy) {
+	if (c->view.copy) {     /* a view's copy may still use its buffers */
 		cudaStreamSynchronize(c->view.copy);
 		cudaStreamDestroy(c->view.copy);
 		cudaEventDestroy(c->view.computed);
 		cudaEventDestroy(c->view.copied);
 	}
+	cudaFree(c->view.dev);
+	cudaFreeHost(c->view.pinned);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);
@@ -703,12 +702,13 @@ void engine_cuda_settle(void)
 
 void engine_cuda_leave(void)
 {
-	if (engine_cuda_warming()) {
-		pthread_detach(warm_thread);
-		warm_running = false;
-		left_behind = true;
+	if (!engine_cuda_warming()) {
+		engine_cuda_settle();
+		return;
 	}
-	engine_cuda_settle();
+	pthread_detach(warm_thread);
+	warm_running = false;
+	left_behind = true;
 }
 
 bool engine_cuda_left_behind(void)

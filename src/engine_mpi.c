@@ -87,12 +87,6 @@ static int cpu_from_host(slab_backend *b, int64_t x, uint64_t count,
 	return L3D_OK;
 }
 
-static int cpu_finish(slab_backend *b, l3d_err *err)
-{
-	(void)b, (void)err;
-	return L3D_OK;
-}
-
 static void cpu_destroy(slab_backend *b)
 {
 	cpu_backend *c = (cpu_backend *)b;
@@ -108,7 +102,6 @@ static const slab_backend_ops cpu_backend_ops = {
 	.swap = cpu_swap,
 	.to_host = cpu_to_host,
 	.from_host = cpu_from_host,
-	.finish = cpu_finish,
 	.destroy = cpu_destroy,
 };
 
@@ -338,7 +331,7 @@ static int mpi_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 				    rc ? NULL : err);
 		rc = rc ? rc : brc;
 	}
-	int frc = m->b->ops->finish(m->b, rc ? NULL : err);
+	int frc = m->b->ops->finish ? m->b->ops->finish(m->b, rc ? NULL : err) : L3D_OK;
 	rc = dist_agree(rc ? rc : frc, err);
 	if (!rc && stats) {
 		uint64_t mine[3] = {st.population, st.births, st.deaths}, all[3];
@@ -538,12 +531,12 @@ static const char *mpi_describe(const engine *e)
 static void mpi_destroy(engine *e)
 {
 	mpi_engine *m = (mpi_engine *)e;
-	if (m->b)
+	if (m->b) {
 		copies_done(m, NULL);    /* none may still read or fill a buffer */
-	if (m->stage_buf)
-		stage_free(m, m->stage_buf);
-	if (m->b)
+		if (m->stage_buf)
+			stage_free(m, m->stage_buf);
 		m->b->ops->destroy(m->b);
+	}
 	grid_free(&m->mirror);
 	free(m);
 }

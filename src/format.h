@@ -200,11 +200,12 @@ int payload_read(payload_in *in, row_progress *ready, l3d_err *err);
 /* The stream of a format's *_read_start: body(ctx, ready, err) reads the
  * cells into g, announcing rows in `ready`, on a thread of its own (or at
  * once where no thread can be had); the stream ends with body's status.
- * body owns ctx and frees it.  body NULL: g is complete already.  Fails
- * only for want of memory, and then leaves ctx and g to the caller. */
+ * ctx is copied (ctx_size bytes) and kept until the stream is finished.
+ * body NULL: g is complete already.  Fails only for want of memory,
+ * reported against r, and then frees g. */
 typedef int (*read_body)(void *ctx, row_progress *ready, l3d_err *err);
-int format_stream_start(grid *g, read_body body, void *ctx, format_stream **out,
-		      l3d_err *err);
+int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
+			size_t ctx_size, format_stream **out, l3d_err *err);
 
 typedef struct payload_out payload_out;
 struct payload_out {

@@ -9,7 +9,6 @@
  * compares outputs byte for byte, so the writer must be exact. */
 #include "format.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #define HPCGAME_HEADER 16
@@ -76,10 +75,7 @@ static int read_cells(void *ctx, row_progress *ready, l3d_err *err)
 {
 	payload_in *in = ctx;
 	int rc = payload_read(in, ready, err);
-	if (!rc)
-		rc = reader_expect_end(in->r, "HPCGame cells", err);
-	free(in);
-	return rc;
+	return rc ? rc : reader_expect_end(in->r, "HPCGame cells", err);
 }
 
 int hpcgame_read_start(reader *r, grid *g, universe_meta *meta,
@@ -96,19 +92,9 @@ int hpcgame_read_start(reader *r, grid *g, universe_meta *meta,
 	if (rc)
 		return rc;
 	g->generation = t;
-	payload_in *in = malloc(sizeof *in);
-	if (in) {
-		*in = (payload_in){.r = r, .g = g, .cell_bits = 8,
-				   .decode = decode, .truncated = truncated};
-		rc = format_stream_start(g, read_cells, in, out, err);
-	} else {
-		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", r->name);
-	}
-	if (rc) {
-		free(in);
-		grid_free(g);
-	}
-	return rc;
+	payload_in in = {.r = r, .g = g, .cell_bits = 8, .decode = decode,
+			 .truncated = truncated};
+	return format_stream_start(r, g, read_cells, &in, sizeof in, out, err);
 }
 
 int hpcgame_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)

@@ -10,7 +10,6 @@
  * own, on any thread: a 2048^3 universe has a 1 GiB payload. */
 #include "format.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -203,10 +202,7 @@ static int read_cells(void *ctx, row_progress *ready, l3d_err *err)
 	if (!rc && n->dirty_pad)
 		rc = l3d_fail(err, L3D_ERR_DATA,
 			      "%s: nonzero pad bits after the last cell", r->name);
-	if (!rc)
-		rc = reader_expect_end(r, ".l3d payload", err);
-	free(n);
-	return rc;
+	return rc ? rc : reader_expect_end(r, ".l3d payload", err);
 }
 
 int native_read_start(reader *r, grid *g, universe_meta *meta,
@@ -225,20 +221,10 @@ int native_read_start(reader *r, grid *g, universe_meta *meta,
 		meta->has_rule = true;
 		meta->rule = nh.rule;
 	}
-	native_in *n = malloc(sizeof *n);
-	if (n) {
-		*n = (native_in){{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
-				  .decode = decode, .truncated = truncated},
-				 nh.payload_crc, false};
-		rc = format_stream_start(g, read_cells, n, out, err);
-	} else {
-		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", r->name);
-	}
-	if (rc) {
-		free(n);
-		grid_free(g);
-	}
-	return rc;
+	native_in n = {{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
+			.decode = decode, .truncated = truncated},
+		       nh.payload_crc, false};
+	return format_stream_start(r, g, read_cells, &n, sizeof n, out, err);
 }
 
 int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)

@@ -170,16 +170,23 @@ static void *stream_main(void *arg)
 	return NULL;
 }
 
-int format_stream_start(grid *g, read_body body, void *ctx, format_stream **out,
-		      l3d_err *err)
+int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
+			size_t ctx_size, format_stream **out, l3d_err *err)
 {
 	format_stream *s = calloc(1, sizeof *s);
+	void *copy = ctx_size ? malloc(ctx_size) : NULL;
 	*out = NULL;
-	if (!s)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	if (!s || (ctx_size && !copy)) {
+		free(s);
+		free(copy);
+		grid_free(g);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", r->name);
+	}
+	if (copy)
+		memcpy(copy, ctx, ctx_size);
 	s->g = g;
 	s->body = body;
-	s->ctx = ctx;
+	s->ctx = copy;
 	row_progress_init(&s->ready, g->nx * g->ny);
 	if (!body)
 		row_progress_publish(&s->ready, g->nx * g->ny);
@@ -207,6 +214,7 @@ int format_read_finish(format_stream *s, l3d_err *err)
 		grid_free(s->g);
 	}
 	row_progress_destroy(&s->ready);
+	free(s->ctx);
 	free(s);
 	return rc;
 }

@@ -153,12 +153,17 @@ uint64_t grid_tail_mask(const grid *g)
 	return r ? (((uint64_t)1 << r) - 1) : ~(uint64_t)0;
 }
 
+uint64_t words_population(const uint64_t *w, uint64_t n)
+{
+	uint64_t live = 0;
+	for (uint64_t i = 0; i < n; i++)
+		live += (uint64_t)__builtin_popcountll(w[i]);
+	return live;
+}
+
 uint64_t grid_population(const grid *g)
 {
-	uint64_t n = 0, total = g->nx * g->ny * g->words;
-	for (uint64_t i = 0; i < total; i++)
-		n += (uint64_t)__builtin_popcountll(g->bits[i]);
-	return n;
+	return words_population(g->bits, g->nx * g->ny * g->words);
 }
 
 bool grid_equal(const grid *a, const grid *b)

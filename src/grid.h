@@ -64,6 +64,8 @@ static inline void grid_set(grid *g, uint64_t x, uint64_t y, uint64_t z, int v)
 uint64_t grid_cells(const grid *g);
 size_t grid_bytes(const grid *g);          /* size of `bits` in bytes */
 uint64_t grid_population(const grid *g);
+/* Live cells in n words of packed rows (a chunk of a universe). */
+uint64_t words_population(const uint64_t *w, uint64_t n);
 bool grid_equal(const grid *a, const grid *b);   /* same sizes and cells */
 
 /* Mask of the valid bits in the last word of a row. */

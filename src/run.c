@@ -396,8 +396,7 @@ static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 		return rc;
 	*rows = buf;
 	if (first == s->counted) {
-		for (uint64_t i = 0; i < n * s->words; i++)
-			s->population += (uint64_t)__builtin_popcountll(buf[i]);
+		s->population += words_population(buf, n * s->words);
 		s->counted += n;
 	}
 	return L3D_OK;

@@ -44,7 +44,8 @@ typedef struct slab_backend_ops {
 			 const uint64_t *src, l3d_err *err);
 	/* Wait for the copies started so far (NULL: each is done on return). */
 	int (*copies_done)(slab_backend *b, l3d_err *err);
-	/* Wait for every queued step (and surface its errors). */
+	/* Wait for every queued step and surface its errors (NULL: steps are
+	 * done when they return). */
 	int (*finish)(slab_backend *b, l3d_err *err);
 	void (*destroy)(slab_backend *b);
 	/* Host buffers that copy fast to and from the slab (pinned memory for

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "config.h"
-#include "dist.h"
-#include "engine.h"
-#include "options.h"
-#include "outfile.h"
-#include "run.h"
-#include "status.h"
+#include "cli/cli.h"
+#include "cli/conffile.h"
+#include "mpi/comm.h"
+#include "engine/engine.h"
+#include "cli/options.h"
+#include "base/outfile.h"
+#include "run/run.h"
+#include "base/status.h"
 
 static void on_signal(int signo)
 {
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		return finish(L3D_OK, &err);
 	}
 	if (rc == L3D_OK && o.config)
-		rc = config_load(o.config, &o, &err);
+		rc = conffile_load(o.config, &o, &err);
 	rc = dist_agree(rc, &err);
 	if (rc == L3D_OK) {
 		install_signals();

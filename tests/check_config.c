@@ -9,8 +9,8 @@
 
 /* By path: a bare "config.h" from here finds configure's header first. */
 #include "check_run.h"
-#include "../src/config.h"
-#include "options.h"
+#include "cli/conffile.h"
+#include "cli/options.h"
 
 static char tmpdir[4096];
 static char last_path[4200];
@@ -34,7 +34,7 @@ static const char *write_conf(const char *text)
 static int load_text(const char *text, options *o, l3d_err *err)
 {
 	const char *path = write_conf(text);
-	int rc = config_load(path, o, err);
+	int rc = conffile_load(path, o, err);
 	unlink(path);
 	return rc;
 }
@@ -338,16 +338,16 @@ START_TEST(test_missing_file)
 	l3d_err err = {0, ""};
 	char path[4200];
 	snprintf(path, sizeof path, "%s/no-such.conf", tmpdir);
-	ck_assert_int_eq(config_load(path, &o, &err), L3D_ERR_NOINPUT);
+	ck_assert_int_eq(conffile_load(path, &o, &err), L3D_ERR_NOINPUT);
 	char want[4400];
 	snprintf(want, sizeof want, "%s: cannot open: %s", path, strerror(ENOENT));
 	ck_assert_str_eq(err.msg, want);
 
-	ck_assert_int_eq(config_load(tmpdir, &o, &err), L3D_ERR_NOINPUT);
+	ck_assert_int_eq(conffile_load(tmpdir, &o, &err), L3D_ERR_NOINPUT);
 	snprintf(want, sizeof want, "%s: cannot open: %s", tmpdir, strerror(EISDIR));
 	ck_assert_str_eq(err.msg, want);
 
-	ck_assert_int_eq(config_load("-", &o, &err), L3D_ERR_USAGE);
+	ck_assert_int_eq(conffile_load("-", &o, &err), L3D_ERR_USAGE);
 	ck_assert_ptr_nonnull(strstr(err.msg, "stdin"));
 }
 END_TEST
@@ -391,7 +391,7 @@ START_TEST(test_shipped_config)
 	options o;
 	options_init(&o);
 	l3d_err err = {0, ""};
-	ck_assert_msg(config_load(path, &o, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(conffile_load(path, &o, &err) == L3D_OK, "%s", err.msg);
 	ck_assert_str_eq(o.random, "128");
 	ck_assert(o.density == 0.25);
 	ck_assert_uint_eq(o.seed, 1);
@@ -448,7 +448,7 @@ START_TEST(test_fixtures)
 		options o;
 		options_init(&o);
 		l3d_err err = {0, ""};
-		int rc = config_load(path, &o, &err);
+		int rc = conffile_load(path, &o, &err);
 		ck_assert_msg(rc == cases[i].code, "%s: %d (%s)", path, rc, err.msg);
 		if (rc == L3D_OK)
 			continue;

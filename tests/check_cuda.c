@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "reference.h"
 
 typedef struct box {

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "engine.h"
-#include "engine_cpu.h"
-#include "engine_handover.h"
+#include "engine/engine.h"
+#include "engine/cpu/cpu.h"
+#include "engine/handover.h"
 #include "reference.h"
 
 static const char *const all_paths[] = {"avx512", "avx2", "portable"};

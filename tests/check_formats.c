@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "check_run.h"
-#include "format.h"
+#include "format/format.h"
 
 /* ---- helpers ---- */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "grid.h"
+#include "base/grid.h"
 
 START_TEST(sizes_are_checked)
 {

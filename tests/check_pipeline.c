@@ -20,10 +20,10 @@
 #include <zlib.h>
 
 #include "check_run.h"
-#include "engine.h"
-#include "format.h"
-#include "pipeline.h"
-#include "progress.h"
+#include "engine/engine.h"
+#include "format/format.h"
+#include "base/pipeline.h"
+#include "base/progress.h"
 
 static void nap_ms(long ms)
 {

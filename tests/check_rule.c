@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "rule.h"
+#include "base/rule.h"
 
 /* Masks built from explicit count lists, independently of the parser.
  * A list ends at -1. */

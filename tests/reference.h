@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "grid.h"
-#include "rule.h"
+#include "base/grid.h"
+#include "base/rule.h"
 
 typedef struct ref_universe {
 	uint64_t nx, ny, nz;

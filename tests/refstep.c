@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "format.h"
+#include "format/format.h"
 #include "reference.h"
 
 static int die(const char *msg)

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format.h"
+#include "format/format.h"
 
 /* The target's name: the directory of its saved inputs. */
 extern const char fuzz_target[];

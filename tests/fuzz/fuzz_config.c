@@ -1,6 +1,6 @@
 /* fuzz_config.c - configuration files (libconfig syntax, option checks).
  *
- * config_load wants a path, so each input goes to one memory file that
+ * conffile_load wants a path, so each input goes to one memory file that
  * lives for the whole process, named through /proc/self/fd.  Each input
  * runs twice: on fresh defaults, and with every option already given on
  * the command line, where the file may only be checked, never applied. */
@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../src/config.h"   /* the module, not configure's header */
+#include "cli/conffile.h"
 
 const char fuzz_target[] = "config";
 
@@ -66,7 +66,7 @@ static void check_load(const char *path, options *o)
 {
 	options before = *o;
 	l3d_err err;
-	int rc = config_load(path, o, &err);
+	int rc = conffile_load(path, o, &err);
 	for (int i = 0; i < OPT_COUNT; i++) {
 		const opt_desc *d = &option_table[i];
 		if (same_option(&before, o, d))
@@ -80,7 +80,7 @@ static void check_load(const char *path, options *o)
 	}
 	if (rc != L3D_OK) {
 		fuzz_require(rc == L3D_ERR_CONFIG || rc == L3D_ERR_RUNTIME,
-			     "config_load failed with a code other than CONFIG or RUNTIME");
+			     "conffile_load failed with a code other than CONFIG or RUNTIME");
 		fuzz_require(err.code == rc && err.msg[0], "an error without its message");
 	} else if (o->origin[OPT_RULE] == ORIGIN_CONFIG) {
 		rule r;

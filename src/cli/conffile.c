@@ -1,0 +1,281 @@
+/* config.c - apply a libconfig file to the options.
+ *
+ * The option table is the only list of keys: a setting is accepted when
+ * option_by_key() knows it, and its value goes through the same setters as
+ * the command line, so both report the same limits.  Every message starts
+ * with FILE:LINE so an editor can jump to the culprit. */
+#include "conffile.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/rule.h"
+
+/* The options keep pointers to their strings (option_set_text stores the
+ * pointer), and the options live until exit, so copies of config strings
+ * are kept here for the life of the process instead of being freed with
+ * the config_t.  Holding them in a static table keeps them reachable,
+ * which leak checkers accept. */
+static char **kept;
+static size_t nkept, kept_cap;
+
+static const char *keep_string(const char *s)
+{
+	if (nkept == kept_cap) {
+		size_t cap = kept_cap ? 2 * kept_cap : 16;
+		char **grown = realloc(kept, cap * sizeof *grown);
+		if (!grown)
+			return NULL;
+		kept = grown;
+		kept_cap = cap;
+	}
+	char *copy = strdup(s);
+	if (copy)
+		kept[nkept++] = copy;
+	return copy;
+}
+
+/* "FILE:LINE" of a setting, for messages. */
+typedef struct place {
+	const char *file;
+	int line;
+} place;
+
+static place place_of(const config_setting_t *s, const char *path)
+{
+	const char *file = config_setting_source_file(s);
+	return (place){file ? file : path, (int)config_setting_source_line(s)};
+}
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64: return "an integer";
+	case CONFIG_TYPE_FLOAT: return "a number";
+	case CONFIG_TYPE_STRING: return "a string";
+	case CONFIG_TYPE_BOOL: return "true or false";
+	case CONFIG_TYPE_GROUP: return "a group";
+	case CONFIG_TYPE_ARRAY: return "an array";
+	case CONFIG_TYPE_LIST: return "a list";
+	default: return "nothing";
+	}
+}
+
+/* What an option needs in the file, for "'steps' must be an integer". */
+static const char *wanted(opt_type t)
+{
+	switch (t) {
+	case OT_FLAG: return "true or false";
+	case OT_UINT:
+	case OT_INT: return "an integer";
+	case OT_DOUBLE: return "a number";
+	default: return "a string";
+	}
+}
+
+static bool type_fits(opt_type t, int type)
+{
+	switch (t) {
+	case OT_FLAG: return type == CONFIG_TYPE_BOOL;
+	case OT_UINT:
+	case OT_INT: return type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64;
+	case OT_DOUBLE:
+		return type == CONFIG_TYPE_FLOAT || type == CONFIG_TYPE_INT ||
+		       type == CONFIG_TYPE_INT64;
+	default: return type == CONFIG_TYPE_STRING;
+	}
+}
+
+/* Edit distance, to suggest the key a typo meant; keys are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+	if (lb >= sizeof row / sizeof row[0] || la >= 64)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = diag + (a[i - 1] != b[j - 1]);
+			size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+			row[j] = cost < best ? cost : best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static int unknown_key(place at, const char *name, l3d_err *err)
+{
+	const opt_desc *d = option_by_name(name);
+	if (d && !d->config_key)
+		return l3d_fail(err, L3D_ERR_CONFIG,
+				"%s:%d: '%s' cannot be set in a configuration file",
+				at.file, at.line, name);
+	char key[64], best[64] = "";
+	size_t best_dist = 3;
+	for (int i = 0; i < OPT_COUNT; i++) {
+		if (!option_table[i].config_key)
+			continue;
+		option_key(&option_table[i], key, sizeof key);
+		size_t dist = edit_distance(name, key);
+		if (dist < best_dist) {
+			best_dist = dist;
+			snprintf(best, sizeof best, "%s", key);
+		}
+	}
+	if (*best)
+		return l3d_fail(err, L3D_ERR_CONFIG,
+				"%s:%d: unknown key '%s' (did you mean '%s'?)",
+				at.file, at.line, name, best);
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: unknown key '%s'", at.file,
+			at.line, name);
+}
+
+/* The rule is checked here, not only when the run starts, so a bad one
+ * is reported with its line in the file. */
+static int check_rule(const char *text, const char *where, l3d_err *err)
+{
+	rule r;
+	l3d_err rerr;
+	if (rule_parse(text, &r, &rerr) == L3D_OK)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s: %s", where, rerr.msg);
+}
+
+static int set_string(options *o, const opt_desc *d, const char *value,
+		      const char *where, l3d_err *err)
+{
+	if (d->id == OPT_RULE) {
+		int rc = check_rule(value, where, err);
+		if (rc)
+			return rc;
+	}
+	const char *copy = keep_string(value);
+	if (!copy)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", where);
+	return option_set_text(o, d, copy, ORIGIN_CONFIG, where, err);
+}
+
+/* Store a value whose type already fits the option. */
+static int set_value(options *o, const opt_desc *d, const config_setting_t *s,
+		     const char *where, l3d_err *err)
+{
+	switch (d->type) {
+	case OT_FLAG:
+		return option_set_flag(o, d, config_setting_get_bool(s), ORIGIN_CONFIG);
+	case OT_UINT:
+	case OT_INT:
+		return option_set_uint(o, d, config_setting_get_int64(s),
+				       ORIGIN_CONFIG, where, err);
+	case OT_DOUBLE:
+		if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
+			return option_set_double(o, d, config_setting_get_float(s),
+						 ORIGIN_CONFIG, where, err);
+		return option_set_double(o, d, (double)config_setting_get_int64(s),
+					 ORIGIN_CONFIG, where, err);
+	default:
+		return set_string(o, d, config_setting_get_string(s), where, err);
+	}
+}
+
+static int apply_setting(options *o, const config_setting_t *s,
+			 const char *path, l3d_err *err)
+{
+	const char *name = config_setting_name(s);
+	place at = place_of(s, path);
+	const opt_desc *d = option_by_key(name);
+	if (!d)
+		return unknown_key(at, name, err);
+	int type = config_setting_type(s);
+	if (!type_fits(d->type, type))
+		return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: '%s' must be %s (found %s)",
+				at.file, at.line, name, wanted(d->type),
+				type_name(type));
+	/* The command line wins; the file's value was still type-checked. */
+	if (o->origin[d->id] == ORIGIN_CLI)
+		return L3D_OK;
+	char where[512];
+	snprintf(where, sizeof where, "%s:%d: %s", at.file, at.line, name);
+	int rc = set_value(o, d, s, where, err);
+	if (rc != L3D_OK && rc != L3D_ERR_RUNTIME) {
+		rc = L3D_ERR_CONFIG;
+		if (err)
+			err->code = rc;
+	}
+	return rc;
+}
+
+static int apply_all(const config_t *cfg, const char *path, options *o,
+		     l3d_err *err)
+{
+	const config_setting_t *root = config_root_setting(cfg);
+	int n = config_setting_length(root);
+	for (int i = 0; i < n; i++) {
+		int rc = apply_setting(o, config_setting_get_elem(root, i), path, err);
+		if (rc)
+			return rc;
+	}
+	return L3D_OK;
+}
+
+static int syntax_error(const config_t *cfg, const char *path, l3d_err *err)
+{
+	const char *file = config_error_file(cfg);
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: %s", file ? file : path,
+			config_error_line(cfg), config_error_text(cfg));
+}
+
+/* Open the file ourselves so a missing or unreadable file gets the
+ * system's reason rather than libconfig's generic "file I/O error". */
+static FILE *open_config(const char *path, l3d_err *err)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	if (!f) {
+		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+			 strerror(EISDIR));
+		return NULL;
+	}
+	return f;
+}
+
+int conffile_load(const char *path, options *o, l3d_err *err)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--config -: the configuration cannot come from stdin, "
+				"which carries the universe; name a file");
+	FILE *f = open_config(path, err);
+	if (!f)
+		return err ? err->code : L3D_ERR_NOINPUT;
+	config_t cfg;
+	config_init(&cfg);
+	int rc;
+	if (config_read(&cfg, f) != CONFIG_TRUE) {
+		rc = syntax_error(&cfg, path, err);
+	} else {
+		/* Apply to a copy: a bad line must not leave half a file applied. */
+		options next = *o;
+		rc = apply_all(&cfg, path, &next, err);
+		if (rc == L3D_OK)
+			*o = next;
+	}
+	config_destroy(&cfg);
+	fclose(f);
+	return rc;
+}

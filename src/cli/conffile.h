@@ -1,0 +1,23 @@
+/* config.h - settings from a libconfig file.
+ *
+ * Every top-level setting names an option of the table in options.h by its
+ * config key (long name with '_' for '-').  Options already given on the
+ * command line keep their value: the file only supplies what the command
+ * line left out. */
+#ifndef LIFE3D_CONFIG_H
+#define LIFE3D_CONFIG_H
+
+#include "options.h"
+#include "base/status.h"
+
+/* Read `path` and store its settings in `o` (origin ORIGIN_CONFIG).  On
+ * any error `o` is left as it was.  Errors:
+ *   L3D_ERR_NOINPUT  "FILE: cannot open: REASON"
+ *   L3D_ERR_CONFIG   "FILE:LINE: ..." for syntax errors, unknown keys,
+ *                    values of the wrong type and bad values
+ *   L3D_ERR_USAGE    path "-" (stdin carries the universe, not settings)
+ *   L3D_ERR_RUNTIME  out of memory
+ * Strings stored in `o` stay valid until the program exits. */
+int conffile_load(const char *path, options *o, l3d_err *err);
+
+#endif

@@ -1,0 +1,109 @@
+/* options.h - every setting of a run, and the one table that describes them.
+ *
+ * The table drives the command line (cli.c), the configuration file
+ * (config.c) and --help, so an option cannot exist in one and not the
+ * others.  The libconfig key of an option is its long name with '_' for
+ * '-' (--log-every -> log_every).  Command-line values override the file:
+ * each option records whether it was set and by whom. */
+#ifndef LIFE3D_OPTIONS_H
+#define LIFE3D_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/status.h"
+
+typedef enum opt_id {
+	OPT_OUTPUT, OPT_FORCE, OPT_STEPS, OPT_UNTIL, OPT_RULE, OPT_CONFIG,
+	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
+	OPT_DENSITY, OPT_SEED, OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
+	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
+	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_CHECKPOINT,
+	OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT_INTERVAL, OPT_MAX_TIME, OPT_INPUT,
+	OPT_HELP, OPT_VERSION,
+	OPT_COUNT
+} opt_id;
+
+typedef enum opt_type {
+	OT_FLAG,     /* no argument on the command line; bool in the config */
+	OT_UINT,     /* unsigned integer in [min, max] */
+	OT_INT,      /* signed integer in [min, max] */
+	OT_DOUBLE,   /* real in [min, max] */
+	OT_STRING,   /* free text (paths, rule, sizes) */
+	OT_CHOICE    /* one of the '|'-separated words in `choices` */
+} opt_type;
+
+typedef enum opt_origin { ORIGIN_DEFAULT = 0, ORIGIN_CONFIG, ORIGIN_CLI } opt_origin;
+
+typedef struct options {
+	const char *input;            /* NULL or "-": stdin */
+	const char *output;           /* NULL or "-": stdout */
+	bool force;
+	uint64_t steps;
+	uint64_t until;
+	const char *rule;
+	const char *config;
+	const char *engine;           /* auto | cpu | cuda */
+	int64_t threads;              /* 0 = all cores */
+	int64_t device;               /* -1 = default */
+	const char *simd;             /* auto | avx512 | avx2 | portable */
+	const char *format;           /* output format name, NULL = infer */
+	const char *random;           /* "N" or "XxYxZ" */
+	double density;
+	uint64_t seed;
+	bool quiet;
+	bool verbose;
+	const char *log;              /* NULL = no log; "-" = stdout */
+	uint64_t log_every;
+	uint64_t snapshot_every;      /* 0 = no snapshots */
+	const char *snapshot_prefix;
+	const char *snapshot_kind;    /* projection | slice */
+	const char *slice_axis;       /* x | y | z */
+	int64_t slice_index;          /* -1 = middle */
+	uint64_t snapshot_scale;
+	const char *checkpoint;       /* NULL = next to the output */
+	uint64_t checkpoint_every;    /* steps; 0 = off */
+	double checkpoint_interval;   /* seconds; 0 = off */
+	const char *max_time;         /* duration text; NULL = no limit */
+	bool help;
+	bool version;
+	opt_origin origin[OPT_COUNT];
+} options;
+
+typedef struct opt_desc {
+	opt_id id;
+	const char *name;        /* long option name */
+	int short_name;          /* 0 if none */
+	opt_type type;
+	size_t offset;           /* of the field in struct options */
+	const char *arg;         /* argument name for --help, NULL for flags */
+	const char *choices;     /* for OT_CHOICE: "auto|cpu|cuda" */
+	double min, max;         /* for numeric types */
+	bool config_key;         /* may appear in a configuration file */
+	const char *help;
+} opt_desc;
+
+extern const opt_desc option_table[OPT_COUNT];
+
+/* Defaults for every field, all marked ORIGIN_DEFAULT. */
+void options_init(options *o);
+
+const opt_desc *option_by_name(const char *name);      /* long name */
+const opt_desc *option_by_key(const char *key);         /* config key */
+/* Config key of an option into buf (name with '_' for '-'). */
+const char *option_key(const opt_desc *d, char *buf, size_t size);
+
+/* Parse `text` for option d and store it, with the given origin.  `where`
+ * prefixes the message ("--steps", "conf/x.conf:12: steps").  Strings are
+ * stored as given: the caller keeps them alive.  Errors: L3D_ERR_USAGE. */
+int option_set_text(options *o, const opt_desc *d, const char *text,
+		    opt_origin origin, const char *where, l3d_err *err);
+/* Typed setters for config values; same validation. */
+int option_set_uint(options *o, const opt_desc *d, long long v,
+		    opt_origin origin, const char *where, l3d_err *err);
+int option_set_double(options *o, const opt_desc *d, double v,
+		      opt_origin origin, const char *where, l3d_err *err);
+int option_set_flag(options *o, const opt_desc *d, bool v, opt_origin origin);
+
+#endif

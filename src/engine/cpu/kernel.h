@@ -1,0 +1,81 @@
+/* cpu_kernel.h - the bit-sliced stepping kernels behind the CPU engine.
+ *
+ * One kernel source (cpu_kernel_body.h) is compiled once per instruction
+ * set: AVX-512, AVX2 and plain 64-bit words.  Each cell is one bit, z is
+ * packed into words, and a vector holds `vl` consecutive words of one row.
+ * The 27-cell box sum is built from shared partial sums:
+ *
+ *   Z(x,y)  = the three cells along z of one row        (0..3, 2 bit planes)
+ *   Y(x,y)  = Z(x,y-1) + Z(x,y) + Z(x,y+1)              (0..9, 4 bit planes)
+ *   S(x,y)  = Y(x-1,y) + Y(x,y) + Y(x+1,y)              (0..27, 5 bit planes)
+ *
+ * Z slides along y in registers; Y is kept for two consecutive x planes
+ * in a per-thread ring (the only scratch), so every partial sum is
+ * computed once.  A pass reads two new planes and makes the next
+ * generation of two, sharing Y(x) + Y(x+1) between them.  The rule is
+ * then bit logic on S and the cell itself. */
+#ifndef LIFE3D_CPU_KERNEL_H
+#define LIFE3D_CPU_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+
+typedef enum cpu_simd {
+	CPU_SIMD_PORTABLE,
+	CPU_SIMD_AVX2,
+	CPU_SIMD_AVX512,
+	CPU_SIMD_COUNT
+} cpu_simd;
+
+enum cpu_rule_kind {
+	CPU_RULE_B6S567,   /* next = [S==6] | (self & [S in {7,8}]) */
+	/* any rule: a multiplexer tree over the low 3, 4 or 5 bits of S, as
+	 * deep as the largest S that gives a live cell needs */
+	CPU_RULE_TREE3,
+	CPU_RULE_TREE4,
+	CPU_RULE_TREE5
+};
+
+/* Everything a kernel needs that does not change from step to step. */
+typedef struct cpu_plan {
+	uint64_t ny, nz, words;
+	unsigned vl;              /* 64-bit lanes per vector: 8, 4, 2 or 1 */
+	unsigned group;           /* rows per vector: 1, or vl / words when
+				     short rows are packed (ny % group == 0) */
+	unsigned last_bit;        /* (nz - 1) % 64: top valid bit of a row's last word */
+	uint64_t tail;            /* mask of the valid bits of a row's last word */
+	uint64_t tile_rows;       /* rows of y per ring tile (cache blocking) */
+	int64_t prefetch;         /* words ahead to prefetch input rows, 0 = none */
+	bool stream;              /* store the result around the caches (set
+				     per step: dst must be vector-aligned) */
+	int rule_kind;
+	/* CPU_RULE_TREE*: for S = 2i, 2i+1 (i = 0..13), the pair of outcomes
+	 * coded as 2*f(2i) + f(2i+1), for dead (birth) and live (survive)
+	 * cells; S counts the cell itself, so a live cell survives on S-1. */
+	uint8_t pairs_dead[14], pairs_live[14];
+} cpu_plan;
+
+/* Words of ring scratch one thread needs (two planes of Y for a tile). */
+uint64_t cpu_ring_words(const cpu_plan *p);
+
+/* Advance output planes [xa, xb) and rows [ya, yb) of a slab one
+ * generation; yb - ya <= tile_rows.  `ring` is the calling thread's
+ * scratch, 64-byte aligned.
+ * When counts is non-NULL, add population, births and deaths to it. */
+typedef void (*cpu_band_fn)(const cpu_plan *p, const cpu_slab *s,
+			    uint64_t xa, uint64_t xb, uint64_t ya, uint64_t yb,
+			    uint64_t *ring, engine_stats *counts);
+
+/* The kernel of a SIMD path for vectors of `vl` lanes (cpu_plan.vl), or
+ * NULL when this build lacks the path.  The caller checks that the CPU
+ * supports it. */
+cpu_band_fn cpu_band_avx512(unsigned vl);
+cpu_band_fn cpu_band_avx2(unsigned vl);
+cpu_band_fn cpu_band_portable(unsigned vl);
+
+/* Widest vector (in 64-bit lanes) each path uses. */
+unsigned cpu_simd_max_lanes(cpu_simd s);
+
+#endif

@@ -1,0 +1,746 @@
+/* engine_cuda.c - the CUDA engine's host side.
+ *
+ * The universe lives on the device in grid layout, in two buffers that the
+ * steps ping-pong between, so upload and read-back are plain copies (made
+ * in chunks through pinned staging buffers).  The upload follows the input
+ * as it is read: each batch of rows goes to the device while later ones are
+ * still being read, so the transfer ends soon after the file does; and a
+ * writer downloads the result a chunk of rows at a time (read_rows) while
+ * the chunk before is encoded and written.  The steps between two calls
+ * are captured once as a CUDA graph and replayed: a call of N generations
+ * is `bulk` graphs of BULK_LAUNCHES launches and one graph for the rest,
+ * each cached by its shape.  On compute capability 9.0 and later the
+ * launches use programmatic dependent launch, so a kernel's start-up
+ * overlaps the end of the one before.  Population, births, deaths, slices
+ * and projections are computed on the device; only their results travel,
+ * a snapshot's view on a stream of its own into pinned memory while the
+ * next steps run.
+ *
+ * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
+ * ("fuse=2,warps=8,chunk=64,words=4,generic=1") override the launch mode
+ * and the kernel shapes, for tests and measurements. */
+#include "engine/engine.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HAVE_CUDA
+
+int engine_cuda_device_count(void)
+{
+	return 0;
+}
+
+int engine_cuda_describe_devices(char *buf, size_t size)
+{
+	return snprintf(buf, size, "none (engine 'cuda' is not built in)");
+}
+
+void engine_cuda_warm_up(int device)
+{
+	(void)device;
+}
+
+bool engine_cuda_warming(void)
+{
+	return false;
+}
+
+void engine_cuda_settle(void)
+{
+}
+
+void engine_cuda_leave(void)
+{
+}
+
+bool engine_cuda_left_behind(void)
+{
+	return false;
+}
+
+int engine_cuda_create(const engine_opts *opts, const grid *initial,
+		       row_progress *ready, const rule *r, engine **out,
+		       l3d_err *err)
+{
+	(void)opts, (void)initial, (void)ready, (void)r;
+	*out = NULL;
+	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+			"engine 'cuda' is not built in (configure --with-cuda)");
+}
+
+#else /* HAVE_CUDA */
+
+#include "kernels/kernels.h"
+#include "runtime.h"
+
+enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
+#define STAGE_BYTES ((size_t)16 << 20)
+/* Rows uploaded per call while the input is read: large enough that the
+ * cost of a call is nothing, small enough that little is left to copy
+ * once the last row is read. */
+#define UPLOAD_BATCH ((size_t)4 << 20)
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
+
+/* A captured run of launches: `full` of plan.fuse generations, then one of
+ * `part` generations (0: none), starting from buffer `parity`. */
+typedef struct graph_slot {
+	cudaGraphExec_t exec;
+	uint64_t full;
+	int part, stats, parity;
+	uint64_t used;
+} graph_slot;
+
+typedef struct cuda_engine {
+	engine base;
+	int device;
+	char desc[272];
+	launch_mode mode;
+	cudaStream_t stream;
+	void *buf[2];
+	int cur;                     /* buffer holding the current generation */
+	size_t bytes;
+	l3dk_plan plan;
+	l3dk_counts *d_counts, *h_counts;
+	void *stage[2];              /* pinned; NULL: copy without staging */
+	cudaEvent_t stage_done[2];
+	size_t stage_bytes;
+	int next_stage;              /* staging buffer the next upload uses */
+	size_t row_bytes;
+	graph_slot graphs[GRAPH_SLOTS];
+	uint64_t clock;
+	struct {                     /* the view a snapshot is taking */
+		cudaStream_t copy;   /* its copy to the host */
+		cudaEvent_t computed, copied;
+		void *dev, *pinned;
+		size_t capacity, bytes;
+		void *out;           /* NULL: none pending */
+	} view;
+} cuda_engine;
+
+int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
+{
+	return l3d_fail(err, L3D_ERR_RUNTIME, "engine 'cuda': %s: %s", what,
+			cudaGetErrorString(e));
+}
+
+/* 0 with the number of visible devices, or -1 with the reason there is
+ * none (no driver, a driver older than the runtime, no device). */
+static int probe_devices(int *count, char *why, size_t size)
+{
+	int n = 0, driver = 0, runtime = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+	    driver > 0 && cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
+		snprintf(why, size,
+			 "the NVIDIA driver supports CUDA %d.%d but this program needs %d.%d "
+			 "(update the driver)",
+			 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+		return -1;
+	}
+	if (e == cudaErrorInsufficientDriver && driver == 0) {
+		/* The runtime reports a missing libcuda as an old driver. */
+		snprintf(why, size, "no NVIDIA driver is installed");
+		return -1;
+	}
+	if (e != cudaSuccess) {
+		snprintf(why, size, "no CUDA device (cudaGetDeviceCount: %s)",
+			 cudaGetErrorString(e));
+		return -1;
+	}
+	if (n < 1) {
+		snprintf(why, size, "no CUDA device (cudaGetDeviceCount: none visible)");
+		return -1;
+	}
+	*count = n;
+	return 0;
+}
+
+int engine_cuda_device_count(void)
+{
+	return l3dk_device_count();
+}
+
+int engine_cuda_describe_devices(char *buf, size_t size)
+{
+	char why[256];
+	int n = 0, len = 0;
+	if (size)
+		buf[0] = '\0';
+	if (probe_devices(&n, why, sizeof why))
+		return snprintf(buf, size, "none (%s)", why);
+	for (int d = 0; d < n; d++) {
+		struct cudaDeviceProp p;
+		size_t at = (size_t)len < size ? (size_t)len : size;
+		if (cudaGetDeviceProperties(&p, d) != cudaSuccess)
+			len += snprintf(buf + at, size - at, "%s%d: (unreadable)", d ? "\n" : "", d);
+		else
+			len += snprintf(buf + at, size - at, "%s%d: %s (cc %d.%d, %.1f GiB)",
+					d ? "\n" : "", d, p.name, p.major, p.minor,
+					(double)p.totalGlobalMem / GIB);
+	}
+	return len;
+}
+
+int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *err)
+{
+	char why[256];
+	int n = 0;
+	if (probe_devices(&n, why, sizeof why))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
+	int first = opts && opts->device >= 0 ? opts->device : 0;
+	if (first >= n)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"engine 'cuda': no device %d (%d visible)", first, n);
+	*device = (first + offset) % n;
+	return L3D_OK;
+}
+
+/* "fuse=2,warps=8" -> tuning; unknown keys are ignored. */
+static void read_tuning(l3dk_tuning *t)
+{
+	memset(t, 0, sizeof *t);
+	const char *s = getenv("LIFE3D_CUDA_TUNE");
+	while (s && *s) {
+		char key[16];
+		int value, used = 0;
+		if (sscanf(s, "%15[a-z]=%d%n", key, &value, &used) == 2) {
+			if (!strcmp(key, "fuse"))
+				t->fuse = value;
+			else if (!strcmp(key, "warps"))
+				t->warps = value;
+			else if (!strcmp(key, "chunk"))
+				t->chunk = value;
+			else if (!strcmp(key, "words"))
+				t->words = value;
+			else if (!strcmp(key, "generic"))
+				t->generic = value;
+		}
+		const char *comma = strchr(s, ',');
+		s = comma ? comma + 1 : NULL;
+	}
+}
+
+static launch_mode read_launch_mode(int cc_major)
+{
+	const char *s = getenv("LIFE3D_CUDA_LAUNCH");
+	launch_mode best = cc_major >= 9 ? LAUNCH_PDL : LAUNCH_GRAPH;
+	if (s && !strcmp(s, "plain"))
+		return LAUNCH_PLAIN;
+	if (s && !strcmp(s, "graph"))
+		return LAUNCH_GRAPH;
+	return best;
+}
+
+/* Issue one run of launches on the stream (directly or under capture). */
+static cudaError_t launch_run(cuda_engine *c, uint64_t full, int part, int stats, int parity)
+{
+	uint64_t n = full + (part > 0);
+	for (uint64_t i = 0; i < n; i++) {
+		int gens = i < full ? c->plan.fuse : part;
+		l3dk_counts *counts = stats && i + 1 == n ? c->d_counts : NULL;
+		cudaError_t e = l3dk_step(&c->plan, c->buf[parity], c->buf[parity ^ 1], gens,
+					  counts, c->mode == LAUNCH_PDL, c->stream);
+		if (e != cudaSuccess)
+			return e;
+		parity ^= 1;
+	}
+	return cudaSuccess;
+}
+
+static int capture_run(cuda_engine *c, graph_slot *g, l3d_err *err)
+{
+	cudaGraph_t graph = NULL;
+	CUDA_TRY(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
+		 "cudaStreamBeginCapture");
+	cudaError_t e = launch_run(c, g->full, g->part, g->stats, g->parity);
+	cudaError_t end = cudaStreamEndCapture(c->stream, &graph);
+	if (e == cudaSuccess)
+		e = end;
+	if (e == cudaSuccess)
+		e = cudaGraphInstantiate(&g->exec, graph, 0);
+	if (graph)
+		cudaGraphDestroy(graph);
+	if (e != cudaSuccess) {
+		g->exec = NULL;
+		return cuda_fail(err, e, "capturing the steps as a graph");
+	}
+	return L3D_OK;
+}
+
+/* The cached graph for a run, captured on first use (least recently used
+ * slot evicted). */
+static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, l3d_err *err)
+{
+	graph_slot *g = NULL, *victim = &c->graphs[0];
+	for (int i = 0; i < GRAPH_SLOTS && !g; i++) {
+		graph_slot *s = &c->graphs[i];
+		if (s->exec && s->full == full && s->part == part && s->stats == stats &&
+		    s->parity == c->cur)
+			g = s;
+		else if (!s->exec || (victim->exec && s->used < victim->used))
+			victim = s;
+	}
+	if (!g) {
+		g = victim;
+		if (g->exec)
+			cudaGraphExecDestroy(g->exec);
+		*g = (graph_slot){NULL, full, part, stats, c->cur, 0};
+		int rc = capture_run(c, g, err);
+		if (rc)
+			return rc;
+	}
+	g->used = ++c->clock;
+	CUDA_TRY(cudaGraphLaunch(g->exec, c->stream), "cudaGraphLaunch");
+	return L3D_OK;
+}
+
+static int run_steps(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
+{
+	uint64_t fuse = (uint64_t)c->plan.fuse, bulk = BULK_LAUNCHES * fuse;
+	if (c->mode == LAUNCH_PLAIN) {
+		CUDA_TRY(launch_run(c, steps / fuse, (int)(steps % fuse), stats, c->cur),
+			 "launching a step");
+		c->cur ^= (int)((steps / fuse + (steps % fuse > 0)) & 1);
+		return L3D_OK;
+	}
+	/* BULK_LAUNCHES is even, so bulk runs leave the current buffer. */
+	uint64_t rounds = steps / bulk, rest = steps % bulk;
+	if (rest == 0 && stats) {
+		rounds--;
+		rest = bulk;
+	}
+	for (uint64_t i = 0; i < rounds; i++) {
+		int rc = run_graph(c, BULK_LAUNCHES, 0, 0, err);
+		if (rc)
+			return rc;
+	}
+	if (rest) {
+		int rc = run_graph(c, rest / fuse, (int)(rest % fuse), stats, err);
+		if (rc)
+			return rc;
+		c->cur ^= (int)((rest / fuse + (rest % fuse > 0)) & 1);
+	}
+	return L3D_OK;
+}
+
+static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	if (stats)
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+			 "clearing the counters");
+	if (steps > 0) {
+		int rc = run_steps(c, steps, stats != NULL, err);
+		if (rc)
+			return rc;
+	} else if (stats) {
+		CUDA_TRY(l3dk_population(&c->plan, c->buf[c->cur], c->d_counts, c->stream),
+			 "counting the population");
+	}
+	if (stats)
+		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
+					 cudaMemcpyDeviceToHost, c->stream),
+			 "reading the counters");
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
+	if (stats) {
+		stats->population = c->h_counts->population;
+		stats->births = c->h_counts->births;
+		stats->deaths = c->h_counts->deaths;
+	}
+	return L3D_OK;
+}
+
+/* Bytes [off, off + len) of the universe from `host` (the whole host
+ * universe) to the device.  Through the staging buffers in turn, so that
+ * filling one overlaps the transfer from the other; the transfers are
+ * left running, the caller synchronises. */
+static int upload_range(cuda_engine *c, const char *host, size_t off, size_t len,
+			l3d_err *err)
+{
+	char *dst = c->buf[c->cur];
+	if (!c->stage[0]) {
+		CUDA_TRY(cudaMemcpy(dst + off, host + off, len, cudaMemcpyHostToDevice),
+			 "uploading");
+		return L3D_OK;
+	}
+	for (size_t end = off + len, n; off < end; off += n, c->next_stage ^= 1) {
+		int i = c->next_stage;
+		n = end - off < c->stage_bytes ? end - off : c->stage_bytes;
+		CUDA_TRY(cudaEventSynchronize(c->stage_done[i]), "uploading");
+		memcpy(c->stage[i], host + off, n);
+		CUDA_TRY(cudaMemcpyAsync(dst + off, c->stage[i], n, cudaMemcpyHostToDevice,
+					 c->stream),
+			 "uploading");
+		CUDA_TRY(cudaEventRecord(c->stage_done[i], c->stream), "uploading");
+	}
+	return L3D_OK;
+}
+
+typedef struct upload_job {
+	cuda_engine *c;
+	const char *host;
+} upload_job;
+
+static int upload_rows(void *ctx, uint64_t first, uint64_t n, l3d_err *err)
+{
+	upload_job *u = ctx;
+	size_t row = u->c->row_bytes;
+	return upload_range(u->c, u->host, (size_t)first * row, (size_t)n * row, err);
+}
+
+/* The rows as the input announces them (all at once when ready is NULL). */
+static int upload(cuda_engine *c, const grid *initial, row_progress *ready,
+		  l3d_err *err)
+{
+	upload_job u = {c, (const char *)initial->bits};
+	uint64_t batch = UPLOAD_BATCH / c->row_bytes;
+	int rc = row_progress_follow(ready, initial->nx * initial->ny, batch, upload_rows,
+				     &u, "engine 'cuda'", err);
+	/* Transfers still running read the staging buffers: let them end
+	 * before anything is freed. */
+	cudaError_t e = cudaStreamSynchronize(c->stream);
+	if (rc)
+		return rc;
+	if (e != cudaSuccess)
+		return cuda_fail(err, e, "uploading");
+	return L3D_OK;
+}
+
+/* Bytes [off, off + len) of the universe into `host` (len bytes).  Chunk
+ * k+1 is in flight to a staging buffer while chunk k is copied out of the
+ * other. */
+static int download(cuda_engine *c, void *host, size_t off, size_t len, l3d_err *err)
+{
+	char *dst = host;
+	const char *src = (const char *)c->buf[c->cur] + off;
+	if (!c->stage[0]) {
+		CUDA_TRY(cudaMemcpy(dst, src, len, cudaMemcpyDeviceToHost), "reading back");
+		return L3D_OK;
+	}
+	size_t chunks = (len + c->stage_bytes - 1) / c->stage_bytes;
+	for (size_t k = 0; k <= chunks; k++) {
+		if (k < chunks) {
+			size_t at = k * c->stage_bytes;
+			size_t n = len - at < c->stage_bytes ? len - at : c->stage_bytes;
+			CUDA_TRY(cudaMemcpyAsync(c->stage[k & 1], src + at, n,
+						 cudaMemcpyDeviceToHost, c->stream),
+				 "reading back");
+			CUDA_TRY(cudaEventRecord(c->stage_done[k & 1], c->stream), "reading back");
+		}
+		if (k > 0) {
+			size_t at = (k - 1) * c->stage_bytes;
+			size_t n = len - at < c->stage_bytes ? len - at : c->stage_bytes;
+			CUDA_TRY(cudaEventSynchronize(c->stage_done[(k - 1) & 1]), "reading back");
+			memcpy(dst + at, c->stage[(k - 1) & 1], n);
+		}
+	}
+	return L3D_OK;
+}
+
+static int cuda_read(engine *e, grid *out, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	return download(c, out->bits, 0, c->bytes, err);
+}
+
+/* Called from whichever thread runs a writer's fetch stage: the device is
+ * made current on that thread first. */
+static int cuda_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+			  l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	return download(c, out, (size_t)first * c->row_bytes, (size_t)n * c->row_bytes,
+			err);
+}
+
+/* Buffers for a view of `bytes`, kept for the next snapshot. */
+static int view_buffers(cuda_engine *c, size_t bytes, l3d_err *err)
+{
+	if (!c->view.copy) {
+		CUDA_TRY(cudaStreamCreateWithFlags(&c->view.copy, cudaStreamNonBlocking),
+			 "cudaStreamCreate");
+		CUDA_TRY(cudaEventCreateWithFlags(&c->view.computed, cudaEventDisableTiming),
+			 "cudaEventCreate");
+		CUDA_TRY(cudaEventCreateWithFlags(&c->view.copied, cudaEventDisableTiming),
+			 "cudaEventCreate");
+	}
+	if (bytes <= c->view.capacity)
+		return L3D_OK;
+	cudaFree(c->view.dev);
+	cudaFreeHost(c->view.pinned);
+	c->view.dev = c->view.pinned = NULL;
+	c->view.capacity = 0;
+	CUDA_TRY(cudaMalloc(&c->view.dev, bytes), "allocating a view");
+	CUDA_TRY(cudaMallocHost(&c->view.pinned, bytes), "allocating a view");
+	c->view.capacity = bytes;
+	return L3D_OK;
+}
+
+/* The view kernel runs on the stepping stream, ahead of the next steps
+ * (which overwrite the universe it reads); its result goes to pinned
+ * memory on a stream of its own, so the next steps need not wait for the
+ * copy, nor the copy for them. */
+static int cuda_view_start(engine *e, bool project, int axis, uint64_t index, void *out,
+			   l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz}, width, height;
+	if (axis < 0 || axis > 2 || (!project && index >= extent[axis]))
+		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no slice %llu on axis %d",
+				(unsigned long long)index, axis);
+	grid dims = {.nx = extent[0], .ny = extent[1], .nz = extent[2]};
+	grid_view_dims(&dims, axis, &width, &height);
+	size_t bytes = (size_t)(width * height) * (project ? sizeof(uint32_t) : 1);
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = view_buffers(c, bytes ? bytes : 1, err);
+	if (rc)
+		return rc;
+	cudaError_t k = project ? l3dk_project(&c->plan, c->buf[c->cur], axis, c->view.dev, c->stream)
+				: l3dk_slice(&c->plan, c->buf[c->cur], axis, index, c->view.dev, c->stream);
+	CUDA_TRY(k, project ? "computing a projection" : "computing a slice");
+	CUDA_TRY(cudaEventRecord(c->view.computed, c->stream), "cudaEventRecord");
+	CUDA_TRY(cudaStreamWaitEvent(c->view.copy, c->view.computed, 0), "cudaStreamWaitEvent");
+	CUDA_TRY(cudaMemcpyAsync(c->view.pinned, c->view.dev, bytes, cudaMemcpyDeviceToHost,
+				 c->view.copy),
+		 "copying a view");
+	CUDA_TRY(cudaEventRecord(c->view.copied, c->view.copy), "cudaEventRecord");
+	c->view.bytes = bytes;
+	c->view.out = out;
+	return L3D_OK;
+}
+
+/* May run on the snapshot thread while the stepping thread goes on. */
+static int cuda_view_wait(engine *e, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (!c->view.out)
+		return L3D_OK;
+	void *out = c->view.out;
+	c->view.out = NULL;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaEventSynchronize(c->view.copied), "copying a view");
+	memcpy(out, c->view.pinned, c->view.bytes);
+	return L3D_OK;
+}
+
+static int cuda_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
+{
+	int rc = cuda_view_start(e, true, axis, 0, counts, err);
+	return rc ? rc : cuda_view_wait(e, err);
+}
+
+static int cuda_slice(engine *e, int axis, uint64_t index, uint8_t *cells, l3d_err *err)
+{
+	int rc = cuda_view_start(e, false, axis, index, cells, err);
+	return rc ? rc : cuda_view_wait(e, err);
+}
+
+static void cuda_destroy(engine *e)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (!c)
+		return;
+	cudaSetDevice(c->device);
+	for (int i = 0; i < GRAPH_SLOTS; i++)
+		if (c->graphs[i].exec)
+			cudaGraphExecDestroy(c->graphs[i].exec);
+	for (int i = 0; i < 2; i++) {
+		cudaFree(c->buf[i]);
+		cudaFreeHost(c->stage[i]);
+		if (c->stage_done[i])
+			cudaEventDestroy(c->stage_done[i]);
+	}
+	cudaFree(c->d_counts);
+	cudaFreeHost(c->h_counts);
+	if (c->view.copy) {     /* a view's copy may still use its buffers */
+		cudaStreamSynchronize(c->view.copy);
+		cudaStreamDestroy(c->view.copy);
+		cudaEventDestroy(c->view.computed);
+		cudaEventDestroy(c->view.copied);
+	}
+	cudaFree(c->view.dev);
+	cudaFreeHost(c->view.pinned);
+	if (c->stream)
+		cudaStreamDestroy(c->stream);
+	free(c);
+}
+
+static const char *cuda_describe(const engine *e)
+{
+	return ((const cuda_engine *)e)->desc;
+}
+
+static const engine_ops cuda_ops = {
+	.name = "cuda",
+	.step = cuda_step,
+	.read = cuda_read,
+	.read_rows = cuda_read_rows,
+	.project = cuda_project,
+	.slice = cuda_slice,
+	.view_start = cuda_view_start,
+	.view_wait = cuda_view_wait,
+	.destroy = cuda_destroy,
+	.describe = cuda_describe,
+};
+
+int cuda_memory_check(double need, const char *what, const char *name, l3d_err *err)
+{
+	size_t free_b = 0, total_b = 0;
+	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+	need += 64.0 * 1024 * 1024;
+	if (need <= (double)free_b)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+			"engine 'cuda': %s needs %.2f GiB of device memory "
+			"but %s has %.2f GiB free (of %.2f GiB)",
+			what, need / GIB, name, (double)free_b / GIB, (double)total_b / GIB);
+}
+
+/* Fail before allocating when the two buffers cannot fit. */
+static int check_memory(cuda_engine *c, const char *name, l3d_err *err)
+{
+	char what[96];
+	snprintf(what, sizeof what, "a %llux%llux%llu universe",
+		 (unsigned long long)c->base.nx, (unsigned long long)c->base.ny,
+		 (unsigned long long)c->base.nz);
+	return cuda_memory_check(2.0 * (double)c->bytes, what, name, err);
+}
+
+static int allocate(cuda_engine *c, l3d_err *err)
+{
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+		 "cudaStreamCreate");
+	for (int i = 0; i < 2; i++)
+		CUDA_TRY(cudaMalloc(&c->buf[i], c->bytes), "allocating the universe");
+	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
+	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
+	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
+	for (int i = 0; i < 2; i++) {
+		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),
+			 "cudaEventCreate");
+		/* Without pinned memory the copies still work, only slower. */
+		if (cudaMallocHost(&c->stage[i], c->stage_bytes) != cudaSuccess) {
+			cudaGetLastError();
+			cudaFreeHost(c->stage[0]);
+			c->stage[0] = c->stage[1] = NULL;
+			break;
+		}
+	}
+	return L3D_OK;
+}
+
+static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
+		       l3d_err *err)
+{
+	struct cudaDeviceProp p;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
+	snprintf(c->desc, sizeof c->desc, "cuda/%s", p.name);
+	c->mode = read_launch_mode(p.major);
+	int rc = check_memory(c, p.name, err);
+	if (rc)
+		return rc;
+	l3dk_tuning tune;
+	read_tuning(&tune);
+	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
+				c->base.rule.survive, &tune),
+		 "planning the kernels");
+	if ((rc = allocate(c, err)))
+		return rc;
+	return upload(c, initial, ready, err);
+}
+
+/* Context creation, on a thread of its own while the input is read.  The
+ * primary context it creates is the one the engine later uses; failures
+ * are left for engine_cuda_create() to find and report. */
+static pthread_t warm_thread;
+static bool warm_running, left_behind;
+static atomic_bool warm_finished;
+static int warm_device;
+
+static void *warm(void *arg)
+{
+	(void)arg;
+	int n = 0;
+	if (cudaGetDeviceCount(&n) == cudaSuccess && warm_device < n &&
+	    cudaSetDevice(warm_device) == cudaSuccess)
+		cudaFree(NULL);
+	atomic_store(&warm_finished, true);
+	return NULL;
+}
+
+void engine_cuda_warm_up(int device)
+{
+	if (warm_running)
+		return;
+	warm_device = device;
+	atomic_store(&warm_finished, false);
+	warm_running = pthread_create(&warm_thread, NULL, warm, NULL) == 0;
+}
+
+bool engine_cuda_warming(void)
+{
+	return warm_running && !atomic_load(&warm_finished);
+}
+
+void engine_cuda_settle(void)
+{
+	if (warm_running)
+		pthread_join(warm_thread, NULL);
+	warm_running = false;
+}
+
+void engine_cuda_leave(void)
+{
+	if (!engine_cuda_warming()) {
+		engine_cuda_settle();
+		return;
+	}
+	pthread_detach(warm_thread);
+	warm_running = false;
+	left_behind = true;
+}
+
+bool engine_cuda_left_behind(void)
+{
+	return left_behind;
+}
+
+int engine_cuda_create(const engine_opts *opts, const grid *initial,
+		       row_progress *ready, const rule *r, engine **out, l3d_err *err)
+{
+	int device;
+	*out = NULL;
+	int rc = cuda_pick_device(opts, 0, &device, err);
+	if (rc)
+		return rc;
+	cuda_engine *c = calloc(1, sizeof *c);
+	if (!c)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	c->base.ops = &cuda_ops;
+	c->base.nx = initial->nx;
+	c->base.ny = initial->ny;
+	c->base.nz = initial->nz;
+	c->base.rule = *r;
+	c->device = device;
+	c->bytes = grid_bytes(initial);
+	c->row_bytes = (size_t)initial->words * 8;
+	rc = open_device(c, initial, ready, err);
+	if (rc) {
+		cuda_destroy(&c->base);
+		return rc;
+	}
+	*out = &c->base;
+	return L3D_OK;
+}
+
+#endif /* HAVE_CUDA */

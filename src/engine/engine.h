@@ -1,0 +1,153 @@
+/* engine.h - the one interface every engine (CPU, CUDA, MPI) sits behind.
+ *
+ * Callers create an engine from a universe and a rule, step it, ask for
+ * counts, views and the universe back, and destroy it; they cannot tell
+ * which engine runs.  An engine owns its own copy of the universe (on the
+ * GPU, in slabs across ranks, ...), so the caller's grid may be freed after
+ * engine_create().  The universe may also be handed over while it is still
+ * being read (engine_create_streamed), and read back a run of rows at a
+ * time (engine_read_rows), so that file I/O overlaps the transfers.
+ *
+ * Counting: when engine_step() is given a stats pointer, the engine reports
+ * the population of the universe after the last step, and the births and
+ * deaths of that last step (cells dead at generation g-1 and alive at g, and
+ * the reverse).  Engines compute them in the same pass as the step where
+ * they can, so a log line costs no extra pass over the universe. */
+#ifndef LIFE3D_ENGINE_H
+#define LIFE3D_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/grid.h"
+#include "base/progress.h"
+#include "base/rule.h"
+#include "base/status.h"
+
+typedef struct engine engine;
+
+typedef struct engine_stats {
+	uint64_t population;
+	uint64_t births;
+	uint64_t deaths;
+} engine_stats;
+
+typedef struct engine_opts {
+	const char *kind;      /* "auto", "cpu" or "cuda" */
+	int threads;           /* CPU threads; 0 = all cores */
+	int device;            /* CUDA device index; -1 = default */
+	const char *simd;      /* CPU path: "auto", "avx512", "avx2", "portable";
+	                          NULL = auto (or $LIFE3D_SIMD) */
+} engine_opts;
+
+/* Operations an engine implements.  Everything but step, read and destroy
+ * is optional: engine.c falls back on reading the universe back. */
+typedef struct engine_ops {
+	const char *name;
+	int (*step)(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+	int (*read)(engine *e, grid *out, l3d_err *err);
+	/* rows [first, first + n) (row x * ny + y) into out, in grid layout */
+	int (*read_rows)(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+			 l3d_err *err);
+	int (*project)(engine *e, int axis, uint32_t *counts, l3d_err *err);
+	int (*slice)(engine *e, int axis, uint64_t index, uint8_t *cells,
+		     l3d_err *err);
+	/* a projection (uint32_t counts) or slice (uint8_t cells) that may
+	 * still be on its way into out when view_start returns */
+	int (*view_start)(engine *e, bool project, int axis, uint64_t index,
+			  void *out, l3d_err *err);
+	int (*view_wait)(engine *e, l3d_err *err);
+	void (*destroy)(engine *e);
+	/* the engine's own universe when it lives in host memory in grid
+	 * layout (lets the result be written without a copy) */
+	grid *(*host_grid)(engine *e);
+	/* short description for the summary line, e.g. "cpu/avx512 x2" */
+	const char *(*describe)(const engine *e);
+} engine_ops;
+
+/* The common head of every engine; implementations embed it first. */
+struct engine {
+	const engine_ops *ops;
+	uint64_t nx, ny, nz;
+	rule rule;
+};
+
+int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
+		  engine **out, l3d_err *err);
+/* engine_create for a universe still being filled in (a file being read):
+ * `initial` has its final sizes and generation, and its first k rows hold
+ * their cells once `ready` has announced k (ready NULL: all of them do).
+ * The engine is set up at once and takes the rows as they come (the CUDA
+ * engine copies them to the device while later rows are still read); it
+ * returns once it has them all.  If the filler fails first, it returns
+ * L3D_ERR_RUNTIME and no engine: the filler's error is the one to report. */
+int engine_create_streamed(const engine_opts *opts, const grid *initial,
+			   row_progress *ready, const rule *r, engine **out,
+			   l3d_err *err);
+int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+/* `out` must be allocated with the engine's sizes; its generation is left
+ * to the caller. */
+int engine_read(engine *e, grid *out, l3d_err *err);
+/* Rows [first, first + n) of the current universe (row x * ny + y) into
+ * out, which has room for n rows of grid layout: a writer takes the
+ * universe a chunk at a time this way, so a download overlaps the writing
+ * of the chunk before. */
+int engine_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
+		     l3d_err *err);
+int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err);
+int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
+		 l3d_err *err);
+/* Snapshots taken while the steps go on: engine_view_start() begins a
+ * projection (project: uint32_t counts, as engine_project) or a slice
+ * (uint8_t cells, as engine_slice) of the current universe into `out`;
+ * engine_view_wait() returns once `out` holds it, and may be called from
+ * another thread while this one steps on.  One view at a time.  Engines
+ * without an asynchronous path fill `out` before engine_view_start()
+ * returns. */
+int engine_view_start(engine *e, bool project, int axis, uint64_t index,
+		      void *out, l3d_err *err);
+int engine_view_wait(engine *e, l3d_err *err);
+const char *engine_describe(const engine *e);
+/* The engine's current universe if it is a host grid, else NULL; valid
+ * until the next engine call. */
+grid *engine_host_grid(engine *e);
+void engine_destroy(engine *e);
+
+/* Back ends.  Each returns L3D_ERR_UNAVAILABLE when it cannot run here;
+ * `ready` as for engine_create_streamed. */
+int engine_cpu_create(const engine_opts *opts, const grid *initial,
+		      row_progress *ready, const rule *r, engine **out,
+		      l3d_err *err);
+int engine_cuda_create(const engine_opts *opts, const grid *initial,
+		       row_progress *ready, const rule *r, engine **out,
+		       l3d_err *err);
+
+/* Start, in the background, the set-up an engine needs before it sees a
+ * universe (a GPU context takes a few hundred milliseconds), so it overlaps
+ * reading the input.  engine_settle() waits for it; engine_create() does so
+ * itself.  Both are cheap no-ops where nothing needs warming. */
+void engine_warm_up(const engine_opts *opts);
+void engine_settle(void);
+/* At the end of a run that stepped on the CPU while the GPU was starting,
+ * a start-up still under way is left behind rather than waited for; other
+ * runs wait for it (engine_settle).  engine_left_behind() then says so, and
+ * the process must end with _exit(): exit() would tear down a runtime that
+ * a thread is still setting up. */
+void engine_leave(void);
+bool engine_left_behind(void);
+void engine_cuda_warm_up(int device);
+bool engine_cuda_warming(void);     /* started and not finished */
+void engine_cuda_settle(void);
+void engine_cuda_leave(void);
+bool engine_cuda_left_behind(void);
+
+/* Number of usable CUDA devices (0 when CUDA is not built in, there is no
+ * driver or no device), and a description of each for --version. */
+int engine_cuda_device_count(void);
+int engine_cuda_describe_devices(char *buf, size_t size);
+
+/* CPU SIMD paths this binary has and this CPU supports, e.g.
+ * "avx512 avx2 portable", for --version. */
+const char *engine_cpu_simd_paths(void);
+
+#endif

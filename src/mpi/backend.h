@@ -1,0 +1,77 @@
+/* slab.h - stepping one rank's slab of a distributed universe.
+ *
+ * A slab is n consecutive x-planes of the universe plus `depth` halo planes
+ * on each side, which the distributed engine (engine_mpi.c) fills from the
+ * neighbouring ranks.  A backend keeps the slab where it steps it (host
+ * memory for the CPU, device memory for a GPU) and offers the few
+ * operations the engine needs; the engine does the exchanges, the batching
+ * of steps and the I/O, and cannot tell the backends apart otherwise.
+ *
+ * Planes are numbered from the slab's first own plane: -depth .. n+depth-1.
+ * A plane is ny rows of `words` 64-bit words (grid layout). */
+#ifndef LIFE3D_SLAB_H
+#define LIFE3D_SLAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+typedef struct slab_backend slab_backend;
+
+typedef struct slab_backend_ops {
+	/* Plane x of the current generation (host or device memory). */
+	uint64_t *(*plane)(slab_backend *b, int64_t x);
+	/* Planes [xa, xb) of the current generation into the next; the counts
+	 * of the new planes are added to stats (if not NULL) by the time
+	 * finish() returns. */
+	int (*step)(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
+		    l3d_err *err);
+	void (*swap)(slab_backend *b);     /* the next generation is current */
+	/* Planes [x, x + count) of the current generation to or from host
+	 * memory.  Between finish() and the next step, any planes; while
+	 * steps are queued, only those an exchange moves (the first and last
+	 * `depth` own planes out, the halos in): they are ordered after the
+	 * queued steps that write or read them, and steps queued later that
+	 * read the halos wait for them.  The copies may still be under way on
+	 * return; they complete in the order they were started, all of them by
+	 * the time copies_done() returns, and until then the host buffer must
+	 * be left alone. */
+	int (*to_host)(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
+		       l3d_err *err);
+	int (*from_host)(slab_backend *b, int64_t x, uint64_t count,
+			 const uint64_t *src, l3d_err *err);
+	/* Wait for the copies started so far (NULL: each is done on return). */
+	int (*copies_done)(slab_backend *b, l3d_err *err);
+	/* Wait for every queued step and surface its errors (NULL: steps are
+	 * done when they return). */
+	int (*finish)(slab_backend *b, l3d_err *err);
+	void (*destroy)(slab_backend *b);
+	/* Host buffers that copy fast to and from the slab (pinned memory for
+	 * a GPU); zeroed. */
+	void *(*host_alloc)(slab_backend *b, size_t bytes);
+	void (*host_free)(slab_backend *b, void *p);
+} slab_backend_ops;
+
+struct slab_backend {
+	const slab_backend_ops *ops;
+	const char *name;
+	/* plane() points into host memory; otherwise into device memory, to
+	 * be handed to MPI only when the library is CUDA-aware. */
+	bool host_memory;
+	/* step() only queues the work: the engine queues the interior before
+	 * it exchanges halos, and the exchange overlaps the stepping. */
+	bool queued;
+};
+
+/* The GPU backend: the slab in device memory on the GPU that this rank's
+ * node-local index picks (or opts->device).  L3D_ERR_UNAVAILABLE when no
+ * GPU can be used, with the reason. */
+int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+		     const engine_opts *opts, int local_rank, slab_backend **out,
+		     l3d_err *err);
+/* Whether this rank sees a usable GPU (0 when CUDA is not built in). */
+int slab_cuda_devices(void);
+
+#endif

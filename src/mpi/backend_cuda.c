@@ -1,0 +1,278 @@
+/* slab_cuda.c - a rank's slab stepped on its GPU (see slab.h).
+ *
+ * The slab and its halos live in two device buffers of n + 2 * depth
+ * planes that the steps ping-pong between.  Every step runs on one stream,
+ * `run`, in the order the engine queues them (the interior first, then the
+ * ranges next to the halos); the halo copies run on a second, `copy`.  Two
+ * events tie them together: a range that reads a halo waits for `halo_in`
+ * (the last copy into the device) and then records `edges_done`, and every
+ * copy waits for `edges_done`.  The planes an exchange sends are always
+ * written by such a range, and the halos it fills are read only by such
+ * ranges, so the copies never wait for the interior kernel: the staging
+ * copies and the MPI messages overlap it.  The host waits once for both
+ * planes going out, and not at all for the halos coming in (the steps that
+ * read them wait on the device).  Counts are summed on the device and read
+ * back by finish(). */
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HAVE_CUDA
+
+int slab_cuda_devices(void)
+{
+	return 0;
+}
+
+int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+		     const engine_opts *opts, int local_rank, slab_backend **out,
+		     l3d_err *err)
+{
+	(void)slab, (void)depth, (void)r, (void)opts, (void)local_rank;
+	*out = NULL;
+	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+			"engine 'cuda' is not built in (configure --with-cuda)");
+}
+
+#else /* HAVE_CUDA */
+
+#include "kernels/kernels.h"
+#include "engine/cuda/runtime.h"
+
+
+typedef struct cuda_slab {
+	slab_backend base;
+	int device;
+	uint64_t n, depth, plane_words;
+	size_t plane_bytes;
+	char *buf[2];                /* n + 2 * depth planes each */
+	int cur;
+	l3dk_plan plan;
+	cudaStream_t run, copy;
+	cudaEvent_t halo_in, edges_done;
+	l3dk_counts *d_counts, *h_counts;
+	engine_stats *pending;       /* where the device's counts go */
+	char name[272];
+} cuda_slab;
+
+static char *plane_at(cuda_slab *c, int which, int64_t x)
+{
+	return c->buf[which] + (size_t)(x + (int64_t)c->depth) * c->plane_bytes;
+}
+
+static uint64_t *cs_plane(slab_backend *b, int64_t x)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	return (uint64_t *)plane_at(c, c->cur, x);
+}
+
+static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
+		   l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	if (xa >= xb)
+		return L3D_OK;
+	bool reads_halo = xa < 1 || xb > (int64_t)c->n - 1;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	if (stats && c->pending != stats) {
+		/* Cleared before any kernel of this generation counts. */
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->run),
+		    "clearing the counters");
+		c->pending = stats;
+	}
+	if (reads_halo)
+		CUDA_TRY(cudaStreamWaitEvent(c->run, c->halo_in, 0), "ordering a step");
+	CUDA_TRY(l3dk_step_open(&c->plan, plane_at(c, c->cur, xa), plane_at(c, c->cur ^ 1, xa),
+			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL, c->run),
+	    "launching a step");
+	if (reads_halo)
+		CUDA_TRY(cudaEventRecord(c->edges_done, c->run), "ordering a step");
+	return L3D_OK;
+}
+
+static void cs_swap(slab_backend *b)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	c->cur ^= 1;
+}
+
+/* An exchange copies its planes out after the last range that read a halo
+ * (which wrote them) and its halos in before the next one: see the top. */
+static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
+		      l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
+	CUDA_TRY(cudaMemcpyAsync(dst, cs_plane(b, x), count * c->plane_bytes,
+			    cudaMemcpyDeviceToHost, c->copy),
+	    "copying planes to the host");
+	return L3D_OK;
+}
+
+static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
+			const uint64_t *src, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
+	CUDA_TRY(cudaMemcpyAsync(cs_plane(b, x), src, count * c->plane_bytes,
+			    cudaMemcpyHostToDevice, c->copy),
+	    "copying planes to the device");
+	CUDA_TRY(cudaEventRecord(c->halo_in, c->copy), "ordering a copy");
+	return L3D_OK;
+}
+
+/* One wait for both planes of an exchange: a synchronisation costs about
+ * as much as copying a 1024x1024 plane. */
+static int cs_copies_done(slab_backend *b, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamSynchronize(c->copy), "copying planes");
+	return L3D_OK;
+}
+
+static int cs_finish(slab_backend *b, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	if (c->pending)
+		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
+				    cudaMemcpyDeviceToHost, c->run),
+		    "reading the counters");
+	CUDA_TRY(cudaStreamSynchronize(c->copy), "stepping");
+	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping");
+	if (c->pending) {
+		c->pending->population += c->h_counts->population;
+		c->pending->births += c->h_counts->births;
+		c->pending->deaths += c->h_counts->deaths;
+		c->pending = NULL;
+	}
+	return L3D_OK;
+}
+
+static void *cs_host_alloc(slab_backend *b, size_t bytes)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	void *p = NULL;
+	if (cudaSetDevice(c->device) != cudaSuccess ||
+	    cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+		cudaGetLastError();
+		return NULL;
+	}
+	memset(p, 0, bytes);
+	return p;
+}
+
+static void cs_host_free(slab_backend *b, void *p)
+{
+	(void)b;
+	if (p)
+		cudaFreeHost(p);
+}
+
+static void cs_destroy(slab_backend *b)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	if (!c)
+		return;
+	cudaSetDevice(c->device);
+	if (c->run)
+		cudaStreamSynchronize(c->run);
+	if (c->copy)
+		cudaStreamSynchronize(c->copy);
+	for (int i = 0; i < 2; i++)
+		cudaFree(c->buf[i]);
+	cudaFree(c->d_counts);
+	cudaFreeHost(c->h_counts);
+	if (c->halo_in)
+		cudaEventDestroy(c->halo_in);
+	if (c->edges_done)
+		cudaEventDestroy(c->edges_done);
+	if (c->run)
+		cudaStreamDestroy(c->run);
+	if (c->copy)
+		cudaStreamDestroy(c->copy);
+	free(c);
+}
+
+static const slab_backend_ops cuda_slab_ops = {
+	.plane = cs_plane,
+	.step = cs_step,
+	.swap = cs_swap,
+	.to_host = cs_to_host,
+	.from_host = cs_from_host,
+	.copies_done = cs_copies_done,
+	.finish = cs_finish,
+	.destroy = cs_destroy,
+	.host_alloc = cs_host_alloc,
+	.host_free = cs_host_free,
+};
+
+int slab_cuda_devices(void)
+{
+	return engine_cuda_device_count();
+}
+
+static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
+{
+	struct cudaDeviceProp p;
+	size_t bytes = (size_t)(c->n + 2 * c->depth) * c->plane_bytes;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
+	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
+	char what[64], name[300];
+	snprintf(what, sizeof what, "a slab of %llu planes", (unsigned long long)c->n);
+	snprintf(name, sizeof name, "%s (device %d)", p.name, c->device);
+	int rc = cuda_memory_check(2.0 * (double)bytes, what, name, err);
+	if (rc)
+		return rc;
+	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
+			   r->survive, NULL),
+	    "planning the kernels");
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->halo_in, cudaEventDisableTiming), "cudaEventCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->edges_done, cudaEventDisableTiming), "cudaEventCreate");
+	for (int i = 0; i < 2; i++) {
+		CUDA_TRY(cudaMalloc((void **)&c->buf[i], bytes), "allocating the slab");
+		CUDA_TRY(cudaMemset(c->buf[i], 0, bytes), "clearing the slab");
+	}
+	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
+	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
+	CUDA_TRY(cudaEventRecord(c->edges_done, c->run), "cudaEventRecord");
+	rc = cs_from_host(&c->base, 0, c->n, slab->bits, err);
+	return rc ? rc : cs_copies_done(&c->base, err);
+}
+
+int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+		     const engine_opts *opts, int local_rank, slab_backend **out,
+		     l3d_err *err)
+{
+	int device;
+	*out = NULL;
+	int rc = cuda_pick_device(opts, local_rank, &device, err);
+	if (rc)
+		return rc;
+	cuda_slab *c = calloc(1, sizeof *c);
+	if (!c)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true};
+	c->device = device;
+	c->n = slab->nx;
+	c->depth = depth;
+	c->plane_words = slab->ny * slab->words;
+	c->plane_bytes = (size_t)c->plane_words * 8;
+	rc = open_slab(c, slab, r, err);
+	if (rc) {
+		cs_destroy(&c->base);
+		return rc;
+	}
+	*out = &c->base;
+	return L3D_OK;
+}
+
+#endif /* HAVE_CUDA */

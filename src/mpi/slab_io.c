@@ -1,0 +1,758 @@
+/* format_slab.c - reading and writing a universe from every rank at once.
+ *
+ * HPCGame and .l3d files hold the cells in x, y, z order, so a rank's slab
+ * is one contiguous stretch of the payload: every rank reads or writes its
+ * own stretch with collective MPI-IO, in rounds of a few MiB, and no rank
+ * ever holds more than its slab.  Two things need care in .l3d, where a
+ * cell is one bit:
+ *  - a slab that starts at a bit index that is not a multiple of 8 shares
+ *    its first byte with the rank before (with tiny planes, a byte may
+ *    even span several ranks).  A byte belongs to the rank that holds its
+ *    first bit; every rank sends the bits it has in a byte it does not own
+ *    (its "head") to all, and the owner ORs them in before writing;
+ *  - the header holds the CRC-32 of the whole payload: each rank computes
+ *    the CRC of the bytes it owns, and rank 0 joins them in rank order
+ *    with crc32_combine.
+ * Targets that cannot be written at offsets (stdout, a pipe, a device) get
+ * the same bytes in file order, relayed through rank 0.  Input that cannot
+ * be read at offsets (stdin) and formats without a fixed layout (RLE3; the
+ * exports VTK and NumPy on output) pass through rank 0 whole.
+ *
+ * The header checks repeat those of format_hpcgame.c and format_native.c,
+ * with the same messages, since those read headers only from a stream. */
+#include "comm_mpi.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "base/outfile.h"
+
+#define HPCGAME_HEADER 16
+#define NATIVE_HEADER NATIVE_HEADER_BYTES
+#define CHUNK_BYTES ((uint64_t)4 << 20)
+
+
+enum { TAG_RELAY = 200 };
+
+/* ---- where a rank's cells lie in the file ---- */
+
+typedef struct layout {
+	fmt_id fmt;
+	uint64_t header;          /* bytes before the payload */
+	uint64_t ny, nz;
+	uint64_t rows;            /* this rank's (x, y) rows */
+	uint64_t rows_per_chunk, chunks;
+	uint64_t base, stride;    /* payload byte of chunk 0; bytes between chunks */
+	unsigned lead;            /* .l3d: bits of the first byte before our first cell */
+} layout;
+
+static void layout_init(layout *L, fmt_id fmt, uint64_t x0, uint64_t n,
+			uint64_t ny, uint64_t nz)
+{
+	uint64_t first = x0 * ny * nz, k = CHUNK_BYTES / nz;
+	k = k ? k : 1;
+	*L = (layout){.fmt = fmt, .ny = ny, .nz = nz, .rows = n * ny};
+	if (fmt == FMT_HPCGAME) {
+		L->header = HPCGAME_HEADER;
+		L->rows_per_chunk = k;
+		L->base = first;
+		L->stride = k * nz;
+	} else {
+		/* 8k rows are a whole number of bytes, so every chunk starts
+		 * `lead` bits into a byte, like the first. */
+		L->header = NATIVE_HEADER;
+		L->rows_per_chunk = 8 * k;
+		L->base = first / 8;
+		L->lead = (unsigned)(first % 8);
+		L->stride = k * nz;
+	}
+	L->chunks = (L->rows + L->rows_per_chunk - 1) / L->rows_per_chunk;
+}
+
+/* Chunk j: its first row, its number of rows, the payload bytes it spans. */
+static void chunk_span(const layout *L, uint64_t j, uint64_t *row, uint64_t *rows,
+		       uint64_t *off, size_t *len)
+{
+	*row = j * L->rows_per_chunk;
+	*rows = L->rows - *row < L->rows_per_chunk ? L->rows - *row : L->rows_per_chunk;
+	*off = L->base + j * L->stride;
+	*len = L->fmt == FMT_HPCGAME ? (size_t)(*rows * L->nz)
+				     : (size_t)((L->lead + *rows * L->nz + 7) / 8);
+}
+
+static size_t chunk_capacity(const layout *L)
+{
+	uint64_t cells = L->rows_per_chunk * L->nz;
+	return (size_t)(L->fmt == FMT_HPCGAME ? cells : cells / 8 + 1);
+}
+
+/* The bytes [*start, *end) of chunk j (of len bytes) that this rank owns.
+ * A first byte shared with the previous rank is not ours; a byte shared
+ * between two of our chunks counts in the first (reading) or is held back
+ * until the second has filled it (writing). */
+static void owned(const layout *L, uint64_t j, size_t len, bool writing,
+		  size_t *start, size_t *end)
+{
+	bool shared = L->lead != 0;
+	*start = shared && (j == 0 || !writing) ? 1 : 0;
+	*end = shared && writing && j + 1 < L->chunks ? len - 1 : len;
+	if (*start > *end)
+		*start = *end;
+}
+
+/* ---- cells to bytes and back ---- */
+
+/* OR the low k bits of v into the bitstream at bit p. */
+static void put_bits(unsigned char *b, uint64_t p, uint64_t v, unsigned k)
+{
+	unsigned char *q = b + p / 8;
+	unsigned s = (unsigned)(p % 8), nbytes = (s + k + 7) / 8;
+	q[0] |= (unsigned char)(v << s);
+	uint64_t rest = v >> (8 - s);
+	for (unsigned i = 1; i < nbytes; i++, rest >>= 8)
+		q[i] |= (unsigned char)rest;
+}
+
+static uint64_t get_bits(const unsigned char *b, uint64_t p, unsigned k)
+{
+	const unsigned char *q = b + p / 8;
+	unsigned s = (unsigned)(p % 8), nbytes = (s + k + 7) / 8;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < nbytes && i < 8; i++)
+		v |= (uint64_t)q[i] << (8 * i);
+	v >>= s;
+	if (nbytes == 9)
+		v |= (uint64_t)q[8] << (64 - s);
+	return k == 64 ? v : v & (((uint64_t)1 << k) - 1);
+}
+
+static void encode_chunk(const layout *L, const grid *g, uint64_t j,
+			 unsigned char *buf)
+{
+	uint64_t row, rows, off;
+	size_t len;
+	chunk_span(L, j, &row, &rows, &off, &len);
+	if (L->fmt == FMT_HPCGAME) {
+		for (uint64_t i = 0; i < rows; i++)
+			grid_row_unpack(g, (row + i) / L->ny, (row + i) % L->ny,
+					buf + i * L->nz);
+		return;
+	}
+	memset(buf, 0, len);
+	uint64_t tail = grid_tail_mask(g), p = L->lead;
+	unsigned last = (unsigned)(L->nz - (g->words - 1) * 64);
+	for (uint64_t i = 0; i < rows; i++) {
+		const uint64_t *w = grid_row(g, (row + i) / L->ny, (row + i) % L->ny);
+		for (uint64_t k = 0; k + 1 < g->words; k++, p += 64)
+			put_bits(buf, p, w[k], 64);
+		put_bits(buf, p, w[g->words - 1] & tail, last);
+		p += last;
+	}
+}
+
+static int bad_cell(const layout *L, const char *name, const unsigned char *buf,
+		    uint64_t off, l3d_err *err)
+{
+	uint64_t i = 0;
+	while (buf[i] <= 1)
+		i++;
+	return l3d_fail(err, L3D_ERR_DATA,
+			"%s: byte 0x%02x at offset %llu is not a cell (0 or 1)",
+			name, buf[i], (unsigned long long)(L->header + off + i));
+}
+
+static int decode_chunk(const layout *L, grid *g, uint64_t j,
+			const unsigned char *buf, const char *name, l3d_err *err)
+{
+	uint64_t row, rows, off;
+	size_t len;
+	chunk_span(L, j, &row, &rows, &off, &len);
+	if (L->fmt == FMT_HPCGAME) {
+		for (uint64_t i = 0; i < rows; i++) {
+			const unsigned char *cells = buf + i * L->nz;
+			if (grid_row_pack(g, (row + i) / L->ny, (row + i) % L->ny, cells) < 0)
+				return bad_cell(L, name, cells, off + i * L->nz, err);
+		}
+		return L3D_OK;
+	}
+	uint64_t p = L->lead;
+	unsigned last = (unsigned)(L->nz - (g->words - 1) * 64);
+	for (uint64_t i = 0; i < rows; i++) {
+		uint64_t *w = grid_row(g, (row + i) / L->ny, (row + i) % L->ny);
+		for (uint64_t k = 0; k + 1 < g->words; k++, p += 64)
+			w[k] = get_bits(buf, p, 64);
+		w[g->words - 1] = get_bits(buf, p, last);
+		p += last;
+	}
+	return L3D_OK;
+}
+
+/* ---- .l3d: the bytes shared between ranks, and the CRC ---- */
+
+typedef struct head {
+	uint64_t index, value;    /* payload byte and our bits in it; UINT64_MAX: none */
+} head;
+
+static head head_of(const layout *L, const grid *g)
+{
+	head h = {UINT64_MAX, 0};
+	if (L->fmt != FMT_NATIVE || L->lead == 0)
+		return h;
+	uint64_t cells = L->rows * L->nz, m = 8 - L->lead;
+	m = m < cells ? m : cells;
+	for (uint64_t c = 0; c < m; c++) {
+		uint64_t row = c / L->nz;
+		h.value |= (uint64_t)grid_get(g, row / L->ny, row % L->ny, c % L->nz)
+			   << (L->lead + c);
+	}
+	h.index = L->base;
+	return h;
+}
+
+/* The bits later ranks hold in our last byte.  `all` has room for a
+ * head per rank. */
+static unsigned char tail_bits(const layout *L, const grid *g, head *all)
+{
+	head mine = head_of(L, g);
+	MPI_Allgather(&mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, dist_comm);
+	uint64_t row, rows, off;
+	size_t len;
+	unsigned char bits = 0;
+	if (L->chunks) {
+		chunk_span(L, L->chunks - 1, &row, &rows, &off, &len);
+		for (int r = dist_rank() + 1; r < dist_size(); r++)
+			if (all[r].index == off + len - 1)
+				bits |= (unsigned char)all[r].value;
+	}
+	return bits;
+}
+
+/* Rank 0 joins the ranks' CRCs of the bytes they own, in file order
+ * (`all`: two words per rank, used on rank 0). */
+static uint32_t combine_crcs(uint32_t crc, uint64_t bytes, uint64_t *all)
+{
+	uint64_t mine[2] = {crc, bytes};
+	MPI_Gather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, 0, dist_comm);
+	uLong total = crc32(0, NULL, 0);
+	for (int r = 0; dist_rank() == 0 && r < dist_size(); r++)
+		total = crc32_combine(total, (uLong)all[2 * r], (z_off_t)all[2 * r + 1]);
+	return (uint32_t)total;
+}
+
+/* ---- headers ---- */
+
+typedef struct source {
+	fmt_id fmt;
+	uint64_t nx, ny, nz, generation;
+	bool has_rule, whole;     /* whole: rank 0 read it all */
+	rule rule;
+	uint32_t crc;
+	uint64_t size;            /* of the file, as rank 0 sees it */
+} source;
+
+static int parse_native(const char *name, const unsigned char *h, source *s,
+			l3d_err *err)
+{
+	native_header nh;
+	int rc = native_parse_header(name, h, &nh, err);
+	*s = (source){.fmt = FMT_NATIVE, .nx = nh.nx, .ny = nh.ny, .nz = nh.nz,
+		      .generation = nh.generation, .has_rule = true,
+		      .rule = nh.rule, .crc = nh.payload_crc};
+	return rc;
+}
+
+static int parse_hpcgame(const char *name, const unsigned char *h, source *s,
+			 l3d_err *err)
+{
+	uint64_t m = le_get64(h);
+	*s = (source){.fmt = FMT_HPCGAME, .nx = m, .ny = m, .nz = m,
+		      .generation = le_get64(h + 8)};
+	if (m == 0)
+		return l3d_fail(err, L3D_ERR_DATA, "%s: HPCGame edge length M is 0", name);
+	return grid_check_size(m, m, m, name, err);
+}
+
+/* The file must be exactly header + payload long. */
+static int check_length(const char *name, const source *s, uint64_t size,
+			l3d_err *err)
+{
+	uint64_t cells = s->nx * s->ny * s->nz;
+	bool hpc = s->fmt == FMT_HPCGAME;
+	uint64_t header = hpc ? HPCGAME_HEADER : NATIVE_HEADER;
+	uint64_t payload = hpc ? cells : cells / 8 + (cells % 8 != 0);
+	uint64_t got = size - header;
+	if (got < payload && hpc)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: truncated: expected %llu bytes of cells, got %llu", name,
+				(unsigned long long)payload, (unsigned long long)got);
+	if (got < payload)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: truncated payload: expected %llu bytes, got %llu", name,
+				(unsigned long long)payload, (unsigned long long)got);
+	if (got > payload)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: trailing garbage after the %s (at offset %llu)", name,
+				hpc ? "HPCGame cells" : ".l3d payload",
+				(unsigned long long)(header + payload));
+	return L3D_OK;
+}
+
+/* Rank 0: what the input is.  HPCGame and .l3d files that can be read at
+ * offsets: just the header; anything else is read whole into *whole. */
+static int probe(FILE *f, const char *path, const char *name, source *s,
+		 grid *whole, l3d_err *err)
+{
+	reader r;
+	reader_init(&r, f, name);
+	fmt_id id;
+	int rc = format_detect(&r, &id, err);
+	struct stat st;
+	bool seekable = path && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	if (!rc && seekable && (id == FMT_HPCGAME || id == FMT_NATIVE)) {
+		unsigned char h[NATIVE_HEADER];
+		bool hpc = id == FMT_HPCGAME;
+		rc = reader_header(&r, h, hpc ? HPCGAME_HEADER : NATIVE_HEADER,
+				   hpc ? "HPCGame" : ".l3d", err);
+		if (!rc)
+			rc = hpc ? parse_hpcgame(name, h, s, err) : parse_native(name, h, s, err);
+		s->size = (uint64_t)st.st_size;
+		return rc ? rc : check_length(name, s, s->size, err);
+	}
+	universe_meta meta = {0};
+	if (!rc)
+		rc = format_read(&r, whole, &meta, &id, err);
+	*s = (source){.fmt = id, .nx = whole->nx, .ny = whole->ny, .nz = whole->nz,
+		      .generation = whole->generation, .has_rule = meta.has_rule,
+		      .rule = meta.rule, .whole = true};
+	return rc;
+}
+
+/* ---- reading ---- */
+
+/* MPI_File_open hangs in Open MPI when it fails on some ranks only (a
+ * path that one node does not see), so every rank first looks for the
+ * file itself, and all agree, before the collective open.  `size`, when
+ * not UINT64_MAX, is the length rank 0 saw: a different one means another
+ * file of the same name, on a disk the nodes do not share. */
+static int open_file(const char *path, const char *name, int amode, int code,
+		     uint64_t size, MPI_File *fh, l3d_err *err)
+{
+	struct stat st;
+	int rc = L3D_OK;
+	*fh = MPI_FILE_NULL;
+	if (stat(path, &st) != 0 || access(path, amode == MPI_MODE_RDONLY ? R_OK : W_OK) != 0)
+		rc = l3d_fail(err, code, "%s: cannot open: %s (every rank must see the file)",
+			      name, strerror(errno));
+	else if (size != UINT64_MAX && (uint64_t)st.st_size != size)
+		rc = l3d_fail(err, code,
+			      "%s: %llu bytes here but %llu on rank 0: not the same file (every rank must see the same file system)",
+			      name, (unsigned long long)st.st_size, (unsigned long long)size);
+	rc = dist_agree(rc, err);
+	if (rc)
+		return rc;
+	char what[4200];
+	snprintf(what, sizeof what, "%s: cannot open", name);
+	int mrc = MPI_File_open(dist_comm, path, amode, MPI_INFO_NULL, fh);
+	if (mrc != MPI_SUCCESS)
+		*fh = MPI_FILE_NULL;
+	return dist_agree(mrc == MPI_SUCCESS ? L3D_OK : dist_mpi_fail(mrc, code, what, err), err);
+}
+
+static int read_error(int mrc, const char *name, l3d_err *err)
+{
+	char what[4200];
+	snprintf(what, sizeof what, "%s: read error", name);
+	return dist_mpi_fail(mrc, L3D_ERR_IO, what, err);
+}
+
+/* All ranks read their chunks in rounds (collective calls need everyone,
+ * so a rank with fewer chunks reads nothing in the last rounds). */
+static int read_rounds(MPI_File fh, const layout *L, grid *g, unsigned char *buf,
+		       const char *name, uint32_t *crc, uint64_t *owned_bytes,
+		       l3d_err *err)
+{
+	uint64_t rounds = L->chunks;
+	MPI_Allreduce(&L->chunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, dist_comm);
+	int rc = L3D_OK;
+	for (uint64_t j = 0; j < rounds; j++) {
+		uint64_t row, rows = 0, off = 0;
+		size_t len = 0, start, end;
+		if (j < L->chunks)
+			chunk_span(L, j, &row, &rows, &off, &len);
+		MPI_Status st;
+		int got = 0, mrc = MPI_File_read_at_all(fh, (MPI_Offset)(L->header + off),
+							buf, (int)len, MPI_BYTE, &st);
+		if (mrc == MPI_SUCCESS)
+			MPI_Get_count(&st, MPI_BYTE, &got);
+		if (!rc && mrc != MPI_SUCCESS)
+			rc = read_error(mrc, name, err);
+		else if (!rc && (size_t)got != len)
+			rc = l3d_fail(err, L3D_ERR_IO, "%s: read error: short read", name);
+		if (rc || j >= L->chunks)
+			continue;
+		rc = decode_chunk(L, g, j, buf, name, err);
+		owned(L, j, len, false, &start, &end);
+		*crc = (uint32_t)crc32(*crc, buf + start, (uInt)(end - start));
+		*owned_bytes += end - start;
+		/* The bits after the last cell of the file must be zero. */
+		unsigned used = (unsigned)((L->lead + rows * L->nz) % 8);
+		if (!rc && L->fmt == FMT_NATIVE && j + 1 == L->chunks && used &&
+		    dist_rank() == dist_size() - 1 && (buf[len - 1] >> used) != 0)
+			rc = l3d_fail(err, L3D_ERR_DATA,
+				      "%s: nonzero pad bits after the last cell", name);
+	}
+	return rc;
+}
+
+static int read_at_offsets(const char *path, const char *name, const source *s,
+			   grid *slab, uint64_t x0, l3d_err *err)
+{
+	layout L;
+	layout_init(&L, s->fmt, x0, slab->nx, s->ny, s->nz);
+	MPI_File fh = MPI_FILE_NULL;
+	unsigned char *buf = malloc(chunk_capacity(&L));
+	uint64_t *peers = malloc(16 * (size_t)dist_size());
+	int rc = buf && peers ? L3D_OK
+		 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
+	rc = dist_agree(rc, err);
+	if (!rc)
+		rc = open_file(path, name, MPI_MODE_RDONLY, L3D_ERR_NOINPUT, s->size, &fh, err);
+	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+	uint64_t bytes = 0;
+	if (!rc)
+		rc = read_rounds(fh, &L, slab, buf, name, &crc, &bytes, err);
+	if (fh != MPI_FILE_NULL)
+		MPI_File_close(&fh);
+	free(buf);
+	rc = dist_agree(rc, err);
+	if (!rc && s->fmt == FMT_NATIVE)
+		crc = combine_crcs(crc, bytes, peers);
+	free(peers);
+	if (rc || s->fmt != FMT_NATIVE)
+		return rc;
+	if (dist_rank() == 0 && crc != s->crc)
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: bad payload CRC (stored %08lx, computed %08lx)", name,
+			      (unsigned long)s->crc, (unsigned long)crc);
+	return dist_agree(rc, err);
+}
+
+int slab_read(FILE *f, const char *path, const char *name, grid *slab,
+	      uint64_t *x0, uint64_t *nx, universe_meta *meta, fmt_id *format,
+	      l3d_err *err)
+{
+	source s = {0};
+	grid whole = {0};
+	memset(slab, 0, sizeof *slab);
+	memset(meta, 0, sizeof *meta);
+	int rc = dist_rank() == 0 ? probe(f, path, name, &s, &whole, err) : L3D_OK;
+	rc = dist_agree(rc, err);
+	uint64_t n = 0;
+	if (!rc) {
+		MPI_Bcast(&s, (int)sizeof s, MPI_BYTE, 0, dist_comm);
+		rc = dist_split(s.nx, name, x0, &n, err);
+	}
+	if (!rc)
+		rc = dist_agree(grid_alloc(slab, n, s.ny, s.nz, err), err);
+	if (!rc && s.whole)
+		dist_scatter_slabs(&whole, slab);
+	else if (!rc)
+		rc = read_at_offsets(path, name, &s, slab, *x0, err);
+	grid_free(&whole);
+	*format = s.fmt;
+	if (rc) {
+		grid_free(slab);
+		return rc;
+	}
+	slab->generation = s.generation;
+	*nx = s.nx;
+	meta->has_rule = s.has_rule;
+	meta->rule = s.rule;
+	return L3D_OK;
+}
+
+/* ---- writing ---- */
+
+/* Where the bytes go: a file every rank writes at offsets, or rank 0's
+ * stream, which the other ranks' bytes reach in file order. */
+typedef struct target {
+	MPI_File fh;              /* MPI_FILE_NULL: relay */
+	FILE *f;                  /* rank 0, relay */
+	const char *name;
+} target;
+
+/* One pass over this rank's chunks; with `t` NULL it computes the CRC of
+ * the owned bytes only. */
+typedef struct writer {
+	const layout *L;
+	const grid *g;
+	unsigned char *buf, carry, tail;
+	uint32_t crc;
+	uint64_t bytes;
+	uint64_t *peers;          /* two words per rank */
+} writer;
+
+/* Chunk j ready in w->buf; *start and *end bound the bytes to write. */
+static void next_chunk(writer *w, uint64_t j, uint64_t *off, size_t *start,
+		       size_t *end)
+{
+	const layout *L = w->L;
+	uint64_t row, rows;
+	size_t len;
+	chunk_span(L, j, &row, &rows, off, &len);
+	encode_chunk(L, w->g, j, w->buf);
+	if (L->lead && j > 0)
+		w->buf[0] |= w->carry;
+	if (j + 1 == L->chunks)
+		w->buf[len - 1] |= w->tail;
+	else if (L->lead)
+		w->carry = w->buf[len - 1];
+	owned(L, j, len, true, start, end);
+	w->crc = (uint32_t)crc32(w->crc, w->buf + *start, (uInt)(*end - *start));
+	w->bytes += *end - *start;
+}
+
+static int write_error(int mrc, const char *name, l3d_err *err)
+{
+	char what[4200];
+	snprintf(what, sizeof what, "%s: write error", name);
+	return dist_mpi_fail(mrc, L3D_ERR_IO, what, err);
+}
+
+static int write_rounds(writer *w, const target *t, l3d_err *err)
+{
+	uint64_t rounds = w->L->chunks;
+	MPI_Allreduce(&w->L->chunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, dist_comm);
+	int rc = L3D_OK;
+	for (uint64_t j = 0; j < rounds; j++) {
+		uint64_t off = 0;
+		size_t start = 0, end = 0;
+		if (j < w->L->chunks)
+			next_chunk(w, j, &off, &start, &end);
+		MPI_Status st;
+		int mrc = MPI_File_write_at_all(t->fh,
+						(MPI_Offset)(w->L->header + off + start),
+						w->buf + start, (int)(end - start),
+						MPI_BYTE, &st);
+		if (!rc && mrc != MPI_SUCCESS)
+			rc = write_error(mrc, t->name, err);
+	}
+	return rc;
+}
+
+/* Every rank's owned bytes to rank 0, which writes them in order (and
+ * drains the others after a write error, so nobody waits forever). */
+static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
+{
+	int rc = L3D_OK;
+	for (uint64_t j = 0; j < w->L->chunks; j++) {
+		uint64_t off;
+		size_t start, end;
+		next_chunk(w, j, &off, &start, &end);
+		if (dist_rank() != 0)
+			MPI_Send(w->buf + start, (int)(end - start), MPI_BYTE, 0,
+				 TAG_RELAY, dist_comm);
+		else if (!rc)
+			rc = format_put(t->f, t->name, w->buf + start, end - start, err);
+	}
+	for (int r = 1; dist_rank() == 0 && r < dist_size(); r++) {
+		uint64_t x0, n;
+		layout other;
+		dist_slab_of(nx, dist_size(), r, &x0, &n);
+		layout_init(&other, w->L->fmt, x0, n, w->L->ny, w->L->nz);
+		for (uint64_t j = 0; j < other.chunks; j++) {
+			MPI_Status st;
+			int len;
+			MPI_Recv(w->buf, (int)chunk_capacity(&other), MPI_BYTE, r,
+				 TAG_RELAY, dist_comm, &st);
+			MPI_Get_count(&st, MPI_BYTE, &len);
+			if (!rc)
+				rc = format_put(t->f, t->name, w->buf, (size_t)len, err);
+		}
+	}
+	return rc;
+}
+
+/* The header, once the payload's CRC is known. */
+static int put_header(const target *t, const engine *e, fmt_id f,
+		      uint64_t gen, const rule *r, uint32_t crc, l3d_err *err)
+{
+	unsigned char h[NATIVE_HEADER];
+	size_t n = f == FMT_HPCGAME ? HPCGAME_HEADER : NATIVE_HEADER;
+	if (f == FMT_HPCGAME) {
+		le_put64(h, e->nz);
+		le_put64(h + 8, gen);
+	} else {
+		native_build_header(h, &(native_header){e->nx, e->ny, e->nz, gen, *r, crc});
+	}
+	if (t->fh == MPI_FILE_NULL)
+		return format_put(t->f, t->name, h, n, err);
+	MPI_Status st;
+	int mrc = MPI_File_write_at(t->fh, 0, h, (int)n, MPI_BYTE, &st);
+	return mrc == MPI_SUCCESS ? L3D_OK : write_error(mrc, t->name, err);
+}
+
+/* Payload and header of an HPCGame or .l3d file.  A relayed .l3d makes a
+ * first pass for the CRC, as its header comes first in the stream. */
+static int write_payload(writer *w, const target *t, const engine *e,
+			 fmt_id f, uint64_t gen, const rule *r, l3d_err *err)
+{
+	bool relay = t->fh == MPI_FILE_NULL;
+	int rc = L3D_OK;
+	uint32_t crc = 0;
+	if (relay && f == FMT_NATIVE) {
+		for (uint64_t j = 0; j < w->L->chunks; j++) {
+			uint64_t off;
+			size_t start, end;
+			next_chunk(w, j, &off, &start, &end);
+		}
+		crc = combine_crcs(w->crc, w->bytes, w->peers);
+		w->crc = (uint32_t)crc32(0, NULL, 0);
+		w->bytes = 0;
+	}
+	if (relay && dist_rank() == 0)
+		rc = put_header(t, e, f, gen, r, crc, err);
+	int prc = relay ? write_relayed(w, t, e->nx, err) : write_rounds(w, t, err);
+	rc = rc ? rc : prc;
+	if (!relay && f == FMT_NATIVE)
+		crc = combine_crcs(w->crc, w->bytes, w->peers);
+	if (!relay && dist_rank() == 0 && !rc)
+		rc = put_header(t, e, f, gen, r, crc, err);
+	return rc;
+}
+
+/* Rank 0 opens the target; a regular file (written through a temporary)
+ * is then opened by every rank for MPI-IO. */
+static int open_target(outfile *out, target *t, const char *path, bool force,
+		       fmt_id f, l3d_err *err)
+{
+	int rc = L3D_OK;
+	size_t len = 0;
+	memset(out, 0, sizeof *out);
+	*t = (target){MPI_FILE_NULL, NULL, path};
+	if (dist_rank() == 0) {
+		rc = outfile_open(out, path, force, dist_tty_guard(format_is_binary(f)), err);
+		t->f = out->f;
+		t->name = out->name;
+		len = !rc && out->tmp ? strlen(out->tmp) + 1 : 0;
+	}
+	rc = dist_agree(rc, err);
+	if (rc)
+		return rc;
+	MPI_Bcast(&len, 1, MPI_UINT64_T, 0, dist_comm);
+	if (len == 0)
+		return L3D_OK;
+	char tmp[4200];
+	if (len > sizeof tmp)
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: path too long", path);
+	if (!rc && dist_rank() == 0)
+		memcpy(tmp, out->tmp, len);
+	if (!rc)
+		MPI_Bcast(tmp, (int)len, MPI_CHAR, 0, dist_comm);
+	if (!rc)
+		rc = open_file(tmp, path, MPI_MODE_WRONLY, L3D_ERR_CANTCREAT,
+			       UINT64_MAX, &t->fh, err);
+	if (rc && dist_rank() == 0)
+		outfile_abort(out);
+	return rc;
+}
+
+static int write_fixed(engine *e, const grid *slab, uint64_t x0,
+		       const char *path, bool force, fmt_id f, const rule *r,
+		       uint64_t gen, l3d_err *err)
+{
+	if (f == FMT_HPCGAME && (e->nx != e->ny || e->ny != e->nz))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: HPCGame format needs a cube, not %llux%llux%llu",
+				path, (unsigned long long)e->nx,
+				(unsigned long long)e->ny, (unsigned long long)e->nz);
+	layout L;
+	layout_init(&L, f, x0, slab->nx, e->ny, e->nz);
+	writer w = {&L, slab, malloc(chunk_capacity(&L)), 0, 0,
+		    (uint32_t)crc32(0, NULL, 0), 0, malloc(16 * (size_t)dist_size())};
+	int rc = w.buf && w.peers ? L3D_OK
+		 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
+	rc = dist_agree(rc, err);
+	if (!rc && f == FMT_NATIVE)
+		w.tail = tail_bits(&L, slab, (head *)w.peers);
+	outfile out;
+	target t;
+	if (!rc)
+		rc = open_target(&out, &t, path, force, f, err);
+	if (rc) {                /* nothing is open */
+		free(w.buf);
+		free(w.peers);
+		return rc;
+	}
+	rc = write_payload(&w, &t, e, f, gen, r, err);
+	free(w.buf);
+	free(w.peers);
+	if (t.fh != MPI_FILE_NULL) {
+		int mrc = MPI_File_close(&t.fh);
+		if (!rc && mrc != MPI_SUCCESS)
+			rc = write_error(mrc, path, err);
+	}
+	rc = dist_agree(rc, err);
+	if (dist_rank() == 0)
+		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+	return dist_agree(rc, err);
+}
+
+/* Formats without a fixed layout: rank 0 gathers the universe. */
+static int alloc_whole(const engine *e, fmt_id f, const char *path, grid *whole,
+		       l3d_err *err)
+{
+	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz, .words = (e->nz + 63) / 64};
+	char what[4200];
+	snprintf(what, sizeof what,
+		 "%s: %s output is written by rank 0 alone, and the whole %llux%llux%llu universe",
+		 path, format_name(f), (unsigned long long)e->nx,
+		 (unsigned long long)e->ny, (unsigned long long)e->nz);
+	l3d_err mem;
+	if (host_memory_check(grid_bytes(&dims), what, &mem))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s (HPCGame and .l3d files are written by every rank at once)",
+				mem.msg);
+	return grid_alloc(whole, e->nx, e->ny, e->nz, err);
+}
+
+static int write_gathered(engine *e, const char *path, bool force, fmt_id f,
+			  const rule *r, uint64_t gen, l3d_err *err)
+{
+	grid whole = {0};
+	int rc = dist_rank() == 0 ? alloc_whole(e, f, path, &whole, err) : L3D_OK;
+	rc = dist_agree(rc, err);
+	if (!rc)
+		rc = engine_read(e, &whole, err);
+	outfile out;
+	if (!rc && dist_rank() == 0) {
+		whole.generation = gen;
+		rc = outfile_open(&out, path, force,
+				  dist_tty_guard(format_is_binary(f)), err);
+		if (!rc) {
+			rc = format_write(out.f, out.name, f, &whole, r, err);
+			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+		}
+	}
+	grid_free(&whole);
+	return dist_agree(rc, err);
+}
+
+int slab_write(engine *e, const char *path, bool force, fmt_id f,
+	       const rule *r, uint64_t gen, uint64_t *population, l3d_err *err)
+{
+	grid slab;
+	uint64_t x0;
+	int rc = dist_agree(engine_mpi_slab(e, &slab, &x0, err), err);
+	if (rc)
+		return rc;
+	if (population)
+		*population = dist_sum(grid_population(&slab));
+	if (f == FMT_HPCGAME || f == FMT_NATIVE)
+		return write_fixed(e, &slab, x0, path, force, f, r, gen, err);
+	return write_gathered(e, path, force, f, r, gen, err);
+}

@@ -1,0 +1,21 @@
+/* run.h - one whole run: read or make the universe, step it, log, take
+ * snapshots, write the result.  Everything a user sees happen between
+ * option parsing and exit. */
+#ifndef LIFE3D_RUN_H
+#define LIFE3D_RUN_H
+
+#include "cli/options.h"
+
+/* Returns an l3d_status; err holds the message when it is not L3D_OK. */
+int run(const options *o, l3d_err *err);
+
+/* Called from signal handlers.  A stop finishes the steps in flight,
+ * writes a checkpoint, flushes the log and ends the run with
+ * L3D_ERR_INTERRUPTED; a checkpoint request writes one and goes on. */
+void run_request_stop(int signo);
+void run_request_checkpoint(void);
+
+/* "90", "90s", "15m", "2h", "1:30:00" -> seconds; -1 if malformed. */
+double parse_duration(const char *text);
+
+#endif

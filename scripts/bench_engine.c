@@ -16,7 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "engine/engine.h"
+#include "engine/choose.h"
 #include "reference.h"
 
 #define SEED 1

@@ -9,14 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
+#include "base/status.h"
 #include "cli/cli.h"
 #include "cli/conffile.h"
-#include "mpi/comm.h"
-#include "engine/engine.h"
 #include "cli/options.h"
-#include "base/outfile.h"
+#include "engine/choose.h"
+#include "engine/cpu/cpu.h"
+#include "engine/cuda/device.h"
+#include "mpi/comm.h"
 #include "run/run.h"
-#include "base/status.h"
 
 static void on_signal(int signo)
 {
@@ -55,7 +57,7 @@ static void install_signals(void)
 static void version(void)
 {
 	char gpus[2048];
-	engine_cuda_describe_devices(gpus, sizeof gpus);
+	cuda_describe_devices(gpus, sizeof gpus);
 	printf("life3d %s\n", PACKAGE_VERSION);
 	printf("engines: cpu (simd: %s)", engine_cpu_simd_paths());
 #ifdef HAVE_CUDA
@@ -75,7 +77,7 @@ static void version(void)
  * rank 0 alone says it. */
 static int finish(int rc, const l3d_err *err)
 {
-	if (rc != L3D_OK && dist_rank() == 0)
+	if (rc != L3D_OK && comm_rank() == 0)
 		fprintf(stderr, "life3d: %s\n", err->msg);
 	/* A full disk behind stdout must not pass for success. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -83,7 +85,7 @@ static int finish(int rc, const l3d_err *err)
 			fprintf(stderr, "life3d: (stdout): write error\n");
 		rc = rc ? rc : L3D_ERR_IO;
 	}
-	dist_finalize();
+	comm_finalize();
 	/* Everything is written; a GPU set-up the run did not need must not
 	 * hold the exit up (or be torn down under its thread's feet). */
 	if (engine_left_behind()) {
@@ -97,22 +99,22 @@ int main(int argc, char **argv)
 {
 	options o;
 	l3d_err err = {0, ""};
-	dist_init(&argc, &argv);
+	comm_init(&argc, &argv);
 	options_init(&o);
 	int rc = cli_parse(argc, argv, &o, &err);
 	if (rc == L3D_OK && o.help) {
-		if (dist_rank() == 0)
+		if (comm_rank() == 0)
 			cli_help(stdout);
 		return finish(L3D_OK, &err);
 	}
 	if (rc == L3D_OK && o.version) {
-		if (dist_rank() == 0)
+		if (comm_rank() == 0)
 			version();
 		return finish(L3D_OK, &err);
 	}
 	if (rc == L3D_OK && o.config)
 		rc = conffile_load(o.config, &o, &err);
-	rc = dist_agree(rc, &err);
+	rc = comm_agree(rc, &err);
 	if (rc == L3D_OK) {
 		install_signals();
 		rc = run(&o, &err);

@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "engine/engine.h"
+#include "engine/choose.h"
+#include "engine/cuda/device.h"
 #include "reference.h"
 
 typedef struct box {
@@ -230,7 +231,7 @@ END_TEST
 START_TEST(describe_devices)
 {
 	char buf[1024];
-	int n = engine_cuda_describe_devices(buf, sizeof buf);
+	int n = cuda_describe_devices(buf, sizeof buf);
 	ck_assert_int_gt(n, 0);
 	ck_assert_msg(!strncmp(buf, "0: ", 3) && strstr(buf, "(cc "), "%s", buf);
 }
@@ -327,7 +328,7 @@ static int check_unavailable(void)
 		fprintf(stderr, "--engine cuda without a GPU: rc %d, '%s'\n", rc, err.msg);
 		bad = 1;
 	}
-	engine_cuda_describe_devices(buf, sizeof buf);
+	cuda_describe_devices(buf, sizeof buf);
 	if (strncmp(buf, "none (", 6)) {
 		fprintf(stderr, "device list without a GPU: '%s'\n", buf);
 		bad = 1;
@@ -371,7 +372,7 @@ static Suite *cuda_suite(void)
 
 int main(void)
 {
-	if (engine_cuda_device_count() == 0)
+	if (cuda_device_count() == 0)
 		return check_unavailable() ? 1 : 77;
 	/* CUDA state does not survive fork(): run the tests in this process. */
 	return run_suite(cuda_suite(), false) ? 1 : 0;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "engine/engine.h"
+#include "engine/choose.h"
 #include "engine/cpu/cpu.h"
 #include "engine/handover.h"
 #include "reference.h"

@@ -8,7 +8,11 @@
 #include <zlib.h>
 
 #include "check_run.h"
+#include "format/export.h"
 #include "format/format.h"
+#include "format/hpcgame.h"
+#include "format/native.h"
+#include "format/rle3.h"
 
 /* ---- helpers ---- */
 

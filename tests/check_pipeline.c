@@ -20,8 +20,12 @@
 #include <zlib.h>
 
 #include "check_run.h"
-#include "engine/engine.h"
+#include "engine/choose.h"
+#include "format/export.h"
 #include "format/format.h"
+#include "format/hpcgame.h"
+#include "format/native.h"
+#include "format/rle3.h"
 #include "base/pipeline.h"
 #include "base/progress.h"
 

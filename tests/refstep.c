@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "format/export.h"
 #include "format/format.h"
+#include "format/hpcgame.h"
+#include "format/native.h"
+#include "format/rle3.h"
 #include "reference.h"
 
 static int die(const char *msg)

@@ -1,7 +1,7 @@
 /* progress.c - see progress.h. */
 #include "progress.h"
 
-#include <time.h>
+#include "clock.h"
 
 void row_progress_init(row_progress *p, uint64_t total)
 {
@@ -26,11 +26,8 @@ void row_progress_publish(row_progress *p, uint64_t ready)
 		ready = p->total;
 	if (ready > p->ready) {
 		p->ready = ready;
-		if (ready == p->total) {
-			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			p->done_at = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-		}
+		if (ready == p->total)
+			p->done_at = l3d_seconds();
 		pthread_cond_broadcast(&p->moved);
 	}
 	pthread_mutex_unlock(&p->lock);

@@ -25,7 +25,7 @@ typedef struct row_progress {
 	uint64_t total;          /* rows in the universe */
 	uint64_t ready;          /* rows [0, ready) hold their cells */
 	bool failed;             /* the filler gave up: no more rows will come */
-	double done_at;          /* CLOCK_MONOTONIC seconds when the last row came */
+	double done_at;          /* l3d_seconds() when the last row came (clock.h) */
 } row_progress;
 
 void row_progress_init(row_progress *p, uint64_t total);

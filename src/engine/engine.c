@@ -1,149 +1,23 @@
-/* engine.c - engine selection and the fall-backs shared by every engine. */
+/* engine.c - the engine interface: calls through the ops table, and the
+ * fall-backs (views and rows through a full read-back) for engines that
+ * lack an operation. */
 #include "engine.h"
-#include "handover.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* The CPU engine keeps the universe and one buffer of the same size;
- * refuse before allocating rather than be killed for memory later. */
-static int cpu_create_checked(const engine_opts *opts, const grid *initial,
-			      row_progress *ready, const rule *r, engine **out,
-			      l3d_err *err)
+int engine_kind_of(const engine_opts *opts, engine_kind *out, l3d_err *err)
 {
-	char what[96];
-	snprintf(what, sizeof what, "the CPU engine for a %llux%llux%llu universe",
-		 (unsigned long long)initial->nx, (unsigned long long)initial->ny,
-		 (unsigned long long)initial->nz);
-	size_t need = 2 * grid_bytes(initial);
-	int rc = host_memory_check(need, what, err);
-	return rc ? rc : engine_cpu_create(opts, initial, ready, r, out, err);
-}
-
-/* A small universe starts on the CPU while the GPU context is still being
- * created (engine_warm_up) and moves to the GPU once it is: the CPU engine
- * finishes many small runs before a context would be ready, and a universe
- * this small crosses to the device in a millisecond.  Larger ones wait for
- * the GPU, which then takes their rows as they are read: at 512^3 the CPU
- * steps while it waits were worth no more than the move cost (and the
- * busy cores slowed the GPU's set-up), see kernels/NOTES.md.  A device
- * named with --device is checked before the first step, as for any other
- * run, so a wrong one is an error whether or not the run is short. */
-#define HANDOVER_MAX_BYTES ((size_t)2 << 20)
-
-/* Only a run that stepped on the CPU while the GPU started leaves that
- * start-up behind at the end; every other run waits for it as usual. */
-static bool gpu_started_under_cpu;
-
-typedef struct gpu_later {
-	engine_opts opts;
-	rule rule;
-} gpu_later;
-
-/* Without the NVIDIA driver's control node the probe fails at once, so
- * there is nothing to wait for and no reason to start twice. */
-static bool gpu_driver_present(void)
-{
-	return access("/dev/nvidiactl", F_OK) == 0;
-}
-
-static bool gpu_ready(void *ctx)
-{
-	(void)ctx;
-	return !engine_cuda_warming();
-}
-
-static int gpu_make(void *ctx, const grid *now, engine **out, l3d_err *err)
-{
-	gpu_later *g = ctx;
-	engine_settle();
-	if (engine_cuda_device_count() == 0)
-		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "no GPU");
-	return engine_cuda_create(&g->opts, now, NULL, &g->rule, out, err);
-}
-
-static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
-			 row_progress *ready, const rule *r, engine **out,
-			 l3d_err *err)
-{
-	engine *cpu;
-	int rc = cpu_create_checked(opts, initial, ready, r, &cpu, err);
-	if (rc)
-		return rc;
-	gpu_later *g = malloc(sizeof *g);
-	if (!g) {
-		engine_destroy(cpu);
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	}
-	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL};
-	g->rule = *r;
-	gpu_started_under_cpu = true;
-	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};
-	return engine_handover_create(cpu, next, out, err);
-}
-
-int engine_create_streamed(const engine_opts *opts, const grid *initial,
-			   row_progress *ready, const rule *r, engine **out,
-			   l3d_err *err)
-{
+	static const char *const names[] = {"auto", "cpu", "cuda"};
 	const char *kind = opts && opts->kind ? opts->kind : "auto";
-	*out = NULL;
-	if (strcmp(kind, "auto") == 0 && (!opts || opts->device < 0) &&
-	    engine_cuda_warming() && grid_bytes(initial) <= HANDOVER_MAX_BYTES &&
-	    gpu_driver_present())
-		return cpu_until_gpu(opts, initial, ready, r, out, err);
-	engine_settle();
-	if (strcmp(kind, "cpu") == 0)
-		return cpu_create_checked(opts, initial, ready, r, out, err);
-	if (strcmp(kind, "cuda") == 0)
-		return engine_cuda_create(opts, initial, ready, r, out, err);
-	if (strcmp(kind, "auto") != 0)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"unknown engine '%s' (expected auto, cpu or cuda)",
-				kind);
-	if (engine_cuda_device_count() > 0) {
-		/* Unavailable is decided before any row is taken, so the CPU
-		 * engine can still follow the same rows from the start. */
-		int rc = engine_cuda_create(opts, initial, ready, r, out, err);
-		/* A GPU that is present but cannot take this universe (too
-		 * large, busy) is not a reason to fail an auto run. */
-		if (rc != L3D_ERR_UNAVAILABLE)
-			return rc;
-	}
-	return cpu_create_checked(opts, initial, ready, r, out, err);
-}
-
-int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
-		  engine **out, l3d_err *err)
-{
-	return engine_create_streamed(opts, initial, NULL, r, out, err);
-}
-
-void engine_warm_up(const engine_opts *opts)
-{
-	const char *kind = opts && opts->kind ? opts->kind : "auto";
-	if (strcmp(kind, "cpu") != 0)
-		engine_cuda_warm_up(opts && opts->device >= 0 ? opts->device : 0);
-}
-
-void engine_settle(void)
-{
-	engine_cuda_settle();
-}
-
-void engine_leave(void)
-{
-	if (gpu_started_under_cpu)
-		engine_cuda_leave();
-	else
-		engine_settle();
-}
-
-bool engine_left_behind(void)
-{
-	return engine_cuda_left_behind();
+	for (int k = 0; k < 3; k++)
+		if (strcmp(kind, names[k]) == 0) {
+			*out = (engine_kind)k;
+			return L3D_OK;
+		}
+	return l3d_fail(err, L3D_ERR_USAGE,
+			"unknown engine '%s' (expected auto, cpu or cuda)", kind);
 }
 
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)

@@ -1,4 +1,6 @@
 /* engine.h - the one interface every engine (CPU, CUDA, MPI) sits behind.
+ * Which engine runs is chosen elsewhere (choose.h); the engines themselves
+ * live in cpu/, cuda/ and ../mpi/.
  *
  * Callers create an engine from a universe and a rule, step it, ask for
  * counts, views and the universe back, and destroy it; they cannot tell
@@ -31,6 +33,8 @@ typedef struct engine_stats {
 	uint64_t births;
 	uint64_t deaths;
 } engine_stats;
+
+typedef enum engine_kind { ENGINE_AUTO, ENGINE_CPU, ENGINE_CUDA } engine_kind;
 
 typedef struct engine_opts {
 	const char *kind;      /* "auto", "cpu" or "cuda" */
@@ -72,18 +76,6 @@ struct engine {
 	rule rule;
 };
 
-int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
-		  engine **out, l3d_err *err);
-/* engine_create for a universe still being filled in (a file being read):
- * `initial` has its final sizes and generation, and its first k rows hold
- * their cells once `ready` has announced k (ready NULL: all of them do).
- * The engine is set up at once and takes the rows as they come (the CUDA
- * engine copies them to the device while later rows are still read); it
- * returns once it has them all.  If the filler fails first, it returns
- * L3D_ERR_RUNTIME and no engine: the filler's error is the one to report. */
-int engine_create_streamed(const engine_opts *opts, const grid *initial,
-			   row_progress *ready, const rule *r, engine **out,
-			   l3d_err *err);
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
 /* `out` must be allocated with the engine's sizes; its generation is left
  * to the caller. */
@@ -113,41 +105,8 @@ const char *engine_describe(const engine *e);
 grid *engine_host_grid(engine *e);
 void engine_destroy(engine *e);
 
-/* Back ends.  Each returns L3D_ERR_UNAVAILABLE when it cannot run here;
- * `ready` as for engine_create_streamed. */
-int engine_cpu_create(const engine_opts *opts, const grid *initial,
-		      row_progress *ready, const rule *r, engine **out,
-		      l3d_err *err);
-int engine_cuda_create(const engine_opts *opts, const grid *initial,
-		       row_progress *ready, const rule *r, engine **out,
-		       l3d_err *err);
-
-/* Start, in the background, the set-up an engine needs before it sees a
- * universe (a GPU context takes a few hundred milliseconds), so it overlaps
- * reading the input.  engine_settle() waits for it; engine_create() does so
- * itself.  Both are cheap no-ops where nothing needs warming. */
-void engine_warm_up(const engine_opts *opts);
-void engine_settle(void);
-/* At the end of a run that stepped on the CPU while the GPU was starting,
- * a start-up still under way is left behind rather than waited for; other
- * runs wait for it (engine_settle).  engine_left_behind() then says so, and
- * the process must end with _exit(): exit() would tear down a runtime that
- * a thread is still setting up. */
-void engine_leave(void);
-bool engine_left_behind(void);
-void engine_cuda_warm_up(int device);
-bool engine_cuda_warming(void);     /* started and not finished */
-void engine_cuda_settle(void);
-void engine_cuda_leave(void);
-bool engine_cuda_left_behind(void);
-
-/* Number of usable CUDA devices (0 when CUDA is not built in, there is no
- * driver or no device), and a description of each for --version. */
-int engine_cuda_device_count(void);
-int engine_cuda_describe_devices(char *buf, size_t size);
-
-/* CPU SIMD paths this binary has and this CPU supports, e.g.
- * "avx512 avx2 portable", for --version. */
-const char *engine_cpu_simd_paths(void);
+/* The kind opts names ("auto" when opts or opts->kind is NULL).
+ * L3D_ERR_USAGE "unknown engine 'NAME' (expected auto, cpu or cuda)". */
+int engine_kind_of(const engine_opts *opts, engine_kind *out, l3d_err *err);
 
 #endif

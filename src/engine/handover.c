@@ -1,4 +1,4 @@
-/* engine_handover.c - see engine_handover.h.
+/* handover.c - see handover.h.
  *
  * While the next engine is not ready, the first one steps in slices of
  * about a millisecond, so the move happens soon after it becomes ready
@@ -8,7 +8,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "base/clock.h"
 
 typedef struct handover {
 	engine base;
@@ -21,13 +22,6 @@ typedef struct handover {
 	uint64_t stepped_first;  /* generations the first engine stepped */
 	char desc[256];
 } handover;
-
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int move_over(handover *h, l3d_err *err)
 {
@@ -73,11 +67,11 @@ static int handover_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err
 		if (h->settled)
 			return engine_step(h->cur, steps, stats, err);
 		uint64_t k = steps < h->slice ? steps : h->slice;
-		double t = seconds();
+		double t = l3d_seconds();
 		int rc = engine_step(h->first, k, k == steps ? stats : NULL, err);
 		if (rc)
 			return rc;
-		double dt = seconds() - t;
+		double dt = l3d_seconds() - t;
 		if (dt < 0.0005 && k == h->slice && h->slice < ((uint64_t)1 << 20))
 			h->slice *= 2;
 		else if (dt > 0.002 && h->slice > 1)

@@ -1,4 +1,4 @@
-/* format_export.c - volume files for visualisation tools (write only).
+/* export.c - volume files for visualisation tools (write only).
  *
  * Both formats take the cells as bytes 0/1 in the grid's row order
  * (x slowest, z fastest), so they share format_put_cells and differ only in
@@ -7,7 +7,8 @@
  *     DIMENSIONS varies fastest, hence "DIMENSIONS Z Y X".
  *   NumPy .npy v1.0 (numpy.load, napari): C order, shape (X, Y, Z); the
  *     header is padded so the data starts at a multiple of 64 bytes. */
-#include "format.h"
+#include "export.h"
+#include "stream.h"
 
 #include <stdio.h>
 #include <string.h>

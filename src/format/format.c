@@ -1,4 +1,4 @@
-/* format.c - format names, the forward-only reader, detection, dispatch.
+/* format.c - format names, detection, dispatch.
  *
  * Input may be a pipe, so nothing here seeks: detection looks at the first
  * bytes through the reader's look-ahead buffer, and the chosen format's
@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "export.h"
+#include "hpcgame.h"
+#include "native.h"
+#include "rle3.h"
 
 static const struct {
 	fmt_id id;
@@ -85,127 +90,6 @@ bool format_can_read(fmt_id f)
 	return i >= 0 && format_table[i].readable;
 }
 
-/* ---- the reader ---- */
-
-void reader_init(reader *r, FILE *f, const char *name)
-{
-	memset(r, 0, sizeof *r);
-	r->f = f;
-	r->name = name;
-}
-
-size_t reader_read(reader *r, void *buf, size_t n)
-{
-	unsigned char *out = buf;
-	size_t got = 0;
-	if (r->ppos < r->npeek) {
-		size_t k = r->npeek - r->ppos;
-		if (k > n)
-			k = n;
-		memcpy(out, r->peek + r->ppos, k);
-		r->ppos += k;
-		got = k;
-	}
-	if (got < n)
-		got += fread(out + got, 1, n - got, r->f);
-	r->offset += got;
-	return got;
-}
-
-size_t reader_peek(reader *r, const unsigned char **bytes)
-{
-	size_t have = r->npeek - r->ppos;
-	memmove(r->peek, r->peek + r->ppos, have);
-	r->ppos = 0;
-	r->npeek = have;
-	/* fread keeps reading a pipe until it has the count or meets EOF, so
-	 * one call fills the look-ahead. */
-	if (have < sizeof r->peek && !feof(r->f) && !ferror(r->f))
-		r->npeek += fread(r->peek + have, 1, sizeof r->peek - have, r->f);
-	*bytes = r->peek;
-	return r->npeek;
-}
-
-bool reader_at_eof(reader *r)
-{
-	if (r->ppos < r->npeek)
-		return false;
-	r->ppos = 0;
-	r->npeek = fread(r->peek, 1, 1, r->f);
-	return r->npeek == 0;
-}
-
-static int read_error(reader *r, l3d_err *err)
-{
-	return l3d_fail(err, L3D_ERR_IO, "%s: read error: %s", r->name,
-			strerror(errno ? errno : EIO));
-}
-
-int reader_fill(reader *r, void *buf, size_t n, size_t *got, l3d_err *err)
-{
-	errno = 0;
-	*got = reader_read(r, buf, n);
-	if (*got < n && ferror(r->f))
-		return read_error(r, err);
-	return L3D_OK;
-}
-
-int reader_header(reader *r, void *buf, size_t n, const char *what,
-		  l3d_err *err)
-{
-	size_t got;
-	int rc = reader_fill(r, buf, n, &got, err);
-	if (rc)
-		return rc;
-	if (got == 0)
-		return l3d_fail(err, L3D_ERR_DATA, "%s: empty file", r->name);
-	if (got < n)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: truncated %s header (%zu of %zu bytes)", r->name,
-				what, got, n);
-	return L3D_OK;
-}
-
-int reader_expect_end(reader *r, const char *what, l3d_err *err)
-{
-	errno = 0;
-	if (reader_at_eof(r))
-		return ferror(r->f) ? read_error(r, err) : L3D_OK;
-	return l3d_fail(err, L3D_ERR_DATA,
-			"%s: trailing garbage after the %s (at offset %llu)",
-			r->name, what, (unsigned long long)r->offset);
-}
-
-/* ---- writing helpers ---- */
-
-static int write_error(const char *name, l3d_err *err)
-{
-	return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", name,
-			strerror(errno ? errno : EIO));
-}
-
-int format_put(FILE *out, const char *name, const void *buf, size_t n,
-	       l3d_err *err)
-{
-	errno = 0;
-	if (n && fwrite(buf, 1, n, out) != n)
-		return write_error(name, err);
-	return L3D_OK;
-}
-
-int format_puts(FILE *out, const char *name, const char *s, l3d_err *err)
-{
-	return format_put(out, name, s, strlen(s), err);
-}
-
-int format_finish(FILE *out, const char *name, l3d_err *err)
-{
-	errno = 0;
-	if (fflush(out) != 0 || ferror(out))
-		return write_error(name, err);
-	return L3D_OK;
-}
-
 /* ---- detection ---- */
 
 static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 0x1a, '\n' };
@@ -240,7 +124,7 @@ int format_detect(reader *r, fmt_id *out, l3d_err *err)
 	size_t n = reader_peek(r, &p);
 	*out = FMT_NONE;
 	if (ferror(r->f))
-		return read_error(r, err);
+		return reader_error(r, err);
 	if (n == 0)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: empty file", r->name);
 	if (looks_native(p, n))
@@ -259,14 +143,6 @@ int format_detect(reader *r, fmt_id *out, l3d_err *err)
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: not a life3d universe (unknown format)", r->name);
 	return L3D_OK;
-}
-
-int reader_alloc(reader *r, grid *g, uint64_t nx, uint64_t ny, uint64_t nz,
-		 l3d_err *err)
-{
-	l3d_err inner = {0, ""};
-	int rc = grid_alloc(g, nx, ny, nz, &inner);
-	return rc ? l3d_fail(err, rc, "%s: %s", r->name, inner.msg) : L3D_OK;
 }
 
 /* RLE3 text is read at once: it is small next to the universe it

@@ -1,4 +1,4 @@
-/* format_hpcgame.c - the HPCGame 2024 universe: u64 M, u64 T, M^3 bytes.
+/* hpcgame.c - the HPCGame 2024 universe: u64 M, u64 T, M^3 bytes.
  *
  * Bytes 0-7 hold the edge M and bytes 8-15 the generation T, both
  * little-endian; then one byte per cell, 0 or 1, cell (x, y, z) at
@@ -7,24 +7,21 @@
  * payload code (format_stream.c) reads or writes one chunk of rows while
  * other threads pack or unpack the chunks around it.  The contest's judge
  * compares outputs byte for byte, so the writer must be exact. */
-#include "format.h"
+#include "hpcgame.h"
 
 #include <string.h>
 
-#define HPCGAME_HEADER 16
+#define HPCGAME_HEADER HPCGAME_HEADER_BYTES
 
-static int read_header(reader *r, uint64_t *m, uint64_t *t, l3d_err *err)
+int hpcgame_parse_header(const char *name, const unsigned char h[HPCGAME_HEADER_BYTES],
+			 uint64_t *m, uint64_t *t, l3d_err *err)
 {
-	unsigned char h[HPCGAME_HEADER];
-	int rc = reader_header(r, h, sizeof h, "HPCGame", err);
-	if (rc)
-		return rc;
 	*m = le_get64(h);
 	*t = le_get64(h + 8);
 	if (*m == 0)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: HPCGame edge length M is 0",
-				r->name);
-	rc = grid_check_size(*m, *m, *m, r->name, err);
+				name);
+	int rc = grid_check_size(*m, *m, *m, name, err);
 	if (rc)
 		return rc;
 	uint64_t cells;
@@ -32,8 +29,15 @@ static int read_header(reader *r, uint64_t *m, uint64_t *t, l3d_err *err)
 	    __builtin_mul_overflow(cells, *m, &cells))
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: HPCGame edge length %llu: M^3 overflows",
-				r->name, (unsigned long long)*m);
+				name, (unsigned long long)*m);
 	return L3D_OK;
+}
+
+static int read_header(reader *r, uint64_t *m, uint64_t *t, l3d_err *err)
+{
+	unsigned char h[HPCGAME_HEADER];
+	int rc = reader_header(r, h, sizeof h, "HPCGame", err);
+	return rc ? rc : hpcgame_parse_header(r->name, h, m, t, err);
 }
 
 /* The offending byte of a chunk that row_pack refused: the first

@@ -1,4 +1,4 @@
-/* format_native.c - life3d's own format (.l3d): one bit per cell, CRC-32.
+/* native.c - life3d's own format (.l3d): one bit per cell, CRC-32.
  *
  * A 64-byte little-endian header, then the cells as one continuous
  * bitstream in x, y, z order (z fastest), cell i in bit i%8 of byte i/8.
@@ -8,7 +8,7 @@
  * chunk of rows at a time through the payload pipeline (format_stream.c),
  * whose chunks start on a byte, so each one is encoded or decoded on its
  * own, on any thread: a 2048^3 universe has a 1 GiB payload. */
-#include "format.h"
+#include "native.h"
 
 #include <string.h>
 #include <zlib.h>

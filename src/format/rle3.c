@@ -1,4 +1,4 @@
-/* format_rle3.c - Golly's RLE3 text format, as 3D.lua reads and writes it.
+/* rle3.c - Golly's RLE3 text format, as 3D.lua reads and writes it.
  *
  *   3D version=1 size=40 pos=19,18,18 gen=0      (keys in any order)
  *   # comment lines
@@ -9,7 +9,7 @@
  * also gets `box=X,Y,Z`, a key Golly ignores, and we honour before size=.
  * The writer reproduces Golly's own output: the same run encoding ("oo",
  * never "2o"), the same line wrapping, the same header keys. */
-#include "format.h"
+#include "rle3.h"
 
 #include <ctype.h>
 #include <string.h>

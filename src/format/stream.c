@@ -1,4 +1,4 @@
-/* format_stream.c - the payloads of the binary formats, a chunk of rows at
+/* stream.c - the payloads of the binary formats, a chunk of rows at
  * a time through a pipeline, and reading on a thread of its own.
  *
  * Reading: one thread at a time reads chunk k from the file (in order: the
@@ -10,7 +10,7 @@
  * before it, and one writes the encoded chunks to the file in order.  The
  * CRC-32 of a payload is computed per chunk, in parallel, and the pieces
  * joined in order with crc32_combine. */
-#include "format.h"
+#include "stream.h"
 
 #include <pthread.h>
 #include <stdlib.h>

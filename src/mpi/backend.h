@@ -1,4 +1,4 @@
-/* slab.h - stepping one rank's slab of a distributed universe.
+/* backend.h - stepping one rank's slab of a distributed universe.
  *
  * A slab is n consecutive x-planes of the universe plus `depth` halo planes
  * on each side, which the distributed engine (engine_mpi.c) fills from the
@@ -9,8 +9,8 @@
  *
  * Planes are numbered from the slab's first own plane: -depth .. n+depth-1.
  * A plane is ny rows of `words` 64-bit words (grid layout). */
-#ifndef LIFE3D_SLAB_H
-#define LIFE3D_SLAB_H
+#ifndef LIFE3D_MPI_BACKEND_H
+#define LIFE3D_MPI_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,7 +49,7 @@ typedef struct slab_backend_ops {
 	int (*finish)(slab_backend *b, l3d_err *err);
 	void (*destroy)(slab_backend *b);
 	/* Host buffers that copy fast to and from the slab (pinned memory for
-	 * a GPU); zeroed. */
+	 * a GPU); zeroed, 64-byte aligned.  NULL when memory runs out. */
 	void *(*host_alloc)(slab_backend *b, size_t bytes);
 	void (*host_free)(slab_backend *b, void *p);
 } slab_backend_ops;
@@ -65,13 +65,19 @@ struct slab_backend {
 	bool queued;
 };
 
-/* The GPU backend: the slab in device memory on the GPU that this rank's
- * node-local index picks (or opts->device).  L3D_ERR_UNAVAILABLE when no
- * GPU can be used, with the reason. */
-int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
-		     const engine_opts *opts, int local_rank, slab_backend **out,
-		     l3d_err *err);
+/* The CPU backend (backend_cpu.c): the slab in host memory, stepped by
+ * opts->threads threads (0: the cores this rank may use, at most its
+ * share of the node) on the SIMD path opts->simd. */
+int backend_cpu_create(const grid *slab, uint64_t depth, const rule *r,
+		       const engine_opts *opts, slab_backend **out, l3d_err *err);
+
+/* The GPU backend (backend_cuda.c): the slab in device memory on the GPU
+ * that this rank's node-local index picks (or opts->device).
+ * L3D_ERR_UNAVAILABLE when no GPU can be used, with the reason. */
+int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+			const engine_opts *opts, int local_rank, slab_backend **out,
+			l3d_err *err);
 /* Whether this rank sees a usable GPU (0 when CUDA is not built in). */
-int slab_cuda_devices(void);
+int backend_cuda_devices(void);
 
 #endif

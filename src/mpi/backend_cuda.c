@@ -1,4 +1,4 @@
-/* slab_cuda.c - a rank's slab stepped on its GPU (see slab.h).
+/* backend_cuda.c - a rank's slab stepped on its GPU (see backend.h).
  *
  * The slab and its halos live in two device buffers of n + 2 * depth
  * planes that the steps ping-pong between.  Every step runs on one stream,
@@ -21,14 +21,14 @@
 
 #ifndef HAVE_CUDA
 
-int slab_cuda_devices(void)
+int backend_cuda_devices(void)
 {
 	return 0;
 }
 
-int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
-		     const engine_opts *opts, int local_rank, slab_backend **out,
-		     l3d_err *err)
+int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+			const engine_opts *opts, int local_rank, slab_backend **out,
+			l3d_err *err)
 {
 	(void)slab, (void)depth, (void)r, (void)opts, (void)local_rank;
 	*out = NULL;
@@ -39,6 +39,7 @@ int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 #else /* HAVE_CUDA */
 
 #include "kernels/kernels.h"
+#include "engine/cuda/device.h"
 #include "engine/cuda/runtime.h"
 
 
@@ -212,9 +213,9 @@ static const slab_backend_ops cuda_slab_ops = {
 	.host_free = cs_host_free,
 };
 
-int slab_cuda_devices(void)
+int backend_cuda_devices(void)
 {
-	return engine_cuda_device_count();
+	return cuda_device_count();
 }
 
 static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
@@ -248,9 +249,9 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	return rc ? rc : cs_copies_done(&c->base, err);
 }
 
-int slab_cuda_create(const grid *slab, uint64_t depth, const rule *r,
-		     const engine_opts *opts, int local_rank, slab_backend **out,
-		     l3d_err *err)
+int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
+			const engine_opts *opts, int local_rank, slab_backend **out,
+			l3d_err *err)
 {
 	int device;
 	*out = NULL;

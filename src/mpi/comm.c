@@ -1,5 +1,5 @@
-/* dist.c - see dist.h.  The MPI half is compiled only with --with-mpi; the
- * universe functions at the end serve both builds. */
+/* comm.c - see comm.h.  The MPI half is compiled only with --with-mpi; the
+ * other builds get the one-process half. */
 #include "comm.h"
 
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static bool launched;
 #endif
 #endif
 
-MPI_Comm dist_comm = MPI_COMM_NULL;
+MPI_Comm comm_world = MPI_COMM_NULL;
 
 /* Launchers announce themselves in the environment: Open MPI's mpirun,
  * and PMIx / PMI, which srun and the other launchers speak.  Without
@@ -31,7 +31,7 @@ static bool under_launcher(void)
 	return false;
 }
 
-void dist_init(int *argc, char ***argv)
+void comm_init(int *argc, char ***argv)
 {
 	if (!under_launcher())
 		return;
@@ -39,29 +39,29 @@ void dist_init(int *argc, char ***argv)
 	/* Engines may run threads, but only the main thread talks MPI. */
 	MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
 	launched = true;
-	MPI_Comm_dup(MPI_COMM_WORLD, &dist_comm);
-	MPI_Comm_rank(dist_comm, &my_rank);
-	MPI_Comm_size(dist_comm, &n_ranks);
+	MPI_Comm_dup(MPI_COMM_WORLD, &comm_world);
+	MPI_Comm_rank(comm_world, &my_rank);
+	MPI_Comm_size(comm_world, &n_ranks);
 	MPI_Comm node;
-	MPI_Comm_split_type(dist_comm, MPI_COMM_TYPE_SHARED, my_rank,
+	MPI_Comm_split_type(comm_world, MPI_COMM_TYPE_SHARED, my_rank,
 			    MPI_INFO_NULL, &node);
 	MPI_Comm_rank(node, &my_local_rank);
 	MPI_Comm_size(node, &n_local_ranks);
 	MPI_Comm_free(&node);
 }
 
-void dist_finalize(void)
+void comm_finalize(void)
 {
 	if (!launched)
 		return;
-	MPI_Comm_free(&dist_comm);
+	MPI_Comm_free(&comm_world);
 	MPI_Finalize();
 	launched = false;
 }
 
 /* Asked of the library loaded at run time, not of the headers built
  * against: the same binary may meet an Open MPI built with CUDA. */
-bool dist_cuda_aware(void)
+bool comm_cuda_aware(void)
 {
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
 	return launched && MPIX_Query_cuda_support() == 1;
@@ -70,12 +70,12 @@ bool dist_cuda_aware(void)
 #endif
 }
 
-int dist_agree(int rc, l3d_err *err)
+int comm_agree(int rc, l3d_err *err)
 {
 	if (n_ranks == 1)
 		return rc;
 	int mine = rc ? my_rank : n_ranks, first;
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, dist_comm);
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_world);
 	if (first == n_ranks)
 		return L3D_OK;
 	l3d_err e = {rc, ""};
@@ -88,37 +88,37 @@ int dist_agree(int rc, l3d_err *err)
 	} else if (my_rank == first) {
 		snprintf(e.msg, sizeof e.msg, "rank %d failed", first);
 	}
-	MPI_Bcast(&e, (int)sizeof e, MPI_BYTE, first, dist_comm);
+	MPI_Bcast(&e, (int)sizeof e, MPI_BYTE, first, comm_world);
 	if (err)
 		*err = e;
 	return e.code;
 }
 
-bool dist_any(bool v)
+bool comm_any(bool v)
 {
 	int in = v, out = in;
 	if (n_ranks > 1)
-		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, dist_comm);
+		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, comm_world);
 	return out != 0;
 }
 
-double dist_max(double v)
+double comm_max(double v)
 {
 	double out = v;
 	if (n_ranks > 1)
-		MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MAX, dist_comm);
+		MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MAX, comm_world);
 	return out;
 }
 
-uint64_t dist_sum(uint64_t v)
+uint64_t comm_sum(uint64_t v)
 {
 	uint64_t out = v;
 	if (n_ranks > 1)
-		MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_SUM, dist_comm);
+		MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_SUM, comm_world);
 	return out;
 }
 
-int dist_mpi_fail(int mpirc, int code, const char *what, l3d_err *err)
+int comm_mpi_fail(int mpirc, int code, const char *what, l3d_err *err)
 {
 	char text[MPI_MAX_ERROR_STRING];
 	int len = 0;
@@ -130,23 +130,23 @@ int dist_mpi_fail(int mpirc, int code, const char *what, l3d_err *err)
 /* Pieces of 1 GiB keep every count far below INT_MAX. */
 #define PIECE ((size_t)1 << 30)
 
-void dist_send(const void *buf, size_t bytes, int to, int tag)
+void comm_send(const void *buf, size_t bytes, int to, int tag)
 {
 	const char *p = buf;
 	do {
 		size_t k = bytes < PIECE ? bytes : PIECE;
-		MPI_Send(p, (int)k, MPI_BYTE, to, tag, dist_comm);
+		MPI_Send(p, (int)k, MPI_BYTE, to, tag, comm_world);
 		p += k;
 		bytes -= k;
 	} while (bytes);
 }
 
-void dist_recv(void *buf, size_t bytes, int from, int tag)
+void comm_recv(void *buf, size_t bytes, int from, int tag)
 {
 	char *p = buf;
 	do {
 		size_t k = bytes < PIECE ? bytes : PIECE;
-		MPI_Recv(p, (int)k, MPI_BYTE, from, tag, dist_comm, MPI_STATUS_IGNORE);
+		MPI_Recv(p, (int)k, MPI_BYTE, from, tag, comm_world, MPI_STATUS_IGNORE);
 		p += k;
 		bytes -= k;
 	} while (bytes);
@@ -164,9 +164,9 @@ static void move_slabs(grid *whole, grid *slab, bool to_slabs)
 {
 	if (my_rank != 0) {
 		if (to_slabs)
-			dist_recv(slab->bits, grid_bytes(slab), 0, TAG_SLAB);
+			comm_recv(slab->bits, grid_bytes(slab), 0, TAG_SLAB);
 		else
-			dist_send(slab->bits, grid_bytes(slab), 0, TAG_SLAB);
+			comm_send(slab->bits, grid_bytes(slab), 0, TAG_SLAB);
 		return;
 	}
 	if (to_slabs)
@@ -175,49 +175,49 @@ static void move_slabs(grid *whole, grid *slab, bool to_slabs)
 		memcpy(whole->bits, slab->bits, grid_bytes(slab));
 	for (int r = 1; r < n_ranks; r++) {
 		uint64_t x0, n;
-		dist_slab_of(whole->nx, n_ranks, r, &x0, &n);
+		comm_slab_of(whole->nx, n_ranks, r, &x0, &n);
 		uint64_t *planes = grid_row(whole, x0, 0);
 		if (to_slabs)
-			dist_send(planes, slab_bytes(whole, n), r, TAG_SLAB);
+			comm_send(planes, slab_bytes(whole, n), r, TAG_SLAB);
 		else
-			dist_recv(planes, slab_bytes(whole, n), r, TAG_SLAB);
+			comm_recv(planes, slab_bytes(whole, n), r, TAG_SLAB);
 	}
 }
 
-void dist_scatter_slabs(const grid *whole, grid *slab)
+void comm_scatter_slabs(const grid *whole, grid *slab)
 {
 	move_slabs((grid *)whole, slab, true);
 }
 
-void dist_gather_slabs(const grid *slab, grid *whole)
+void comm_gather_slabs(const grid *slab, grid *whole)
 {
 	move_slabs(whole, (grid *)slab, false);
 }
 
 #else /* one process */
 
-void dist_init(int *argc, char ***argv) { (void)argc, (void)argv; }
-void dist_finalize(void) {}
-bool dist_cuda_aware(void) { return false; }
-int dist_agree(int rc, l3d_err *err) { (void)err; return rc; }
-bool dist_any(bool v) { return v; }
-double dist_max(double v) { return v; }
-uint64_t dist_sum(uint64_t v) { return v; }
+void comm_init(int *argc, char ***argv) { (void)argc, (void)argv; }
+void comm_finalize(void) {}
+bool comm_cuda_aware(void) { return false; }
+int comm_agree(int rc, l3d_err *err) { (void)err; return rc; }
+bool comm_any(bool v) { return v; }
+double comm_max(double v) { return v; }
+uint64_t comm_sum(uint64_t v) { return v; }
 
 #endif
 
-int dist_rank(void) { return my_rank; }
-int dist_size(void) { return n_ranks; }
-bool dist_launched(void) { return launched; }
-int dist_local_rank(void) { return my_local_rank; }
-int dist_local_size(void) { return n_local_ranks; }
+int comm_rank(void) { return my_rank; }
+int comm_size(void) { return n_ranks; }
+bool comm_launched(void) { return launched; }
+int comm_local_rank(void) { return my_local_rank; }
+int comm_local_size(void) { return n_local_ranks; }
 
-bool dist_tty_guard(bool binary)
+bool comm_tty_guard(bool binary)
 {
 	return binary && !launched;
 }
 
-void dist_slab_of(uint64_t nx, int size, int rank, uint64_t *x0, uint64_t *n)
+void comm_slab_of(uint64_t nx, int size, int rank, uint64_t *x0, uint64_t *n)
 {
 	uint64_t base = nx / (uint64_t)size, extra = nx % (uint64_t)size;
 	uint64_t r = (uint64_t)rank;
@@ -225,7 +225,7 @@ void dist_slab_of(uint64_t nx, int size, int rank, uint64_t *x0, uint64_t *n)
 	*x0 = r * base + (r < extra ? r : extra);
 }
 
-int dist_split(uint64_t nx, const char *what, uint64_t *x0, uint64_t *n,
+int comm_split(uint64_t nx, const char *what, uint64_t *x0, uint64_t *n,
 	       l3d_err *err)
 {
 	if ((uint64_t)n_ranks > nx)
@@ -233,75 +233,6 @@ int dist_split(uint64_t nx, const char *what, uint64_t *x0, uint64_t *n,
 				"%s: %d ranks but only %llu x-planes: more ranks than x-planes (run at most %llu)",
 				what, n_ranks, (unsigned long long)nx,
 				(unsigned long long)nx);
-	dist_slab_of(nx, n_ranks, my_rank, x0, n);
+	comm_slab_of(nx, n_ranks, my_rank, x0, n);
 	return L3D_OK;
-}
-
-/* ---- the universe across the ranks ---- */
-
-int dist_random(grid *slab, uint64_t *x0, uint64_t *nx, const uint64_t size[3],
-		double density, uint64_t seed, l3d_err *err)
-{
-	uint64_t n = 0;
-	memset(slab, 0, sizeof *slab);
-	int rc = dist_split(size[0], "--random", x0, &n, err);
-	if (!rc)
-		rc = dist_agree(grid_alloc(slab, n, size[1], size[2], err), err);
-	if (rc) {
-		grid_free(slab);
-		return rc;
-	}
-	grid_random_planes(slab, *x0, density, seed);
-	*nx = size[0];
-	return L3D_OK;
-}
-
-int dist_read(FILE *f, const char *path, const char *name, grid *slab,
-	      uint64_t *x0, uint64_t *nx, universe_meta *meta, fmt_id *format,
-	      l3d_err *err)
-{
-#ifdef HAVE_MPI
-	if (n_ranks > 1)
-		return slab_read(f, path, name, slab, x0, nx, meta, format, err);
-#endif
-	(void)path;
-	reader r;
-	reader_init(&r, f, name);
-	int rc = format_read(&r, slab, meta, format, err);
-	*x0 = 0;
-	*nx = slab->nx;
-	return rc;
-}
-
-int dist_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
-		       uint64_t nx, const rule *r, engine **out, l3d_err *err)
-{
-#ifdef HAVE_MPI
-	if (n_ranks > 1)
-		return engine_mpi_create(opts, slab, x0, nx, r, out, err);
-#endif
-	(void)x0, (void)nx;
-	return engine_create(opts, slab, r, out, err);
-}
-
-int dist_write(engine *e, const char *path, bool force, fmt_id f,
-	       const rule *r, uint64_t gen, uint64_t *population, l3d_err *err)
-{
-#ifdef HAVE_MPI
-	if (n_ranks > 1)
-		return slab_write(e, path, force, f, r, gen, population, err);
-#endif
-	(void)e, (void)force, (void)f, (void)r, (void)gen, (void)population;
-	return l3d_fail(err, L3D_ERR_RUNTIME,
-			"%s: internal error: dist_write in a single-process run", path);
-}
-
-int dist_snapshot(engine *e, const snapshot_opts *o, uint64_t generation,
-		  char *path, size_t path_size, l3d_err *err)
-{
-#ifdef HAVE_MPI
-	if (n_ranks > 1)
-		return engine_mpi_snapshot(e, o, generation, path, path_size, err);
-#endif
-	return snapshot_start(e, o, generation, path, path_size, err);
 }

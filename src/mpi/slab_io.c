@@ -1,4 +1,4 @@
-/* format_slab.c - reading and writing a universe from every rank at once.
+/* slab_io.c - see slab_io.h: a universe read and written by every rank.
  *
  * HPCGame and .l3d files hold the cells in x, y, z order, so a rank's slab
  * is one contiguous stretch of the payload: every rank reads or writes its
@@ -18,9 +18,10 @@
  * be read at offsets (stdin) and formats without a fixed layout (RLE3; the
  * exports VTK and NumPy on output) pass through rank 0 whole.
  *
- * The header checks repeat those of format_hpcgame.c and format_native.c,
- * with the same messages, since those read headers only from a stream. */
-#include "comm_mpi.h"
+ * Headers are parsed by the formats' own parsers (format/hpcgame.h,
+ * format/native.h), so the checks and messages are the same as in one
+ * process. */
+#include "slab_io.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,8 +31,11 @@
 #include <zlib.h>
 
 #include "base/outfile.h"
+#include "comm_mpi.h"
+#include "format/hpcgame.h"
+#include "format/native.h"
 
-#define HPCGAME_HEADER 16
+#define HPCGAME_HEADER HPCGAME_HEADER_BYTES
 #define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define CHUNK_BYTES ((uint64_t)4 << 20)
 
@@ -218,13 +222,13 @@ static head head_of(const layout *L, const grid *g)
 static unsigned char tail_bits(const layout *L, const grid *g, head *all)
 {
 	head mine = head_of(L, g);
-	MPI_Allgather(&mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, dist_comm);
+	MPI_Allgather(&mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, comm_world);
 	uint64_t row, rows, off;
 	size_t len;
 	unsigned char bits = 0;
 	if (L->chunks) {
 		chunk_span(L, L->chunks - 1, &row, &rows, &off, &len);
-		for (int r = dist_rank() + 1; r < dist_size(); r++)
+		for (int r = comm_rank() + 1; r < comm_size(); r++)
 			if (all[r].index == off + len - 1)
 				bits |= (unsigned char)all[r].value;
 	}
@@ -236,9 +240,9 @@ static unsigned char tail_bits(const layout *L, const grid *g, head *all)
 static uint32_t combine_crcs(uint32_t crc, uint64_t bytes, uint64_t *all)
 {
 	uint64_t mine[2] = {crc, bytes};
-	MPI_Gather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, 0, dist_comm);
+	MPI_Gather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, 0, comm_world);
 	uLong total = crc32(0, NULL, 0);
-	for (int r = 0; dist_rank() == 0 && r < dist_size(); r++)
+	for (int r = 0; comm_rank() == 0 && r < comm_size(); r++)
 		total = crc32_combine(total, (uLong)all[2 * r], (z_off_t)all[2 * r + 1]);
 	return (uint32_t)total;
 }
@@ -268,12 +272,10 @@ static int parse_native(const char *name, const unsigned char *h, source *s,
 static int parse_hpcgame(const char *name, const unsigned char *h, source *s,
 			 l3d_err *err)
 {
-	uint64_t m = le_get64(h);
-	*s = (source){.fmt = FMT_HPCGAME, .nx = m, .ny = m, .nz = m,
-		      .generation = le_get64(h + 8)};
-	if (m == 0)
-		return l3d_fail(err, L3D_ERR_DATA, "%s: HPCGame edge length M is 0", name);
-	return grid_check_size(m, m, m, name, err);
+	uint64_t m, t;
+	int rc = hpcgame_parse_header(name, h, &m, &t, err);
+	*s = (source){.fmt = FMT_HPCGAME, .nx = m, .ny = m, .nz = m, .generation = t};
+	return rc;
 }
 
 /* The file must be exactly header + payload long. */
@@ -351,22 +353,22 @@ static int open_file(const char *path, const char *name, int amode, int code,
 		rc = l3d_fail(err, code,
 			      "%s: %llu bytes here but %llu on rank 0: not the same file (every rank must see the same file system)",
 			      name, (unsigned long long)st.st_size, (unsigned long long)size);
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	if (rc)
 		return rc;
 	char what[4200];
 	snprintf(what, sizeof what, "%s: cannot open", name);
-	int mrc = MPI_File_open(dist_comm, path, amode, MPI_INFO_NULL, fh);
+	int mrc = MPI_File_open(comm_world, path, amode, MPI_INFO_NULL, fh);
 	if (mrc != MPI_SUCCESS)
 		*fh = MPI_FILE_NULL;
-	return dist_agree(mrc == MPI_SUCCESS ? L3D_OK : dist_mpi_fail(mrc, code, what, err), err);
+	return comm_agree(mrc == MPI_SUCCESS ? L3D_OK : comm_mpi_fail(mrc, code, what, err), err);
 }
 
 static int read_error(int mrc, const char *name, l3d_err *err)
 {
 	char what[4200];
 	snprintf(what, sizeof what, "%s: read error", name);
-	return dist_mpi_fail(mrc, L3D_ERR_IO, what, err);
+	return comm_mpi_fail(mrc, L3D_ERR_IO, what, err);
 }
 
 /* All ranks read their chunks in rounds (collective calls need everyone,
@@ -376,7 +378,7 @@ static int read_rounds(MPI_File fh, const layout *L, grid *g, unsigned char *buf
 		       l3d_err *err)
 {
 	uint64_t rounds = L->chunks;
-	MPI_Allreduce(&L->chunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, dist_comm);
+	MPI_Allreduce(&L->chunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm_world);
 	int rc = L3D_OK;
 	for (uint64_t j = 0; j < rounds; j++) {
 		uint64_t row, rows = 0, off = 0;
@@ -401,7 +403,7 @@ static int read_rounds(MPI_File fh, const layout *L, grid *g, unsigned char *buf
 		/* The bits after the last cell of the file must be zero. */
 		unsigned used = (unsigned)((L->lead + rows * L->nz) % 8);
 		if (!rc && L->fmt == FMT_NATIVE && j + 1 == L->chunks && used &&
-		    dist_rank() == dist_size() - 1 && (buf[len - 1] >> used) != 0)
+		    comm_rank() == comm_size() - 1 && (buf[len - 1] >> used) != 0)
 			rc = l3d_fail(err, L3D_ERR_DATA,
 				      "%s: nonzero pad bits after the last cell", name);
 	}
@@ -415,10 +417,10 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 	layout_init(&L, s->fmt, x0, slab->nx, s->ny, s->nz);
 	MPI_File fh = MPI_FILE_NULL;
 	unsigned char *buf = malloc(chunk_capacity(&L));
-	uint64_t *peers = malloc(16 * (size_t)dist_size());
+	uint64_t *peers = malloc(16 * (size_t)comm_size());
 	int rc = buf && peers ? L3D_OK
 		 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	if (!rc)
 		rc = open_file(path, name, MPI_MODE_RDONLY, L3D_ERR_NOINPUT, s->size, &fh, err);
 	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
@@ -428,38 +430,38 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 	if (fh != MPI_FILE_NULL)
 		MPI_File_close(&fh);
 	free(buf);
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	if (!rc && s->fmt == FMT_NATIVE)
 		crc = combine_crcs(crc, bytes, peers);
 	free(peers);
 	if (rc || s->fmt != FMT_NATIVE)
 		return rc;
-	if (dist_rank() == 0 && crc != s->crc)
+	if (comm_rank() == 0 && crc != s->crc)
 		rc = l3d_fail(err, L3D_ERR_DATA,
 			      "%s: bad payload CRC (stored %08lx, computed %08lx)", name,
 			      (unsigned long)s->crc, (unsigned long)crc);
-	return dist_agree(rc, err);
+	return comm_agree(rc, err);
 }
 
-int slab_read(FILE *f, const char *path, const char *name, grid *slab,
-	      uint64_t *x0, uint64_t *nx, universe_meta *meta, fmt_id *format,
-	      l3d_err *err)
+int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
+		 uint64_t *x0, uint64_t *nx, universe_meta *meta, fmt_id *format,
+		 l3d_err *err)
 {
 	source s = {0};
 	grid whole = {0};
 	memset(slab, 0, sizeof *slab);
 	memset(meta, 0, sizeof *meta);
-	int rc = dist_rank() == 0 ? probe(f, path, name, &s, &whole, err) : L3D_OK;
-	rc = dist_agree(rc, err);
+	int rc = comm_rank() == 0 ? probe(f, path, name, &s, &whole, err) : L3D_OK;
+	rc = comm_agree(rc, err);
 	uint64_t n = 0;
 	if (!rc) {
-		MPI_Bcast(&s, (int)sizeof s, MPI_BYTE, 0, dist_comm);
-		rc = dist_split(s.nx, name, x0, &n, err);
+		MPI_Bcast(&s, (int)sizeof s, MPI_BYTE, 0, comm_world);
+		rc = comm_split(s.nx, name, x0, &n, err);
 	}
 	if (!rc)
-		rc = dist_agree(grid_alloc(slab, n, s.ny, s.nz, err), err);
+		rc = comm_agree(grid_alloc(slab, n, s.ny, s.nz, err), err);
 	if (!rc && s.whole)
-		dist_scatter_slabs(&whole, slab);
+		comm_scatter_slabs(&whole, slab);
 	else if (!rc)
 		rc = read_at_offsets(path, name, &s, slab, *x0, err);
 	grid_free(&whole);
@@ -520,13 +522,13 @@ static int write_error(int mrc, const char *name, l3d_err *err)
 {
 	char what[4200];
 	snprintf(what, sizeof what, "%s: write error", name);
-	return dist_mpi_fail(mrc, L3D_ERR_IO, what, err);
+	return comm_mpi_fail(mrc, L3D_ERR_IO, what, err);
 }
 
 static int write_rounds(writer *w, const target *t, l3d_err *err)
 {
 	uint64_t rounds = w->L->chunks;
-	MPI_Allreduce(&w->L->chunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, dist_comm);
+	MPI_Allreduce(&w->L->chunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm_world);
 	int rc = L3D_OK;
 	for (uint64_t j = 0; j < rounds; j++) {
 		uint64_t off = 0;
@@ -553,22 +555,22 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 		uint64_t off;
 		size_t start, end;
 		next_chunk(w, j, &off, &start, &end);
-		if (dist_rank() != 0)
+		if (comm_rank() != 0)
 			MPI_Send(w->buf + start, (int)(end - start), MPI_BYTE, 0,
-				 TAG_RELAY, dist_comm);
+				 TAG_RELAY, comm_world);
 		else if (!rc)
 			rc = format_put(t->f, t->name, w->buf + start, end - start, err);
 	}
-	for (int r = 1; dist_rank() == 0 && r < dist_size(); r++) {
+	for (int r = 1; comm_rank() == 0 && r < comm_size(); r++) {
 		uint64_t x0, n;
 		layout other;
-		dist_slab_of(nx, dist_size(), r, &x0, &n);
+		comm_slab_of(nx, comm_size(), r, &x0, &n);
 		layout_init(&other, w->L->fmt, x0, n, w->L->ny, w->L->nz);
 		for (uint64_t j = 0; j < other.chunks; j++) {
 			MPI_Status st;
 			int len;
 			MPI_Recv(w->buf, (int)chunk_capacity(&other), MPI_BYTE, r,
-				 TAG_RELAY, dist_comm, &st);
+				 TAG_RELAY, comm_world, &st);
 			MPI_Get_count(&st, MPI_BYTE, &len);
 			if (!rc)
 				rc = format_put(t->f, t->name, w->buf, (size_t)len, err);
@@ -578,16 +580,16 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 }
 
 /* The header, once the payload's CRC is known. */
-static int put_header(const target *t, const engine *e, fmt_id f,
+static int put_header(const target *t, const grid *u, fmt_id f,
 		      uint64_t gen, const rule *r, uint32_t crc, l3d_err *err)
 {
 	unsigned char h[NATIVE_HEADER];
 	size_t n = f == FMT_HPCGAME ? HPCGAME_HEADER : NATIVE_HEADER;
 	if (f == FMT_HPCGAME) {
-		le_put64(h, e->nz);
+		le_put64(h, u->nz);
 		le_put64(h + 8, gen);
 	} else {
-		native_build_header(h, &(native_header){e->nx, e->ny, e->nz, gen, *r, crc});
+		native_build_header(h, &(native_header){u->nx, u->ny, u->nz, gen, *r, crc});
 	}
 	if (t->fh == MPI_FILE_NULL)
 		return format_put(t->f, t->name, h, n, err);
@@ -598,7 +600,7 @@ static int put_header(const target *t, const engine *e, fmt_id f,
 
 /* Payload and header of an HPCGame or .l3d file.  A relayed .l3d makes a
  * first pass for the CRC, as its header comes first in the stream. */
-static int write_payload(writer *w, const target *t, const engine *e,
+static int write_payload(writer *w, const target *t, const grid *u,
 			 fmt_id f, uint64_t gen, const rule *r, l3d_err *err)
 {
 	bool relay = t->fh == MPI_FILE_NULL;
@@ -614,14 +616,14 @@ static int write_payload(writer *w, const target *t, const engine *e,
 		w->crc = (uint32_t)crc32(0, NULL, 0);
 		w->bytes = 0;
 	}
-	if (relay && dist_rank() == 0)
-		rc = put_header(t, e, f, gen, r, crc, err);
-	int prc = relay ? write_relayed(w, t, e->nx, err) : write_rounds(w, t, err);
+	if (relay && comm_rank() == 0)
+		rc = put_header(t, u, f, gen, r, crc, err);
+	int prc = relay ? write_relayed(w, t, u->nx, err) : write_rounds(w, t, err);
 	rc = rc ? rc : prc;
 	if (!relay && f == FMT_NATIVE)
 		crc = combine_crcs(w->crc, w->bytes, w->peers);
-	if (!relay && dist_rank() == 0 && !rc)
-		rc = put_header(t, e, f, gen, r, crc, err);
+	if (!relay && comm_rank() == 0 && !rc)
+		rc = put_header(t, u, f, gen, r, crc, err);
 	return rc;
 }
 
@@ -634,49 +636,49 @@ static int open_target(outfile *out, target *t, const char *path, bool force,
 	size_t len = 0;
 	memset(out, 0, sizeof *out);
 	*t = (target){MPI_FILE_NULL, NULL, path};
-	if (dist_rank() == 0) {
-		rc = outfile_open(out, path, force, dist_tty_guard(format_is_binary(f)), err);
+	if (comm_rank() == 0) {
+		rc = outfile_open(out, path, force, comm_tty_guard(format_is_binary(f)), err);
 		t->f = out->f;
 		t->name = out->name;
 		len = !rc && out->tmp ? strlen(out->tmp) + 1 : 0;
 	}
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	if (rc)
 		return rc;
-	MPI_Bcast(&len, 1, MPI_UINT64_T, 0, dist_comm);
+	MPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm_world);
 	if (len == 0)
 		return L3D_OK;
 	char tmp[4200];
 	if (len > sizeof tmp)
 		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: path too long", path);
-	if (!rc && dist_rank() == 0)
+	if (!rc && comm_rank() == 0)
 		memcpy(tmp, out->tmp, len);
 	if (!rc)
-		MPI_Bcast(tmp, (int)len, MPI_CHAR, 0, dist_comm);
+		MPI_Bcast(tmp, (int)len, MPI_CHAR, 0, comm_world);
 	if (!rc)
 		rc = open_file(tmp, path, MPI_MODE_WRONLY, L3D_ERR_CANTCREAT,
 			       UINT64_MAX, &t->fh, err);
-	if (rc && dist_rank() == 0)
+	if (rc && comm_rank() == 0)
 		outfile_abort(out);
 	return rc;
 }
 
-static int write_fixed(engine *e, const grid *slab, uint64_t x0,
+static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		       const char *path, bool force, fmt_id f, const rule *r,
 		       uint64_t gen, l3d_err *err)
 {
-	if (f == FMT_HPCGAME && (e->nx != e->ny || e->ny != e->nz))
+	if (f == FMT_HPCGAME && (u->nx != u->ny || u->ny != u->nz))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"%s: HPCGame format needs a cube, not %llux%llux%llu",
-				path, (unsigned long long)e->nx,
-				(unsigned long long)e->ny, (unsigned long long)e->nz);
+				path, (unsigned long long)u->nx,
+				(unsigned long long)u->ny, (unsigned long long)u->nz);
 	layout L;
-	layout_init(&L, f, x0, slab->nx, e->ny, e->nz);
+	layout_init(&L, f, x0, slab->nx, u->ny, u->nz);
 	writer w = {&L, slab, malloc(chunk_capacity(&L)), 0, 0,
-		    (uint32_t)crc32(0, NULL, 0), 0, malloc(16 * (size_t)dist_size())};
+		    (uint32_t)crc32(0, NULL, 0), 0, malloc(16 * (size_t)comm_size())};
 	int rc = w.buf && w.peers ? L3D_OK
 		 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	if (!rc && f == FMT_NATIVE)
 		w.tail = tail_bits(&L, slab, (head *)w.peers);
 	outfile out;
@@ -688,7 +690,7 @@ static int write_fixed(engine *e, const grid *slab, uint64_t x0,
 		free(w.peers);
 		return rc;
 	}
-	rc = write_payload(&w, &t, e, f, gen, r, err);
+	rc = write_payload(&w, &t, u, f, gen, r, err);
 	free(w.buf);
 	free(w.peers);
 	if (t.fh != MPI_FILE_NULL) {
@@ -696,63 +698,58 @@ static int write_fixed(engine *e, const grid *slab, uint64_t x0,
 		if (!rc && mrc != MPI_SUCCESS)
 			rc = write_error(mrc, path, err);
 	}
-	rc = dist_agree(rc, err);
-	if (dist_rank() == 0)
+	rc = comm_agree(rc, err);
+	if (comm_rank() == 0)
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
-	return dist_agree(rc, err);
+	return comm_agree(rc, err);
 }
 
 /* Formats without a fixed layout: rank 0 gathers the universe. */
-static int alloc_whole(const engine *e, fmt_id f, const char *path, grid *whole,
+static int alloc_whole(const grid *u, fmt_id f, const char *path, grid *whole,
 		       l3d_err *err)
 {
-	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz, .words = (e->nz + 63) / 64};
+	grid dims = {.nx = u->nx, .ny = u->ny, .nz = u->nz, .words = (u->nz + 63) / 64};
 	char what[4200];
 	snprintf(what, sizeof what,
 		 "%s: %s output is written by rank 0 alone, and the whole %llux%llux%llu universe",
-		 path, format_name(f), (unsigned long long)e->nx,
-		 (unsigned long long)e->ny, (unsigned long long)e->nz);
+		 path, format_name(f), (unsigned long long)u->nx,
+		 (unsigned long long)u->ny, (unsigned long long)u->nz);
 	l3d_err mem;
 	if (host_memory_check(grid_bytes(&dims), what, &mem))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"%s (HPCGame and .l3d files are written by every rank at once)",
 				mem.msg);
-	return grid_alloc(whole, e->nx, e->ny, e->nz, err);
+	return grid_alloc(whole, u->nx, u->ny, u->nz, err);
 }
 
-static int write_gathered(engine *e, const char *path, bool force, fmt_id f,
-			  const rule *r, uint64_t gen, l3d_err *err)
+static int write_gathered(const grid *u, const grid *slab, const char *path,
+			  bool force, fmt_id f, const rule *r, uint64_t gen,
+			  l3d_err *err)
 {
 	grid whole = {0};
-	int rc = dist_rank() == 0 ? alloc_whole(e, f, path, &whole, err) : L3D_OK;
-	rc = dist_agree(rc, err);
+	int rc = comm_rank() == 0 ? alloc_whole(u, f, path, &whole, err) : L3D_OK;
+	rc = comm_agree(rc, err);
 	if (!rc)
-		rc = engine_read(e, &whole, err);
+		comm_gather_slabs(slab, &whole);
 	outfile out;
-	if (!rc && dist_rank() == 0) {
+	if (!rc && comm_rank() == 0) {
 		whole.generation = gen;
 		rc = outfile_open(&out, path, force,
-				  dist_tty_guard(format_is_binary(f)), err);
+				  comm_tty_guard(format_is_binary(f)), err);
 		if (!rc) {
 			rc = format_write(out.f, out.name, f, &whole, r, err);
 			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 		}
 	}
 	grid_free(&whole);
-	return dist_agree(rc, err);
+	return comm_agree(rc, err);
 }
 
-int slab_write(engine *e, const char *path, bool force, fmt_id f,
-	       const rule *r, uint64_t gen, uint64_t *population, l3d_err *err)
+int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
+		  bool force, fmt_id f, const rule *r, uint64_t gen, l3d_err *err)
 {
-	grid slab;
-	uint64_t x0;
-	int rc = dist_agree(engine_mpi_slab(e, &slab, &x0, err), err);
-	if (rc)
-		return rc;
-	if (population)
-		*population = dist_sum(grid_population(&slab));
+	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
 	if (f == FMT_HPCGAME || f == FMT_NATIVE)
-		return write_fixed(e, &slab, x0, path, force, f, r, gen, err);
-	return write_gathered(e, path, force, f, r, gen, err);
+		return write_fixed(&u, slab, x0, path, force, f, r, gen, err);
+	return write_gathered(&u, slab, path, force, f, r, gen, err);
 }

@@ -7,16 +7,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "mpi/comm.h"
-#include "engine/engine.h"
-#include "format/format.h"
+#include "base/clock.h"
 #include "base/outfile.h"
+#include "engine/choose.h"
+#include "mpi/comm.h"
 #include "poplog.h"
-#include "snapshot.h"
+#include "universe.h"
 
 static volatile sig_atomic_t stop_signal, checkpoint_requested;
 
@@ -55,33 +53,19 @@ double parse_duration(const char *text)
 	return unit < 0 ? -1 : v * unit;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Everything decided before the first step. */
 typedef struct plan {
-	grid start;             /* initial universe (freed once the engine has it);
-	                           in a distributed run this rank's planes of it */
-	uint64_t x0, nx;        /* start's first plane; planes in the universe */
+	universe_source src;    /* the initial universe, until the engine has it */
 	rule rule;
-	fmt_id in_format, out_format;
+	fmt_id out_format;
 	uint64_t first, last;   /* generations */
 	uint64_t log_every, snap_every;
 	snapshot_opts snap;
-	const char *input_name;
 	double cells;
 	uint64_t ckpt_every;
 	double ckpt_interval, max_time;   /* seconds; 0 = off */
 	char ckpt_path[4096];
-	/* One process: the input, whose cells may still be coming in. */
-	reader in;
-	FILE *in_file;
-	format_stream *reading;
-	double t_read;          /* when its last row came (0: not known) */
+	double t_read;          /* when the input's last row came (0: not known) */
 } plan;
 
 static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
@@ -113,61 +97,7 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 {
 	uint64_t n[3];
 	int rc = parse_size(o->random, n, err);
-	if (!rc)
-		rc = dist_random(&p->start, &p->x0, &p->nx, n, o->density, o->seed, err);
-	p->in_format = FMT_NATIVE;
-	p->input_name = "--random";
-	return rc;
-}
-
-/* The input file, or stdin when path is NULL.  In a distributed run rank 0
- * alone opens it (only rank 0 has stdin); dist_read shares what it finds. */
-static int open_input(const char *path, FILE **f, l3d_err *err)
-{
-	*f = NULL;
-	if (dist_rank() != 0)
-		return L3D_OK;
-	if (!path && isatty(STDIN_FILENO))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"no input: give a file, pipe a universe in, or use --random (see --help)");
-	struct stat st;
-	if (path && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
-	*f = path ? fopen(path, "rb") : stdin;
-	if (!*f)
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s",
-				path, strerror(errno));
-	return L3D_OK;
-}
-
-static void close_input(plan *p)
-{
-	if (p->in_file && p->in_file != stdin)
-		fclose(p->in_file);
-	p->in_file = NULL;
-}
-
-/* In one process, only the header is read here: the cells go on being
- * read in the background while the engine is set up (make_engine). */
-static int load_input(const options *o, plan *p, universe_meta *meta, l3d_err *err)
-{
-	bool use_stdin = !o->input || strcmp(o->input, "-") == 0;
-	const char *path = use_stdin ? NULL : o->input;
-	p->input_name = use_stdin ? "(stdin)" : o->input;
-	int rc = dist_agree(open_input(path, &p->in_file, err), err);
-	if (!rc && dist_size() == 1) {
-		reader_init(&p->in, p->in_file, p->input_name);
-		rc = format_read_start(&p->in, &p->start, meta, &p->in_format,
-				       &p->reading, err);
-		p->x0 = 0;
-		p->nx = p->start.nx;
-	} else if (!rc) {
-		rc = dist_read(p->in_file, path, p->input_name, &p->start, &p->x0,
-			       &p->nx, meta, &p->in_format, err);
-	}
-	if (!p->reading)
-		close_input(p);
-	return rc;
+	return rc ? rc : universe_random(&p->src, n, o->density, o->seed, err);
 }
 
 static int choose_format(const options *o, plan *p, l3d_err *err)
@@ -178,20 +108,20 @@ static int choose_format(const options *o, plan *p, l3d_err *err)
 		 format_from_path(o->output) != FMT_NONE)
 		p->out_format = format_from_path(o->output);
 	else
-		p->out_format = p->in_format;
+		p->out_format = p->src.format;
 	if (p->out_format == FMT_HPCGAME &&
-	    (p->nx != p->start.ny || p->start.ny != p->start.nz))
+	    (p->src.nx != p->src.start.ny || p->src.start.ny != p->src.start.nz))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"the HPCGame format holds only cubes; this universe is %" PRIu64
 				"x%" PRIu64 "x%" PRIu64 " (choose another --format)",
-				p->nx, p->start.ny, p->start.nz);
+				p->src.nx, p->src.start.ny, p->src.start.nz);
 	return outfile_check(o->output, o->force,
-			     dist_tty_guard(format_is_binary(p->out_format)), err);
+			     comm_tty_guard(format_is_binary(p->out_format)), err);
 }
 
 static int choose_steps(const options *o, plan *p, l3d_err *err)
 {
-	p->first = p->start.generation;
+	p->first = p->src.start.generation;
 	opt_origin so = o->origin[OPT_STEPS], uo = o->origin[OPT_UNTIL];
 	if (so && so == uo)
 		return l3d_fail(err, L3D_ERR_USAGE, "give steps or until, not both");
@@ -205,7 +135,7 @@ static int choose_steps(const options *o, plan *p, l3d_err *err)
 	if (o->until < p->first)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--until %" PRIu64 ": %s is already at generation %" PRIu64,
-				o->until, p->input_name, p->first);
+				o->until, p->src.name, p->first);
 	p->last = o->until;
 	return L3D_OK;
 }
@@ -229,7 +159,7 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	s->scale = (unsigned)o->snapshot_scale;
 	s->force = o->force;
 	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
-	uint64_t len = s->axis == 0 ? p->nx : s->axis == 1 ? p->start.ny : p->start.nz;
+	uint64_t len = s->axis == 0 ? p->src.nx : s->axis == 1 ? p->src.start.ny : p->src.start.nz;
 	if (o->slice_index >= 0 && (uint64_t)o->slice_index >= len)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--slice-index %" PRId64 ": the %s axis has only %" PRIu64 " planes",
@@ -262,7 +192,6 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 
 static int prepare(const options *o, plan *p, l3d_err *err)
 {
-	universe_meta meta = {0};
 	bool rule_given = o->origin[OPT_RULE] != ORIGIN_DEFAULT;
 	int rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
 	if (rc)
@@ -272,11 +201,11 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 				"--log - and the universe both go to stdout; give -o FILE");
 	if (o->random && o->input)
 		return l3d_fail(err, L3D_ERR_USAGE, "give INPUT or --random, not both");
-	rc = o->random ? load_random(o, p, err) : load_input(o, p, &meta, err);
+	rc = o->random ? load_random(o, p, err) : universe_open(&p->src, o->input, err);
 	if (rc)
 		return rc;
-	if (!rule_given && meta.has_rule)
-		p->rule = meta.rule;
+	if (!rule_given && p->src.meta.has_rule)
+		p->rule = p->src.meta.rule;
 	rc = choose_steps(o, p, err);
 	if (!rc)
 		rc = choose_format(o, p, err);
@@ -284,7 +213,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)
 		rc = choose_checkpoints(o, p, err);
-	return dist_agree(rc, err);
+	return comm_agree(rc, err);
 }
 
 /* The state of the stepping loop. */
@@ -310,7 +239,7 @@ static uint64_t next_multiple(uint64_t g, uint64_t k)
 
 static void show_progress(loop *l, const plan *p, bool final)
 {
-	double t = now();
+	double t = l3d_seconds();
 	if (!l->progress || (!final && t - l->last_progress < 0.25))
 		return;
 	l->last_progress = t;
@@ -325,126 +254,14 @@ static void show_progress(loop *l, const plan *p, bool final)
 		l->gen, p->last, 100.0 * done / total, rate, eta);
 }
 
-/* The engine, and the end of the input.  While the cells of a single
- * process's input are still coming, the engine is set up meanwhile and
- * takes the rows as they are read.  `rc` and `why` are the plan's status:
- * the failures are reported in the order a run that read everything
- * first would meet them, the input's, then the plan's, then the engine's. */
-static int make_engine(plan *p, const engine_opts *eo, loop *l, int rc,
-		       const l3d_err *why, l3d_err *err)
-{
-	if (!p->reading) {       /* read already: random or distributed */
-		if (rc) {
-			*err = *why;
-			return rc;
-		}
-		l->population = dist_sum(grid_population(&p->start));
-		return dist_engine_create(eo, &p->start, p->x0, p->nx, &p->rule,
-					  &l->e, err);
-	}
-	row_progress *ready = format_read_progress(p->reading);
-	l3d_err eerr = {0, ""};
-	int erc = rc ? rc : engine_create_streamed(eo, &p->start, ready, &p->rule,
-						   &l->e, &eerr);
-	/* An engine that has every row saw the last one announced. */
-	if (!erc)
-		p->t_read = ready->done_at;
-	int rrc = format_read_finish(p->reading, err);
-	p->reading = NULL;
-	close_input(p);
-	if (rrc) {
-		engine_destroy(l->e);
-		l->e = NULL;
-		return rrc;
-	}
-	if (rc || erc) {
-		*err = rc ? *why : eerr;
-		return rc ? rc : erc;
-	}
-	l->population = grid_population(&p->start);
-	return L3D_OK;
-}
-
-/* The engine's current universe: its own grid when it lives in host
- * memory (no copy), else read back into *tmp, which the caller frees. */
-static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
-{
-	*out = engine_host_grid(e);
-	if (*out)
-		return L3D_OK;
-	int rc = grid_alloc(tmp, e->nx, e->ny, e->nz, err);
-	if (!rc)
-		rc = engine_read(e, tmp, err);
-	*out = tmp;
-	return rc;
-}
-
-/* A writer's source for a universe outside host memory: the engine's
- * rows, fetched a chunk at a time.  Each row is counted the first time it
- * passes (a writer may make two passes), for the population. */
-typedef struct engine_rows {
-	engine *e;
-	uint64_t words, counted, population;
-} engine_rows;
-
-static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
-		      const uint64_t **rows, l3d_err *err)
-{
-	engine_rows *s = ctx;
-	int rc = engine_read_rows(s->e, first, n, buf, err);
-	if (rc)
-		return rc;
-	*rows = buf;
-	if (first == s->counted) {
-		s->population += words_population(buf, n * s->words);
-		s->counted += n;
-	}
-	return L3D_OK;
-}
-
-/* Write the engine's universe atomically to `path` as generation gen in
- * format f (one process); *population, if asked for, gets its population.
- * A universe in host memory is written from there.  One on a GPU comes a
- * chunk of rows at a time, each downloaded while the chunk before is
- * encoded and written; RLE3 alone needs it whole first. */
-static int write_universe(engine *e, const char *path, bool force, fmt_id f,
-			  const rule *r, uint64_t gen, uint64_t *population,
-			  l3d_err *err)
-{
-	grid tmp = {0}, *g = engine_host_grid(e);
-	engine_rows rows = {e, (e->nz + 63) / 64, 0, 0};
-	row_source src = {e->nx, e->ny, e->nz, gen, fetch_rows, &rows};
-	int rc = !g && f == FMT_RLE3 ? current_grid(e, &tmp, &g, err) : L3D_OK;
-	if (!rc && g) {
-		g->generation = gen;
-		if (population)
-			*population = grid_population(g);
-	}
-	outfile out;
-	if (!rc)
-		rc = outfile_open(&out, path, force,
-				  dist_tty_guard(format_is_binary(f)), err);
-	if (!rc) {
-		rc = g ? format_write(out.f, out.name, f, g, r, err)
-		       : format_write_rows(out.f, out.name, f, &src, r, err);
-		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
-	}
-	if (!rc && !g && population)
-		*population = rows.population;
-	grid_free(&tmp);
-	return rc;
-}
-
 /* Write the current universe, atomically, in the native format.  A
  * checkpoint replaces the previous one: that is its purpose. */
 static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	double t = now();
-	int rc = dist_size() > 1
-		? dist_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen, NULL, err)
-		: write_universe(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,
-				 NULL, err);
-	l->last_ckpt = now();
+	double t = l3d_seconds();
+	int rc = universe_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,
+				NULL, err);
+	l->last_ckpt = l3d_seconds();
 	l->ckpt_cost = l->last_ckpt - t;
 	if (!rc && o->verbose)
 		fprintf(stderr, "life3d: checkpoint at generation %" PRIu64 " in %s\n",
@@ -457,12 +274,12 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 		bool snap_due, const options *o, l3d_err *err)
 {
 	int rc = L3D_OK;
-	if (l->logging && log_due && dist_rank() == 0)
+	if (l->logging && log_due && comm_rank() == 0)
 		rc = poplog_write(&l->log, l->gen, st, err);
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	if (!rc && snap_due) {
 		char path[4096];
-		rc = dist_snapshot(l->e, &p->snap, l->gen, path, sizeof path, err);
+		rc = universe_snapshot(l->e, &p->snap, l->gen, path, sizeof path, err);
 		if (!rc && o->verbose)
 			fprintf(stderr, "life3d: snapshot %s\n", path);
 	}
@@ -478,7 +295,7 @@ static int stop_reason(const loop *l, const plan *p, l3d_err *err)
 				"interrupted by signal %d at generation %" PRIu64
 				"; checkpoint in %s", (int)stop_signal, l->gen, p->ckpt_path);
 	double margin = 2 * l->chunk_cost + 1.5 * l->ckpt_cost + 0.05;
-	if (p->max_time > 0 && now() - l->t0 + margin >= p->max_time)
+	if (p->max_time > 0 && l3d_seconds() - l->t0 + margin >= p->max_time)
 		return l3d_fail(err, L3D_ERR_STOPPED,
 				"stopped by --max-time at generation %" PRIu64
 				"; resume with the checkpoint %s as input", l->gen,
@@ -490,7 +307,7 @@ static bool checkpoint_due(const loop *l, const plan *p)
 {
 	return checkpoint_requested ||
 	       (p->ckpt_every && l->gen % p->ckpt_every == 0) ||
-	       (p->ckpt_interval > 0 && now() - l->last_ckpt >= p->ckpt_interval);
+	       (p->ckpt_interval > 0 && l3d_seconds() - l->last_ckpt >= p->ckpt_interval);
 }
 
 /* One engine call towards the next event; adapts the chunk length. */
@@ -507,10 +324,10 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 	uint64_t n = target - l->gen < l->chunk ? target - l->gen : l->chunk;
 	*logged = l->gen + n == log_at;
 	*snapped = l->gen + n == snap_at;
-	double t = now();
+	double t = l3d_seconds();
 	int rc = engine_step(l->e, n, *logged ? st : NULL, err);
 	/* Ranks must agree on the chunk length: adapt it to the slowest. */
-	double dt = dist_max(now() - t);
+	double dt = comm_max(l3d_seconds() - t);
 	l->t_steps += dt;
 	l->chunk_cost = dt;
 	l->gen += n;
@@ -532,7 +349,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 	engine_stats st = {l->population, 0, 0};
 	int rc = emit(l, p, &st, log_first, p->snap_every != 0, o, err);
 	while (!rc && l->gen < p->last) {
-		rc = dist_agree(stop_reason(l, p, err), err);
+		rc = comm_agree(stop_reason(l, p, err), err);
 		if (rc) {
 			l3d_err cerr;
 			int crc = write_checkpoint(l, p, o, &cerr);
@@ -544,7 +361,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		rc = advance(l, p, &st, &logged, &snapped, err);
 		if (!rc && (logged || snapped))
 			rc = emit(l, p, &st, logged, snapped, o, err);
-		if (!rc && l->gen < p->last && dist_any(checkpoint_due(l, p))) {
+		if (!rc && l->gen < p->last && comm_any(checkpoint_due(l, p))) {
 			checkpoint_requested = 0;
 			rc = write_checkpoint(l, p, o, err);
 		}
@@ -558,11 +375,8 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
  * counted from what is written. */
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	return dist_size() > 1
-		? dist_write(l->e, o->output, o->force, p->out_format, &p->rule,
-			     p->last, &l->population, err)
-		: write_universe(l->e, o->output, o->force, p->out_format, &p->rule,
-				 p->last, &l->population, err);
+	return universe_write(l->e, o->output, o->force, p->out_format, &p->rule,
+			      p->last, &l->population, err);
 }
 
 static void summary(const loop *l, const plan *p, const options *o)
@@ -570,7 +384,7 @@ static void summary(const loop *l, const plan *p, const options *o)
 	if (o->quiet)
 		return;
 	uint64_t steps = p->last - p->first;
-	double wall = now() - l->t0, work = p->cells * (double)steps;
+	double wall = l3d_seconds() - l->t0, work = p->cells * (double)steps;
 	fprintf(stderr,
 		"life3d: %" PRIu64 " steps to generation %" PRIu64 ", population %" PRIu64
 		", %.3f s, %.3g cell updates/s (stepping alone %.3g), engine %s\n",
@@ -583,7 +397,7 @@ static void say_engine(const plan *p, const engine *e)
 	char text[128];
 	rule_format(&p->rule, text, sizeof text);
 	fprintf(stderr, "life3d: %s, %" PRIu64 "x%" PRIu64 "x%" PRIu64
-		", rule %s, engine %s\n", p->input_name, e->nx, e->ny, e->nz,
+		", rule %s, engine %s\n", p->src.name, e->nx, e->ny, e->nz,
 		text, engine_describe(e));
 }
 
@@ -597,10 +411,10 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 		return L3D_OK;
 	bool resumed = false;
 	uint64_t last_logged = 0;
-	int rc = dist_rank() != 0 ? L3D_OK
+	int rc = comm_rank() != 0 ? L3D_OK
 		 : poplog_open(&l->log, o->log, o->force, p->first, &resumed,
 			       &last_logged, err);
-	rc = dist_agree(rc, err);
+	rc = comm_agree(rc, err);
 	l->logging = rc == L3D_OK;
 	/* Continue exactly as the uninterrupted run would have logged. */
 	if (resumed)
@@ -612,34 +426,31 @@ int run(const options *o, l3d_err *err)
 {
 	/* Rank 0 alone reports; the other ranks work as if quiet. */
 	options quiet;
-	if (dist_rank() != 0) {
+	if (comm_rank() != 0) {
 		quiet = *o;
 		quiet.quiet = true;
 		quiet.verbose = false;
 		o = &quiet;
 	}
-	loop l = {.t0 = now(), .chunk = 1};
+	loop l = {.t0 = l3d_seconds(), .chunk = 1};
 	l.last_ckpt = l.t0;
 	plan p = {0};
 	bool log_first = true;
 	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
-	if (dist_size() == 1)
-		engine_warm_up(&eo);     /* GPU set-up overlaps reading the input */
+	universe_warm_up(&eo);       /* GPU set-up overlaps reading the input */
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);
-	double t_input = now();
-	p.cells = (double)p.nx * (double)(p.start.ny * p.start.nz);
-	rc = make_engine(&p, &eo, &l, rc, &why, err);
-	double t_engine = now();
+	double t_input = l3d_seconds();
+	p.cells = (double)p.src.nx * (double)(p.src.start.ny * p.src.start.nz);
+	rc = universe_engine(&p.src, &eo, &p.rule, rc, &why, &l.e, &l.population,
+			     &p.t_read, err);
+	double t_engine = l3d_seconds();
 	/* Read in the background: the input ended when its last row came,
 	 * and what the engine needed after that is its set-up time. */
 	if (p.t_read > 0)
 		t_input = p.t_read;
 	if (!rc && o->verbose)
 		say_engine(&p, l.e);
-	/* The engine holds its own copy: drop ours so a large universe is
-	 * in memory twice (engine buffers), not three times. */
-	grid_free(&p.start);
 	if (!rc)
 		rc = open_log(&l, &p, o, &log_first, err);
 	l.gen = p.first;
@@ -648,19 +459,19 @@ int run(const options *o, l3d_err *err)
 		rc = step_loop(&l, &p, o, log_first, err);
 	/* The last snapshot may still be being written. */
 	int src = snapshot_wait(rc ? NULL : err);
-	rc = dist_agree(rc ? rc : src, err);
+	rc = comm_agree(rc ? rc : src, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		rc = rc ? rc : lrc;
 	}
-	rc = dist_agree(rc, err);
-	double t_steps = now();
+	rc = comm_agree(rc, err);
+	double t_steps = l3d_seconds();
 	if (!rc)
 		rc = write_result(&l, &p, o, err);
 	if (!rc && o->verbose)
 		fprintf(stderr, "life3d: input %.3f s, engine set-up %.3f s, steps and "
 			"events %.3f s, output %.3f s\n", t_input - l.t0,
-			t_engine - t_input, t_steps - t_engine, now() - t_steps);
+			t_engine - t_input, t_steps - t_engine, l3d_seconds() - t_steps);
 	if (!rc)
 		summary(&l, &p, o);
 	engine_destroy(l.e);

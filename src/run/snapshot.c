@@ -29,8 +29,8 @@ static void on_png_warning(png_structp png, png_const_charp msg)
 	(void)msg;
 }
 
-int png_write_gray(FILE *out, const char *name, const uint8_t *pixels,
-		   uint64_t width, uint64_t height, l3d_err *err)
+static int write_png_gray(FILE *out, const char *name, const uint8_t *pixels,
+			  uint64_t width, uint64_t height, l3d_err *err)
 {
 	if (width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX)
 		return l3d_fail(err, L3D_ERR_USAGE, "%s: image %" PRIu64 "x%" PRIu64
@@ -103,8 +103,9 @@ static uint8_t *enlarge(const uint8_t *src, uint64_t w, uint64_t h, unsigned s)
  * view (which may still be on its way from a GPU), so the stepping thread
  * only starts it and the rest happens on the snapshot thread. */
 typedef struct picture {
-	engine *e;
+	engine *e;               /* NULL: the view is there already */
 	void *view;              /* uint32_t counts or uint8_t cells */
+	bool own_view;           /* view is ours to free */
 	bool project;
 	uint64_t w, h;
 	unsigned scale;
@@ -112,17 +113,25 @@ typedef struct picture {
 	char path[4096];
 } picture;
 
-static int take(engine *e, const snapshot_opts *o, uint64_t generation,
-		picture *pic, l3d_err *err)
+/* Everything but the view and its size. */
+static void frame(picture *pic, const snapshot_opts *o, uint64_t generation)
 {
-	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
-	grid_view_dims(&dims, o->axis, &pic->w, &pic->h);
-	pic->e = e;
+	pic->e = NULL;
 	pic->project = o->kind != SNAP_SLICE;
 	pic->scale = o->scale;
 	pic->force = o->force;
 	snprintf(pic->path, sizeof pic->path, "%s%0*" PRIu64 ".png", o->prefix,
 		 (int)o->digits, generation);
+}
+
+static int take(engine *e, const snapshot_opts *o, uint64_t generation,
+		picture *pic, l3d_err *err)
+{
+	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
+	frame(pic, o, generation);
+	grid_view_dims(&dims, o->axis, &pic->w, &pic->h);
+	pic->e = e;
+	pic->own_view = true;
 	pic->view = malloc(pic->w * pic->h * (pic->project ? sizeof(uint32_t) : 1));
 	if (!pic->view)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
@@ -137,7 +146,7 @@ static int take(engine *e, const snapshot_opts *o, uint64_t generation,
 /* The picture's grey levels, scaled up: one buffer of w*s x h*s bytes. */
 static int develop_pixels(picture *pic, uint8_t **image, l3d_err *err)
 {
-	int rc = engine_view_wait(pic->e, err);
+	int rc = pic->e ? engine_view_wait(pic->e, err) : L3D_OK;
 	uint8_t *grey = rc ? NULL : malloc(pic->w * pic->h);
 	if (!rc && !grey)
 		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
@@ -163,23 +172,29 @@ static int develop(picture *pic, l3d_err *err)
 	if (!rc)
 		rc = outfile_open(&f, pic->path, pic->force, true, err);
 	if (!rc) {
-		rc = png_write_gray(f.f, pic->path, image, pic->w * pic->scale,
+		rc = write_png_gray(f.f, pic->path, image, pic->w * pic->scale,
 				    pic->h * pic->scale, err);
 		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
 	}
 	free(image);
-	free(pic->view);
+	if (pic->own_view)
+		free(pic->view);
 	pic->view = NULL;
 	return rc;
 }
 
-int snapshot_write(engine *e, const snapshot_opts *o, uint64_t generation,
-		   char *path, size_t path_size, l3d_err *err)
+int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
+			const void *view, uint64_t w, uint64_t h, char *path,
+			size_t path_size, l3d_err *err)
 {
 	picture pic;
-	int rc = take(e, o, generation, &pic, err);
+	frame(&pic, o, generation);
+	pic.w = w;
+	pic.h = h;
+	pic.view = (void *)view;
+	pic.own_view = false;
 	snprintf(path, path_size, "%s", pic.path);
-	return rc ? rc : develop(&pic, err);
+	return develop(&pic, err);
 }
 
 /* The snapshot being developed in the background: one at a time, so

@@ -5,8 +5,8 @@
  * wants of a 3D universe.  A slice shows one plane, live cells white.  The
  * image plane of each axis is described in grid.h (axis z: x across, y
  * down).  Files are named PREFIX + zero-padded generation + ".png". */
-#ifndef LIFE3D_SNAPSHOT_H
-#define LIFE3D_SNAPSHOT_H
+#ifndef LIFE3D_RUN_SNAPSHOT_H
+#define LIFE3D_RUN_SNAPSHOT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,20 +26,19 @@ typedef struct snapshot_opts {
 	bool force;
 } snapshot_opts;
 
-/* Take and write one snapshot; the file name is left in `path`. */
-int snapshot_write(engine *e, const snapshot_opts *o, uint64_t generation,
-		   char *path, size_t path_size, l3d_err *err);
-
-/* The same, overlapped with the run: the view is taken from the engine
- * now, and scaled, encoded and written on a thread of its own while the
- * next steps run.  A failure is reported by the next snapshot_start() or
+/* Take a snapshot and write it, overlapped with the run: the view is
+ * taken from the engine now, and scaled, encoded and written on a thread
+ * of its own while the next steps run; the file name is left in `path`.  A failure is reported by the next snapshot_start() or
  * by snapshot_wait(), which every run calls before it ends. */
 int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err);
 int snapshot_wait(l3d_err *err);
 
-/* Encode an 8-bit grey image. */
-int png_write_gray(FILE *out, const char *name, const uint8_t *pixels,
-		   uint64_t width, uint64_t height, l3d_err *err);
+/* Write one snapshot from a view already taken (a distributed run's,
+ * assembled on rank 0): uint32_t counts w x h for a projection, uint8_t
+ * cells for a slice (o->kind), at once.  The file name is left in `path`. */
+int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
+			const void *view, uint64_t w, uint64_t h, char *path,
+			size_t path_size, l3d_err *err);
 
 #endif

@@ -12,7 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format/export.h"
 #include "format/format.h"
+#include "format/hpcgame.h"
+#include "format/native.h"
+#include "format/rle3.h"
 
 /* The target's name: the directory of its saved inputs. */
 extern const char fuzz_target[];

@@ -1,25 +1,11 @@
-/* engine_cpu.h - the CPU stepping core, shared by the CPU engine and by
- * engines that compose it (the MPI slab engine).
- *
- * A slab is nx consecutive x-planes of a universe of ny * nz cells per
- * plane, in grid layout (plane = ny * words words).  The planes just
- * outside the slab come in separately, so they may live anywhere: in the
- * same buffer (a whole torus: lo = last plane, hi = first plane) or in halo
- * buffers filled by another rank.  The universe wraps in y and z within
- * the slab; only x is cut.  Padding bits above nz are zero in every input
- * plane and stay zero in dst. */
+/* cpu.h - the CPU engine, and its stepping core (cpu_stepper), which the
+ * distributed mode's CPU backend composes (mpi/backend_cpu.c).  Slabs are
+ * described in slab.h. */
 #ifndef LIFE3D_ENGINE_CPU_H
 #define LIFE3D_ENGINE_CPU_H
 
 #include "engine/engine.h"
-
-typedef struct cpu_slab {
-	uint64_t nx, ny, nz, words;
-	const uint64_t *src;       /* nx planes, generation g */
-	uint64_t *dst;             /* nx planes, generation g + 1 */
-	const uint64_t *halo_lo;   /* plane x = -1 (generation g) */
-	const uint64_t *halo_hi;   /* plane x = nx (generation g) */
-} cpu_slab;
+#include "slab.h"
 
 /* A reusable stepper for slabs of ny * nz planes: the thread pool, the
  * SIMD kernel chosen for this CPU and each thread's scratch (three planes
@@ -55,5 +41,17 @@ void cpu_stepper_destroy(cpu_stepper *st);
  * unchanged).  Callers that step repeatedly should hold a cpu_stepper. */
 int cpu_step_slab(const cpu_slab *s, const rule *r, int threads,
 		  engine_stats *stats);
+
+/* The CPU engine: the universe and one buffer of the same size in host
+ * memory, stepped by every thread of a cpu_stepper.  opts->threads and
+ * opts->simd as for cpu_stepper_create; `ready` as for
+ * engine_create_streamed (choose.h). */
+int engine_cpu_create(const engine_opts *opts, const grid *initial,
+		      row_progress *ready, const rule *r, engine **out,
+		      l3d_err *err);
+
+/* CPU SIMD paths this binary has and this CPU supports, e.g.
+ * "avx512 avx2 portable", for --version. */
+const char *engine_cpu_simd_paths(void);
 
 #endif

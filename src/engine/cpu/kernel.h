@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cpu.h"
+#include "slab.h"
 
 typedef enum cpu_simd {
 	CPU_SIMD_PORTABLE,

@@ -19,48 +19,13 @@
  * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
  * ("fuse=2,warps=8,chunk=64,words=4,generic=1") override the launch mode
  * and the kernel shapes, for tests and measurements. */
-#include "engine/engine.h"
+#include "cuda.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifndef HAVE_CUDA
-
-int engine_cuda_device_count(void)
-{
-	return 0;
-}
-
-int engine_cuda_describe_devices(char *buf, size_t size)
-{
-	return snprintf(buf, size, "none (engine 'cuda' is not built in)");
-}
-
-void engine_cuda_warm_up(int device)
-{
-	(void)device;
-}
-
-bool engine_cuda_warming(void)
-{
-	return false;
-}
-
-void engine_cuda_settle(void)
-{
-}
-
-void engine_cuda_leave(void)
-{
-}
-
-bool engine_cuda_left_behind(void)
-{
-	return false;
-}
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
 		       row_progress *ready, const rule *r, engine **out,
@@ -75,6 +40,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #else /* HAVE_CUDA */
 
 #include "kernels/kernels.h"
+#include "device.h"
 #include "runtime.h"
 
 enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
@@ -83,7 +49,6 @@ enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
  * cost of a call is nothing, small enough that little is left to copy
  * once the last row is read. */
 #define UPLOAD_BATCH ((size_t)4 << 20)
-#define GIB (1024.0 * 1024.0 * 1024.0)
 
 typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
 
@@ -122,84 +87,6 @@ typedef struct cuda_engine {
 		void *out;           /* NULL: none pending */
 	} view;
 } cuda_engine;
-
-int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
-{
-	return l3d_fail(err, L3D_ERR_RUNTIME, "engine 'cuda': %s: %s", what,
-			cudaGetErrorString(e));
-}
-
-/* 0 with the number of visible devices, or -1 with the reason there is
- * none (no driver, a driver older than the runtime, no device). */
-static int probe_devices(int *count, char *why, size_t size)
-{
-	int n = 0, driver = 0, runtime = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
-	    driver > 0 && cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
-		snprintf(why, size,
-			 "the NVIDIA driver supports CUDA %d.%d but this program needs %d.%d "
-			 "(update the driver)",
-			 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
-		return -1;
-	}
-	if (e == cudaErrorInsufficientDriver && driver == 0) {
-		/* The runtime reports a missing libcuda as an old driver. */
-		snprintf(why, size, "no NVIDIA driver is installed");
-		return -1;
-	}
-	if (e != cudaSuccess) {
-		snprintf(why, size, "no CUDA device (cudaGetDeviceCount: %s)",
-			 cudaGetErrorString(e));
-		return -1;
-	}
-	if (n < 1) {
-		snprintf(why, size, "no CUDA device (cudaGetDeviceCount: none visible)");
-		return -1;
-	}
-	*count = n;
-	return 0;
-}
-
-int engine_cuda_device_count(void)
-{
-	return l3dk_device_count();
-}
-
-int engine_cuda_describe_devices(char *buf, size_t size)
-{
-	char why[256];
-	int n = 0, len = 0;
-	if (size)
-		buf[0] = '\0';
-	if (probe_devices(&n, why, sizeof why))
-		return snprintf(buf, size, "none (%s)", why);
-	for (int d = 0; d < n; d++) {
-		struct cudaDeviceProp p;
-		size_t at = (size_t)len < size ? (size_t)len : size;
-		if (cudaGetDeviceProperties(&p, d) != cudaSuccess)
-			len += snprintf(buf + at, size - at, "%s%d: (unreadable)", d ? "\n" : "", d);
-		else
-			len += snprintf(buf + at, size - at, "%s%d: %s (cc %d.%d, %.1f GiB)",
-					d ? "\n" : "", d, p.name, p.major, p.minor,
-					(double)p.totalGlobalMem / GIB);
-	}
-	return len;
-}
-
-int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *err)
-{
-	char why[256];
-	int n = 0;
-	if (probe_devices(&n, why, sizeof why))
-		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
-	int first = opts && opts->device >= 0 ? opts->device : 0;
-	if (first >= n)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"engine 'cuda': no device %d (%d visible)", first, n);
-	*device = (first + offset) % n;
-	return L3D_OK;
-}
 
 /* "fuse=2,warps=8" -> tuning; unknown keys are ignored. */
 static void read_tuning(l3dk_tuning *t)
@@ -592,19 +479,6 @@ static const engine_ops cuda_ops = {
 	.describe = cuda_describe,
 };
 
-int cuda_memory_check(double need, const char *what, const char *name, l3d_err *err)
-{
-	size_t free_b = 0, total_b = 0;
-	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-	need += 64.0 * 1024 * 1024;
-	if (need <= (double)free_b)
-		return L3D_OK;
-	return l3d_fail(err, L3D_ERR_UNAVAILABLE,
-			"engine 'cuda': %s needs %.2f GiB of device memory "
-			"but %s has %.2f GiB free (of %.2f GiB)",
-			what, need / GIB, name, (double)free_b / GIB, (double)total_b / GIB);
-}
-
 /* Fail before allocating when the two buffers cannot fit. */
 static int check_memory(cuda_engine *c, const char *name, l3d_err *err)
 {
@@ -657,62 +531,6 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	if ((rc = allocate(c, err)))
 		return rc;
 	return upload(c, initial, ready, err);
-}
-
-/* Context creation, on a thread of its own while the input is read.  The
- * primary context it creates is the one the engine later uses; failures
- * are left for engine_cuda_create() to find and report. */
-static pthread_t warm_thread;
-static bool warm_running, left_behind;
-static atomic_bool warm_finished;
-static int warm_device;
-
-static void *warm(void *arg)
-{
-	(void)arg;
-	int n = 0;
-	if (cudaGetDeviceCount(&n) == cudaSuccess && warm_device < n &&
-	    cudaSetDevice(warm_device) == cudaSuccess)
-		cudaFree(NULL);
-	atomic_store(&warm_finished, true);
-	return NULL;
-}
-
-void engine_cuda_warm_up(int device)
-{
-	if (warm_running)
-		return;
-	warm_device = device;
-	atomic_store(&warm_finished, false);
-	warm_running = pthread_create(&warm_thread, NULL, warm, NULL) == 0;
-}
-
-bool engine_cuda_warming(void)
-{
-	return warm_running && !atomic_load(&warm_finished);
-}
-
-void engine_cuda_settle(void)
-{
-	if (warm_running)
-		pthread_join(warm_thread, NULL);
-	warm_running = false;
-}
-
-void engine_cuda_leave(void)
-{
-	if (!engine_cuda_warming()) {
-		engine_cuda_settle();
-		return;
-	}
-	pthread_detach(warm_thread);
-	warm_running = false;
-	left_behind = true;
-}
-
-bool engine_cuda_left_behind(void)
-{
-	return left_behind;
 }
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,

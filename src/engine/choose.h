@@ -1,0 +1,45 @@
+/* choose.h - which engine runs a universe in one process: --engine auto,
+ * cpu or cuda, and the CPU-while-the-GPU-starts policy of auto.
+ *
+ * The engines themselves (cpu/, cuda/) know nothing of each other or of
+ * this choice; callers that only step an engine need engine.h alone. */
+#ifndef LIFE3D_ENGINE_CHOOSE_H
+#define LIFE3D_ENGINE_CHOOSE_H
+
+#include <stdbool.h>
+
+#include "engine.h"
+
+/* An engine for `initial` as opts asks.  auto: the GPU when there is one
+ * that can take the universe, else the CPU; a small universe may start on
+ * the CPU while the GPU is set up (engine_warm_up) and move to it later.
+ * L3D_ERR_USAGE for an unknown kind or device, L3D_ERR_UNAVAILABLE when
+ * the engine asked for cannot run here (with the reason). */
+int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
+		  engine **out, l3d_err *err);
+/* engine_create for a universe still being filled in (a file being read):
+ * `initial` has its final sizes and generation, and its first k rows hold
+ * their cells once `ready` has announced k (ready NULL: all of them do).
+ * The engine is set up at once and takes the rows as they come (the CUDA
+ * engine copies them to the device while later rows are still read); it
+ * returns once it has them all.  If the filler fails first, it returns
+ * L3D_ERR_RUNTIME and no engine: the filler's error is the one to report. */
+int engine_create_streamed(const engine_opts *opts, const grid *initial,
+			   row_progress *ready, const rule *r, engine **out,
+			   l3d_err *err);
+
+/* Start, in the background, the set-up an engine needs before it sees a
+ * universe (a GPU context takes a few hundred milliseconds), so it overlaps
+ * reading the input.  engine_settle() waits for it; engine_create() does so
+ * itself.  Both are cheap no-ops where nothing needs warming. */
+void engine_warm_up(const engine_opts *opts);
+void engine_settle(void);
+/* At the end of a run that stepped on the CPU while the GPU was starting,
+ * a start-up still under way is left behind rather than waited for; other
+ * runs wait for it (engine_settle).  engine_left_behind() then says so, and
+ * the process must end with _exit(): exit() would tear down a runtime that
+ * a thread is still setting up. */
+void engine_leave(void);
+bool engine_left_behind(void);
+
+#endif

@@ -1,0 +1,102 @@
+/* io.h - what every format's reader and writer share: the forward-only
+ * reader (input may be a pipe: nothing seeks), what a file says besides
+ * its cells, a universe handed out a run of rows at a time, checked writes,
+ * and little-endian fields.  For the format modules and their callers. */
+#ifndef LIFE3D_FORMAT_IO_H
+#define LIFE3D_FORMAT_IO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/grid.h"
+#include "base/rule.h"
+
+/* A forward-only byte source with a small look-ahead for detection. */
+typedef struct reader {
+	FILE *f;
+	const char *name;          /* for messages: the path, or "(stdin)" */
+	unsigned char peek[64];
+	size_t npeek, ppos;        /* look-ahead bytes and read position in it */
+	uint64_t offset;           /* bytes consumed so far */
+} reader;
+
+void reader_init(reader *r, FILE *f, const char *name);
+/* Read up to n bytes; returns the count, short only at end of file or on a
+ * read error (then ferror(r->f) is set). */
+size_t reader_read(reader *r, void *buf, size_t n);
+/* Fill the look-ahead with up to sizeof peek bytes without consuming them. */
+size_t reader_peek(reader *r, const unsigned char **bytes);
+/* true when no byte is left (reads ahead one byte if needed). */
+bool reader_at_eof(reader *r);
+
+/* grid_alloc for a reader: a universe too large for memory is reported
+ * with the name of the file that asked for it. */
+int reader_alloc(reader *r, grid *g, uint64_t nx, uint64_t ny, uint64_t nz,
+		 l3d_err *err);
+
+/* L3D_ERR_IO "<name>: read error: <errno's reason>", after a failed read. */
+int reader_error(reader *r, l3d_err *err);
+/* reader_read that turns a read error into L3D_ERR_IO
+ * ("<name>: read error: <reason>"); *got says how many bytes came. */
+int reader_fill(reader *r, void *buf, size_t n, size_t *got, l3d_err *err);
+/* Read a fixed-size header of n bytes; L3D_ERR_DATA "<name>: empty file"
+ * or "<name>: truncated <what> header (K of n bytes)" when it is short. */
+int reader_header(reader *r, void *buf, size_t n, const char *what,
+		  l3d_err *err);
+/* L3D_ERR_DATA "<name>: trailing garbage after the <what>" unless the input
+ * ends here. */
+int reader_expect_end(reader *r, const char *what, l3d_err *err);
+/* fwrite / fputs that report a short write as L3D_ERR_IO. */
+int format_put(FILE *out, const char *name, const void *buf, size_t n,
+	       l3d_err *err);
+int format_puts(FILE *out, const char *name, const char *s, l3d_err *err);
+/* fflush and ferror: the last check of every writer. */
+int format_finish(FILE *out, const char *name, l3d_err *err);
+
+/* What a file says besides its cells.  has_rule is set by formats that
+ * carry a rule (native, RLE3). */
+typedef struct universe_meta {
+	bool has_rule;
+	rule rule;
+} universe_meta;
+
+/* A universe that a writer takes a run of rows at a time, so it need not
+ * be in host memory all at once: a GPU's universe is downloaded a chunk at
+ * a time while the chunk before is encoded and written. */
+typedef struct row_source {
+	uint64_t nx, ny, nz, generation;
+	/* Rows [first, first + n) (row x * ny + y) in grid layout: *rows
+	 * points either into the source's own memory or to buf (room for n
+	 * rows), filled in.  Called by one thread at a time, not always the
+	 * same one; `first` increases within each pass over the universe. */
+	int (*rows)(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
+		    const uint64_t **rows, l3d_err *err);
+	void *ctx;
+} row_source;
+
+/* Files fix their byte order: little-endian everywhere. */
+static inline uint64_t le_get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+static inline uint32_t le_get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+static inline void le_put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+static inline void le_put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+#endif

@@ -1,0 +1,88 @@
+/* stream.h - the cells of a file moving through a pipeline of threads:
+ * a stream that reads them on a thread of its own while the universe is
+ * already in use, and the payloads of the binary formats (HPCGame, .l3d),
+ * read and written a chunk of rows at a time with the encoding spread over
+ * several threads.  For the format modules; callers use format.h. */
+#ifndef LIFE3D_FORMAT_STREAM_H
+#define LIFE3D_FORMAT_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/progress.h"
+#include "io.h"
+
+/* A universe's cells being read (format.h: format_read_start).
+ * format_read_progress() announces their rows as they are done;
+ * format_read_finish() waits for the end and returns the reader's status;
+ * on failure the grid is freed. */
+typedef struct format_stream format_stream;
+row_progress *format_read_progress(format_stream *s);
+int format_read_finish(format_stream *s, l3d_err *err);
+
+/* A source that hands out g's own rows, without copying. */
+void row_source_of_grid(row_source *s, const grid *g);
+/* All cells as bytes 0/1 in x, y, z order (z fastest), a chunk of rows
+ * at a time: the payload of HPCGame, VTK and NumPy files. */
+int format_put_cells(FILE *out, const char *name, const row_source *src,
+		     l3d_err *err);
+
+/* ---- payloads ----
+ * The cells of the binary formats: every row in order, nz cells of
+ * cell_bits bits each (8: a byte per cell; 1: a bitstream, cell i in bit
+ * i % 8 of byte i / 8), rows back to back.  They move through a pipeline
+ * (pipeline.h) a chunk of whole rows, about 1 MiB of the file, at a time:
+ * while one thread reads or writes a chunk, others decode or encode the
+ * chunks around it.  Chunks start on a byte boundary. */
+
+typedef struct payload_in payload_in;
+struct payload_in {
+	reader *r;
+	grid *g;                 /* allocated: its rows are filled in */
+	unsigned cell_bits;      /* 8 or 1 */
+	bool want_crc;
+	uint32_t crc;            /* the payload's CRC-32 once read, if want_crc */
+	/* Rows [first, first + n) from their `len` bytes, which begin at
+	 * byte `offset` of the payload; the buffer has 16 readable bytes
+	 * more.  Runs on several threads at once, each on its own rows. */
+	int (*decode)(payload_in *in, uint64_t first, uint64_t n,
+		      const unsigned char *bytes, size_t len, uint64_t offset,
+		      l3d_err *err);
+	/* The error for a payload that ends after `got` of its `total` bytes. */
+	int (*truncated)(payload_in *in, uint64_t got, uint64_t total,
+			 l3d_err *err);
+};
+/* Read the payload into in->g, announcing its rows in `ready` (may be
+ * NULL) as they are done, in order.  A chunk that ends early is reported
+ * as truncated before its bytes are decoded, and a chunk's error comes
+ * before those of every later chunk, as when reading one chunk after the
+ * other. */
+int payload_read(payload_in *in, row_progress *ready, l3d_err *err);
+
+/* The stream of a format's *_read_start: body(ctx, ready, err) reads the
+ * cells into g, announcing rows in `ready`, on a thread of its own (or at
+ * once where no thread can be had); the stream ends with body's status.
+ * ctx is copied (ctx_size bytes) and kept until the stream is finished.
+ * body NULL: g is complete already.  Fails only for want of memory,
+ * reported against r, and then frees g. */
+typedef int (*read_body)(void *ctx, row_progress *ready, l3d_err *err);
+int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
+			size_t ctx_size, format_stream **out, l3d_err *err);
+
+typedef struct payload_out payload_out;
+struct payload_out {
+	FILE *out;               /* NULL: compute the CRC only */
+	const char *name;
+	const row_source *src;
+	unsigned cell_bits;      /* 8 or 1 */
+	bool want_crc;
+	uint32_t crc;            /* the payload's CRC-32 once written, if want_crc */
+	/* Rows [.., + n) as payload bytes: buf (room for them and 16 bytes
+	 * more) filled in, or the rows themselves where they already are
+	 * those bytes.  Runs on several threads at once. */
+	const unsigned char *(*encode)(const payload_out *o, const uint64_t *rows,
+				       uint64_t n, unsigned char *buf);
+};
+int payload_write(payload_out *o, l3d_err *err);
+#endif

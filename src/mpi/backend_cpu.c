@@ -1,0 +1,147 @@
+/* backend_cpu.c - a rank's slab stepped on its cores (see backend.h): the
+ * slab and its halos in two host buffers that the steps ping-pong
+ * between, stepped by a cpu_stepper (engine/cpu/cpu.h). */
+#include "backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/pool.h"
+#include "comm.h"
+#include "engine/cpu/cpu.h"
+
+typedef struct cpu_backend {
+	slab_backend base;
+	uint64_t n, depth, ny, nz, words, plane_words;
+	uint64_t *cur, *next;    /* n + 2 * depth planes each */
+	cpu_stepper *stepper;
+} cpu_backend;
+
+static uint64_t *cpu_plane(slab_backend *b, int64_t x)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	return c->cur + (uint64_t)(x + (int64_t)c->depth) * c->plane_words;
+}
+
+static int cpu_step(slab_backend *b, int64_t xa, int64_t xb,
+		    engine_stats *stats, l3d_err *err)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	uint64_t at = (uint64_t)(xa + (int64_t)c->depth) * c->plane_words;
+	uint64_t n = (uint64_t)(xb - xa);
+	cpu_slab s = {n, c->ny, c->nz, c->words, c->cur + at, c->next + at,
+		      c->cur + at - c->plane_words, c->cur + at + n * c->plane_words};
+	cpu_stepper_step(c->stepper, &s, stats);
+	return L3D_OK;
+}
+
+static void cpu_swap(slab_backend *b)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	uint64_t *t = c->cur;
+	c->cur = c->next;
+	c->next = t;
+}
+
+static int cpu_to_host(slab_backend *b, int64_t x, uint64_t count,
+		       uint64_t *dst, l3d_err *err)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	memcpy(dst, cpu_plane(b, x), count * c->plane_words * 8);
+	return L3D_OK;
+}
+
+static int cpu_from_host(slab_backend *b, int64_t x, uint64_t count,
+			 const uint64_t *src, l3d_err *err)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	memcpy(cpu_plane(b, x), src, count * c->plane_words * 8);
+	return L3D_OK;
+}
+
+static void cpu_destroy(slab_backend *b)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	cpu_stepper_destroy(c->stepper);
+	free(c->cur);
+	free(c->next);
+	free(c);
+}
+
+static uint64_t *alloc_planes(uint64_t planes, uint64_t plane_words)
+{
+	size_t bytes = (size_t)(planes * plane_words * 8);
+	bytes = (bytes + 63) & ~(size_t)63;
+	uint64_t *p = aligned_alloc(64, bytes);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+
+static void *cpu_host_alloc(slab_backend *b, size_t bytes)
+{
+	(void)b;
+	return alloc_planes(1, (bytes + 7) / 8);
+}
+
+static void cpu_host_free(slab_backend *b, void *p)
+{
+	(void)b;
+	free(p);
+}
+
+static const slab_backend_ops cpu_backend_ops = {
+	.plane = cpu_plane,
+	.step = cpu_step,
+	.swap = cpu_swap,
+	.to_host = cpu_to_host,
+	.from_host = cpu_from_host,
+	.destroy = cpu_destroy,
+	.host_alloc = cpu_host_alloc,
+	.host_free = cpu_host_free,
+};
+
+/* Threads per rank: the cores this rank may use, but no more than its
+ * share of the node when the launcher did not bind ranks to cores. */
+static int rank_threads(const engine_opts *opts)
+{
+	if (opts && opts->threads > 0)
+		return opts->threads;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN), mine = cpu_count();
+	long share = cores / comm_local_size();
+	long t = mine < share ? mine : share;
+	return t > 0 ? (int)t : 1;
+}
+
+int backend_cpu_create(const grid *slab, uint64_t depth, const rule *r,
+			      const engine_opts *opts, slab_backend **out,
+			      l3d_err *err)
+{
+	cpu_backend *c = calloc(1, sizeof *c);
+	if (!c)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	*c = (cpu_backend){
+		.base = {&cpu_backend_ops, "cpu", true, false},
+		.n = slab->nx, .depth = depth, .ny = slab->ny, .nz = slab->nz,
+		.words = slab->words, .plane_words = slab->ny * slab->words,
+	};
+	int rc = cpu_stepper_create(slab->ny, slab->nz, r, rank_threads(opts),
+				    opts ? opts->simd : NULL, &c->stepper, err);
+	if (!rc) {
+		c->base.name = cpu_stepper_describe(c->stepper);
+		c->cur = alloc_planes(c->n + 2 * depth, c->plane_words);
+		c->next = alloc_planes(c->n + 2 * depth, c->plane_words);
+		if (!c->cur || !c->next)
+			rc = l3d_fail(err, L3D_ERR_RUNTIME,
+				      "out of memory for a slab of %llu planes",
+				      (unsigned long long)slab->nx);
+	}
+	if (rc) {
+		cpu_destroy(&c->base);
+		return rc;
+	}
+	memcpy(cpu_plane(&c->base, 0), slab->bits, grid_bytes(slab));
+	*out = &c->base;
+	return L3D_OK;
+}

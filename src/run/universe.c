@@ -1,0 +1,313 @@
+/* universe.c - see universe.h.  The one place that tells one process from
+ * many: each function below does the single-process thing itself and
+ * hands a distributed run to mpi/ (built with --with-mpi only). */
+#include "universe.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+#include "engine/choose.h"
+#include "mpi/comm.h"
+#ifdef HAVE_MPI
+#include "mpi/slab_engine.h"
+#include "mpi/slab_io.h"
+#endif
+
+static bool distributed(void)
+{
+#ifdef HAVE_MPI
+	return comm_size() > 1;
+#else
+	return false;
+#endif
+}
+
+void universe_warm_up(const engine_opts *eo)
+{
+	if (!distributed())
+		engine_warm_up(eo);
+}
+
+int universe_random(universe_source *u, const uint64_t size[3], double density,
+		    uint64_t seed, l3d_err *err)
+{
+	uint64_t n = 0;
+	memset(u, 0, sizeof *u);
+	u->format = FMT_NATIVE;
+	u->name = "--random";
+	int rc = comm_split(size[0], "--random", &u->x0, &n, err);
+	if (!rc)
+		rc = comm_agree(grid_alloc(&u->start, n, size[1], size[2], err), err);
+	if (rc) {
+		grid_free(&u->start);
+		return rc;
+	}
+	grid_random_planes(&u->start, u->x0, density, seed);
+	u->nx = size[0];
+	return L3D_OK;
+}
+
+/* The input file, or stdin when path is NULL.  In a distributed run rank 0
+ * alone opens it (only rank 0 has stdin); slab_io_read shares what it
+ * finds. */
+static int open_input(const char *path, FILE **f, l3d_err *err)
+{
+	*f = NULL;
+	if (comm_rank() != 0)
+		return L3D_OK;
+	if (!path && isatty(STDIN_FILENO))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"no input: give a file, pipe a universe in, or use --random (see --help)");
+	struct stat st;
+	if (path && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
+	*f = path ? fopen(path, "rb") : stdin;
+	if (!*f)
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s",
+				path, strerror(errno));
+	return L3D_OK;
+}
+
+static void close_input(universe_source *u)
+{
+	if (u->file && u->file != stdin)
+		fclose(u->file);
+	u->file = NULL;
+}
+
+static int read_slabs(universe_source *u, const char *path, l3d_err *err)
+{
+#ifdef HAVE_MPI
+	return slab_io_read(u->file, path, u->name, &u->start, &u->x0, &u->nx,
+			    &u->meta, &u->format, err);
+#else
+	(void)u, (void)path;
+	return l3d_fail(err, L3D_ERR_RUNTIME, "internal error: ranks without MPI");
+#endif
+}
+
+/* In one process, only the header is read here: the cells go on being
+ * read in the background while the engine is set up (universe_engine). */
+int universe_open(universe_source *u, const char *input, l3d_err *err)
+{
+	bool use_stdin = !input || strcmp(input, "-") == 0;
+	const char *path = use_stdin ? NULL : input;
+	memset(u, 0, sizeof *u);
+	u->name = use_stdin ? "(stdin)" : input;
+	int rc = comm_agree(open_input(path, &u->file, err), err);
+	if (!rc && !distributed()) {
+		reader_init(&u->in, u->file, u->name);
+		rc = format_read_start(&u->in, &u->start, &u->meta, &u->format,
+				       &u->reading, err);
+		u->nx = u->start.nx;
+	} else if (!rc) {
+		rc = read_slabs(u, path, err);
+	}
+	if (!u->reading)
+		close_input(u);
+	return rc;
+}
+
+void universe_close(universe_source *u)
+{
+	if (u->reading) {
+		l3d_err ignored;
+		format_read_finish(u->reading, &ignored);
+		u->reading = NULL;
+	}
+	close_input(u);
+	grid_free(&u->start);
+}
+
+/* A universe read already (at random, or across ranks). */
+static int engine_of_read(universe_source *u, const engine_opts *eo,
+			  const rule *r, engine **out, uint64_t *population,
+			  l3d_err *err)
+{
+	*population = comm_sum(grid_population(&u->start));
+#ifdef HAVE_MPI
+	if (distributed())
+		return slab_engine_create(eo, &u->start, u->x0, u->nx, r, out, err);
+#endif
+	return engine_create(eo, &u->start, r, out, err);
+}
+
+/* While the cells of a single process's input are still coming, the
+ * engine is set up meanwhile and takes the rows as they are read. */
+static int engine_of_stream(universe_source *u, const engine_opts *eo,
+			    const rule *r, int rc, const l3d_err *why,
+			    engine **out, uint64_t *population, double *t_read,
+			    l3d_err *err)
+{
+	row_progress *ready = format_read_progress(u->reading);
+	l3d_err eerr = {0, ""};
+	int erc = rc ? rc : engine_create_streamed(eo, &u->start, ready, r, out, &eerr);
+	/* An engine that has every row saw the last one announced. */
+	if (!erc)
+		*t_read = ready->done_at;
+	int rrc = format_read_finish(u->reading, err);
+	u->reading = NULL;
+	close_input(u);
+	if (rrc) {
+		engine_destroy(*out);
+		*out = NULL;
+		return rrc;
+	}
+	if (rc || erc) {
+		*err = rc ? *why : eerr;
+		return rc ? rc : erc;
+	}
+	*population = grid_population(&u->start);
+	return L3D_OK;
+}
+
+int universe_engine(universe_source *u, const engine_opts *eo, const rule *r,
+		    int rc, const l3d_err *why, engine **out, uint64_t *population,
+		    double *t_read, l3d_err *err)
+{
+	*out = NULL;
+	*t_read = 0;
+	if (u->reading) {
+		rc = engine_of_stream(u, eo, r, rc, why, out, population, t_read, err);
+	} else if (rc) {
+		*err = *why;
+	} else {
+		rc = engine_of_read(u, eo, r, out, population, err);
+	}
+	/* The engine holds its own copy: drop ours so a large universe is in
+	 * memory twice (engine buffers), not three times. */
+	universe_close(u);
+	return rc;
+}
+
+/* The engine's current universe: its own grid when it lives in host
+ * memory (no copy), else read back into *tmp, which the caller frees. */
+static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
+{
+	*out = engine_host_grid(e);
+	if (*out)
+		return L3D_OK;
+	int rc = grid_alloc(tmp, e->nx, e->ny, e->nz, err);
+	if (!rc)
+		rc = engine_read(e, tmp, err);
+	*out = tmp;
+	return rc;
+}
+
+/* A writer's source for a universe outside host memory: the engine's
+ * rows, fetched a chunk at a time.  Each row is counted the first time it
+ * passes (a writer may make two passes), for the population. */
+typedef struct engine_rows {
+	engine *e;
+	uint64_t words, counted, population;
+} engine_rows;
+
+static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
+		      const uint64_t **rows, l3d_err *err)
+{
+	engine_rows *s = ctx;
+	int rc = engine_read_rows(s->e, first, n, buf, err);
+	if (rc)
+		return rc;
+	*rows = buf;
+	if (first == s->counted) {
+		s->population += words_population(buf, n * s->words);
+		s->counted += n;
+	}
+	return L3D_OK;
+}
+
+/* One process.  A universe in host memory is written from there.  One on
+ * a GPU comes a chunk of rows at a time, each downloaded while the chunk
+ * before is encoded and written; RLE3 alone needs it whole first. */
+static int write_whole(engine *e, const char *path, bool force, fmt_id f,
+		       const rule *r, uint64_t gen, uint64_t *population,
+		       l3d_err *err)
+{
+	grid tmp = {0}, *g = engine_host_grid(e);
+	engine_rows rows = {e, (e->nz + 63) / 64, 0, 0};
+	row_source src = {e->nx, e->ny, e->nz, gen, fetch_rows, &rows};
+	int rc = !g && f == FMT_RLE3 ? current_grid(e, &tmp, &g, err) : L3D_OK;
+	if (!rc && g) {
+		g->generation = gen;
+		if (population)
+			*population = grid_population(g);
+	}
+	outfile out;
+	if (!rc)
+		rc = outfile_open(&out, path, force,
+				  comm_tty_guard(format_is_binary(f)), err);
+	if (!rc) {
+		rc = g ? format_write(out.f, out.name, f, g, r, err)
+		       : format_write_rows(out.f, out.name, f, &src, r, err);
+		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+	}
+	if (!rc && !g && population)
+		*population = rows.population;
+	grid_free(&tmp);
+	return rc;
+}
+
+#ifdef HAVE_MPI
+/* Across ranks: every rank writes its own planes where the format allows
+ * it (slab_io.h). */
+static int write_slabs(engine *e, const char *path, bool force, fmt_id f,
+		       const rule *r, uint64_t gen, uint64_t *population,
+		       l3d_err *err)
+{
+	grid slab;
+	uint64_t x0;
+	int rc = comm_agree(slab_engine_planes(e, &slab, &x0, err), err);
+	if (rc)
+		return rc;
+	if (population)
+		*population = comm_sum(grid_population(&slab));
+	return slab_io_write(&slab, x0, e->nx, path, force, f, r, gen, err);
+}
+#endif
+
+int universe_write(engine *e, const char *path, bool force, fmt_id f,
+		   const rule *r, uint64_t gen, uint64_t *population, l3d_err *err)
+{
+#ifdef HAVE_MPI
+	if (distributed())
+		return write_slabs(e, path, force, f, r, gen, population, err);
+#endif
+	return write_whole(e, path, force, f, r, gen, population, err);
+}
+
+/* Across ranks: the slab engine's views are collective and land on rank
+ * 0, which hands the picture to the ordinary snapshot writer. */
+static int snapshot_collective(engine *e, const snapshot_opts *o,
+			       uint64_t generation, char *path, size_t path_size,
+			       l3d_err *err)
+{
+	bool project = o->kind == SNAP_PROJECTION;
+	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
+	uint64_t w, h;
+	grid_view_dims(&dims, o->axis, &w, &h);
+	int rc = L3D_OK;
+	void *view = NULL;
+	if (comm_rank() == 0 && !(view = malloc(w * h * (project ? sizeof(uint32_t) : 1))))
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
+	rc = comm_agree(rc, err);
+	if (!rc)
+		rc = project ? engine_project(e, o->axis, view, err)
+			     : engine_slice(e, o->axis, o->index, view, err);
+	if (!rc && comm_rank() == 0)
+		rc = snapshot_write_view(o, generation, view, w, h, path, path_size, err);
+	free(view);
+	return comm_agree(rc, err);
+}
+
+int universe_snapshot(engine *e, const snapshot_opts *o, uint64_t generation,
+		      char *path, size_t path_size, l3d_err *err)
+{
+	if (distributed())
+		return snapshot_collective(e, o, generation, path, path_size, err);
+	return snapshot_start(e, o, generation, path, path_size, err);
+}

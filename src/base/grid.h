@@ -10,8 +10,8 @@
  * zero.  Engines may rely on it and must preserve it.  The layout is the
  * same on every host (words are native uint64_t; files fix their own byte
  * order). */
-#ifndef LIFE3D_GRID_H
-#define LIFE3D_GRID_H
+#ifndef LIFE3D_BASE_GRID_H
+#define LIFE3D_BASE_GRID_H
 
 #include <stdbool.h>
 #include <stddef.h>

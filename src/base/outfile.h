@@ -6,8 +6,8 @@
  * error the temporary is removed and an existing target stays untouched.
  * "-" is stdout.  Devices and FIFOs (/dev/null, a named pipe) are written
  * in place: there is nothing to clobber. */
-#ifndef LIFE3D_OUTFILE_H
-#define LIFE3D_OUTFILE_H
+#ifndef LIFE3D_BASE_OUTFILE_H
+#define LIFE3D_BASE_OUTFILE_H
 
 #include <stdbool.h>
 #include <stdio.h>

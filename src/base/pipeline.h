@@ -18,8 +18,8 @@
  * stage failed, as if the chunks had been handled one after the other.
  * Nothing is started for the chunks after a failed one, but the chunks
  * before it still run, and a failure of theirs takes precedence. */
-#ifndef LIFE3D_PIPELINE_H
-#define LIFE3D_PIPELINE_H
+#ifndef LIFE3D_BASE_PIPELINE_H
+#define LIFE3D_BASE_PIPELINE_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* cpu_pool.c - see cpu_pool.h. */
+/* pool.c - see pool.h. */
 #include "pool.h"
 
 #include <pthread.h>

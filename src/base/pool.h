@@ -1,12 +1,12 @@
-/* cpu_pool.h - a persistent pool of threads for the CPU engine.
+/* pool.h - a persistent pool of threads for the CPU engine.
  *
  * Created once per engine, not per step: a step at M = 256 takes well
  * under a millisecond, so waking threads must cost microseconds.  Workers
  * spin briefly for the next wake-up before sleeping on a condition
  * variable, which keeps back-to-back steps cheap without burning a core
  * between calls. */
-#ifndef LIFE3D_CPU_POOL_H
-#define LIFE3D_CPU_POOL_H
+#ifndef LIFE3D_BASE_POOL_H
+#define LIFE3D_BASE_POOL_H
 
 #include "status.h"
 

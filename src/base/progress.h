@@ -10,8 +10,8 @@
  * either all of them or a failure; followers wait for rows with a
  * condition variable (no polling).  The failure's message stays with the
  * filler: a follower learns only that no more rows will come. */
-#ifndef LIFE3D_PROGRESS_H
-#define LIFE3D_PROGRESS_H
+#ifndef LIFE3D_BASE_PROGRESS_H
+#define LIFE3D_BASE_PROGRESS_H
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -4,8 +4,8 @@
  * in `birth` becomes alive, a live cell with a count in `survive` stays
  * alive; every other cell is dead in the next generation.  Bit k of a mask
  * stands for count k. */
-#ifndef LIFE3D_RULE_H
-#define LIFE3D_RULE_H
+#ifndef LIFE3D_BASE_RULE_H
+#define LIFE3D_BASE_RULE_H
 
 #include <stddef.h>
 #include <stdint.h>

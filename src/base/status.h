@@ -5,8 +5,8 @@
  * a line on stderr and an exit status.  The numbers follow sysexits(3) so
  * shell scripts and batch systems can tell the classes apart; they are
  * documented in life3d(1) and must never change. */
-#ifndef LIFE3D_STATUS_H
-#define LIFE3D_STATUS_H
+#ifndef LIFE3D_BASE_STATUS_H
+#define LIFE3D_BASE_STATUS_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* config.c - apply a libconfig file to the options.
+/* conffile.c - apply a libconfig file to the options.
  *
  * The option table is the only list of keys: a setting is accepted when
  * option_by_key() knows it, and its value goes through the same setters as

@@ -1,11 +1,11 @@
-/* config.h - settings from a libconfig file.
+/* conffile.h - settings from a libconfig file.
  *
  * Every top-level setting names an option of the table in options.h by its
  * config key (long name with '_' for '-').  Options already given on the
  * command line keep their value: the file only supplies what the command
  * line left out. */
-#ifndef LIFE3D_CONFIG_H
-#define LIFE3D_CONFIG_H
+#ifndef LIFE3D_CLI_CONFFILE_H
+#define LIFE3D_CLI_CONFFILE_H
 
 #include "options.h"
 #include "base/status.h"

@@ -1,12 +1,12 @@
 /* options.h - every setting of a run, and the one table that describes them.
  *
  * The table drives the command line (cli.c), the configuration file
- * (config.c) and --help, so an option cannot exist in one and not the
+ * (conffile.c) and --help, so an option cannot exist in one and not the
  * others.  The libconfig key of an option is its long name with '_' for
  * '-' (--log-every -> log_every).  Command-line values override the file:
  * each option records whether it was set and by whom. */
-#ifndef LIFE3D_OPTIONS_H
-#define LIFE3D_OPTIONS_H
+#ifndef LIFE3D_CLI_OPTIONS_H
+#define LIFE3D_CLI_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* engine_handover.h - an engine that steps on one engine until another
+/* handover.h - an engine that steps on one engine until another
  * can be had, then moves the universe over at a step boundary.
  *
  * Why: a GPU context takes a few hundred milliseconds to create, longer

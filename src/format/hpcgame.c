@@ -4,7 +4,7 @@
  * little-endian; then one byte per cell, 0 or 1, cell (x, y, z) at
  * x*M*M + y*M + z.  That order is the grid's row order, so the cells move
  * through buffers of whole (x, y) rows and no M^3 copy ever exists; the
- * payload code (format_stream.c) reads or writes one chunk of rows while
+ * payload code (stream.c) reads or writes one chunk of rows while
  * other threads pack or unpack the chunks around it.  The contest's judge
  * compares outputs byte for byte, so the writer must be exact. */
 #include "hpcgame.h"

@@ -5,7 +5,7 @@
  * life3d-formats(5) documents every byte.  The payload CRC sits in the
  * header, and output may be a pipe, so the writer makes two passes over the
  * universe: one to compute the CRC, one to write.  Both directions move a
- * chunk of rows at a time through the payload pipeline (format_stream.c),
+ * chunk of rows at a time through the payload pipeline (stream.c),
  * whose chunks start on a byte, so each one is encoded or decoded on its
  * own, on any thread: a 2048^3 universe has a 1 GiB payload. */
 #include "native.h"

@@ -1,7 +1,7 @@
 /* backend.h - stepping one rank's slab of a distributed universe.
  *
  * A slab is n consecutive x-planes of the universe plus `depth` halo planes
- * on each side, which the distributed engine (engine_mpi.c) fills from the
+ * on each side, which the distributed engine (slab_engine.c) fills from the
  * neighbouring ranks.  A backend keeps the slab where it steps it (host
  * memory for the CPU, device memory for a GPU) and offers the few
  * operations the engine needs; the engine does the exchanges, the batching

@@ -9,7 +9,6 @@ static int my_rank, n_ranks = 1, my_local_rank, n_local_ranks = 1;
 static bool launched;
 
 #ifdef HAVE_MPI
-#include "comm_mpi.h"
 #if defined(__has_include)
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>       /* Open MPI's MPIX_CUDA_AWARE_SUPPORT */

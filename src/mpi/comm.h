@@ -68,4 +68,29 @@ void comm_slab_of(uint64_t nx, int size, int rank, uint64_t *x0, uint64_t *n);
 int comm_split(uint64_t nx, const char *what, uint64_t *x0, uint64_t *n,
 	       l3d_err *err);
 
+/* ---- for the MPI parts of mpi/ (slab_engine.c, slab_io.c) ---- */
+#ifdef HAVE_MPI
+#include <mpi.h>
+#include <stddef.h>
+
+#include "base/grid.h"
+
+/* The job's communicator (a duplicate of MPI_COMM_WORLD, so life3d's
+ * messages never meet another library's). */
+extern MPI_Comm comm_world;
+
+/* L3D_ERR_* `code` with "<what>: <MPI's explanation of mpirc>". */
+int comm_mpi_fail(int mpirc, int code, const char *what, l3d_err *err);
+
+/* Blocking point-to-point of buffers of any size (MPI counts are int:
+ * large buffers go in pieces). */
+void comm_send(const void *buf, size_t bytes, int to, int tag);
+void comm_recv(void *buf, size_t bytes, int from, int tag);
+
+/* Rank 0's whole universe to every rank's slab, and back.  `whole` is
+ * used on rank 0 only. */
+void comm_scatter_slabs(const grid *whole, grid *slab);
+void comm_gather_slabs(const grid *slab, grid *whole);
+#endif /* HAVE_MPI */
+
 #endif

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "comm_mpi.h"
+#include "comm.h"
 #include "slab_engine.h"
 
 /* ---- the engine ---- */

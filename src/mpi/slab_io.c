@@ -31,7 +31,7 @@
 #include <zlib.h>
 
 #include "base/outfile.h"
-#include "comm_mpi.h"
+#include "comm.h"
 #include "format/hpcgame.h"
 #include "format/native.h"
 

@@ -6,8 +6,8 @@
  * `step` is the generation; births and deaths are those of the step that
  * produced it (0 for the first line of a fresh run).  Every line is flushed
  * as written so `tail -f` and pipes see it live. */
-#ifndef LIFE3D_POPLOG_H
-#define LIFE3D_POPLOG_H
+#ifndef LIFE3D_RUN_POPLOG_H
+#define LIFE3D_RUN_POPLOG_H
 
 #include <stdbool.h>
 #include <stdio.h>

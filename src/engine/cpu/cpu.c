@@ -1,4 +1,4 @@
-/* engine_cpu.c - the CPU engine: bit-sliced kernels (cpu_kernel.h) chosen
+/* cpu.c - the CPU engine: bit-sliced kernels (kernel.h) chosen
  * for this CPU at run time, run by a persistent thread pool.
  *
  * Work split: a step is cut into pieces, each a tile of rows (sized so its

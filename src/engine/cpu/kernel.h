@@ -1,6 +1,6 @@
-/* cpu_kernel.h - the bit-sliced stepping kernels behind the CPU engine.
+/* kernel.h - the bit-sliced stepping kernels behind the CPU engine.
  *
- * One kernel source (cpu_kernel_body.h) is compiled once per instruction
+ * One kernel source (kernel_body.h) is compiled once per instruction
  * set: AVX-512, AVX2 and plain 64-bit words.  Each cell is one bit, z is
  * packed into words, and a vector holds `vl` consecutive words of one row.
  * The 27-cell box sum is built from shared partial sums:
@@ -14,8 +14,8 @@
  * computed once.  A pass reads two new planes and makes the next
  * generation of two, sharing Y(x) + Y(x+1) between them.  The rule is
  * then bit logic on S and the cell itself. */
-#ifndef LIFE3D_CPU_KERNEL_H
-#define LIFE3D_CPU_KERNEL_H
+#ifndef LIFE3D_ENGINE_CPU_KERNEL_H
+#define LIFE3D_ENGINE_CPU_KERNEL_H
 
 #include <stdbool.h>
 #include <stdint.h>

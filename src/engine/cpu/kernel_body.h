@@ -1,6 +1,6 @@
-/* cpu_kernel_body.h - the stepping kernel, written once for every vector
- * width (see cpu_kernel.h for the scheme).  No include guard: each
- * cpu_simd_*.c file includes it once per width after defining
+/* kernel_body.h - the stepping kernel, written once for every vector
+ * width (see kernel.h for the scheme).  No include guard: each
+ * simd_*.c file includes it once per width after defining
  *
  *   VL          lanes per vector (1, 2, 4 or 8 words of 64 bits)
  *   V, VU       the vector type and an unaligned, aliasing twin for memory

@@ -1,4 +1,4 @@
-/* cpu_kernel_w1.h - the kernel on single 64-bit words, as band_w1: the
+/* kernel_w1.h - the kernel on single 64-bit words, as band_w1: the
  * portable path, and the SIMD paths' fallback for rows of an odd number
  * of words.  The includer may define VSTREAM first (a streaming store);
  * without it results are stored plainly. */

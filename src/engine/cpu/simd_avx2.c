@@ -1,4 +1,4 @@
-/* cpu_simd_avx2.c - the kernel compiled for AVX2.
+/* simd_avx2.c - the kernel compiled for AVX2.
  *
  * Without a three-input logic instruction the compiler builds each
  * function from two-input ones; without a vector population count,

@@ -1,4 +1,4 @@
-/* cpu_simd_avx512.c - the kernel compiled for AVX-512 (F, VL, VPOPCNTDQ,
+/* simd_avx512.c - the kernel compiled for AVX-512 (F, VL, VPOPCNTDQ,
  * VBMI2).
  *
  * vpternlogq computes any three-input logic function in one instruction,

@@ -1,4 +1,4 @@
-/* cpu_simd_portable.c - the kernel on plain 64-bit words: any CPU, built
+/* simd_portable.c - the kernel on plain 64-bit words: any CPU, built
  * by any compiler with GNU C extensions.  64 cells per operation; the
  * baseline the SIMD paths are checked and timed against. */
 #include "kernel.h"

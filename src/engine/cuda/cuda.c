@@ -1,4 +1,4 @@
-/* engine_cuda.c - the CUDA engine's host side.
+/* cuda.c - the CUDA engine's host side.
  *
  * The universe lives on the device in grid layout, in two buffers that the
  * steps ping-pong between, so upload and read-back are plain copies (made

@@ -28,6 +28,7 @@
 #include "format/rle3.h"
 #include "base/pipeline.h"
 #include "base/progress.h"
+#include "l3d_fixture.h"
 
 static void nap_ms(long ms)
 {
@@ -512,12 +513,6 @@ START_TEST(test_hpcgame_errors_mid_stream)
 }
 END_TEST
 
-static void reseal(unsigned char *b, size_t len)
-{
-	le_put32(b + 56, (uint32_t)crc32(0, b + 64, (uInt)(len - 64)));
-	le_put32(b + 60, (uint32_t)crc32(0, b, 60));
-}
-
 /* 5x700x2999: 1312063 payload bytes in two chunks, rows not byte aligned. */
 START_TEST(test_native_errors_mid_stream)
 {
@@ -539,7 +534,7 @@ START_TEST(test_native_errors_mid_stream)
 	RESET();
 	/* 10496500 cells: the last byte holds 4 cells and 4 pad bits */
 	b[len - 1] |= 0x40;
-	reseal(b, len);
+	reseal_l3d(b, len);
 	expect_read_error(b, len, L3D_ERR_DATA, "nonzero pad bits");
 	RESET();
 	b[len] = 'x';

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
-judge="$SRCDIR/tests/hpcgame_judge.py"
+judge="$SRCDIR/tests/tools/hpcgame_judge.py"
 
 for spec in "1 1 0.5 3" "2 2 0.5 3" "5 3 0.3 4" "12 4 0.25 5" "17 5 0.4 3"; do
 	set -- $spec

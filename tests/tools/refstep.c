@@ -1,6 +1,6 @@
 /* refstep - the reference stepper as a command, for shell tests:
  *   refstep RULE STEPS INPUT OUTPUT.l3d LOG.tsv
- * reads any input format, steps with tests/reference.c, writes the final
+ * reads any input format, steps with tests/tools/reference.c, writes the final
  * universe (native format) and a population log of every step, in the
  * format life3d writes, so the binary's output can be compared with cmp. */
 #include <inttypes.h>

@@ -13,6 +13,7 @@
 #include "format/hpcgame.h"
 #include "format/native.h"
 #include "format/rle3.h"
+#include "l3d_fixture.h"
 
 /* ---- helpers ---- */
 
@@ -402,13 +403,6 @@ START_TEST(test_native_layout)
 }
 END_TEST
 
-/* Recompute both CRCs after editing a native file. */
-static void reseal(unsigned char *b, size_t len)
-{
-	put_le32(b + 56, (uint32_t)crc32(0, b + 64, (uInt)(len - 64)));
-	put_le32(b + 60, (uint32_t)crc32(0, b, 60));
-}
-
 START_TEST(test_native_errors)
 {
 	grid g;
@@ -426,29 +420,29 @@ START_TEST(test_native_errors)
 	expect_failure(b, len + 1, L3D_ERR_DATA, "trailing garbage");
 	RESET();
 	put_le32(b + 8, 2);
-	reseal(b, len);
+	reseal_l3d(b, len);
 	expect_failure(b, len, L3D_ERR_DATA, "unsupported .l3d version 2");
 	RESET();
 	b[20] ^= 1;
 	expect_failure(b, len, L3D_ERR_DATA, "bad header CRC");
 	RESET();
 	put_le64(b + 24, 0);
-	reseal(b, len);
+	reseal_l3d(b, len);
 	expect_failure(b, len, L3D_ERR_DATA, "empty axis");
 	RESET();
 	put_le32(b + 52, 1u << 27);
-	reseal(b, len);
+	reseal_l3d(b, len);
 	expect_failure(b, len, L3D_ERR_DATA, "bad rule masks");
 	RESET();
 	b[64 + 3] ^= 0x10;
 	expect_failure(b, len, L3D_ERR_DATA, "bad payload CRC");
 	RESET();
 	b[len - 1] |= 0x80;                    /* 105 cells: bit 7 of byte 13 is pad */
-	reseal(b, len);
+	reseal_l3d(b, len);
 	expect_failure(b, len, L3D_ERR_DATA, "nonzero pad bits");
 	RESET();
 	put_le32(b + 12, 80);
-	reseal(b, len);
+	reseal_l3d(b, len);
 	expect_failure(b, len, L3D_ERR_DATA, "bad header size");
 	RESET();
 	b[3] = 'X';

@@ -16,17 +16,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "engine/choose.h"
 #include "reference.h"
 
 #define SEED 1
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -97,13 +91,13 @@ static int parse_args(int argc, char **argv, bench_opts *o)
 static double timed_call(engine *e, uint64_t steps, int log)
 {
 	engine_stats st;
-	double t = now();
+	double t = l3d_seconds();
 	if (log)
 		for (uint64_t i = 0; i < steps; i++)
 			engine_step(e, 1, &st, NULL);
 	else
 		engine_step(e, steps, NULL, NULL);
-	return now() - t;
+	return l3d_seconds() - t;
 }
 
 /* Median and best cell updates per second over o->reps calls. */
@@ -134,9 +128,9 @@ static double reference_cups(const bench_opts *o, const rule *r)
 	if (bad)
 		return 0;
 	uint64_t pop, born, died;
-	double t = now();
+	double t = l3d_seconds();
 	ref_step(&u, r, &pop, &born, &died);
-	t = now() - t;
+	t = l3d_seconds() - t;
 	ref_free(&u);
 	return (double)(o->nx * o->ny * o->nz) / t;
 }

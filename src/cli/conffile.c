@@ -254,6 +254,28 @@ static FILE *open_config(const char *path, l3d_err *err)
 	return f;
 }
 
+/* A universe given to -c (`life3d -c u.l3d`) would otherwise be reported
+ * as a syntax error on its first line.  Only regular files are looked at:
+ * the peek is undone with a seek.  A .l3d file starts with its magic, an
+ * RLE3 file with "3D " and a key, an HPCGame file with a binary edge
+ * length; libconfig text holds no NUL byte. */
+static const char *universe_kind(FILE *f)
+{
+	struct stat st;
+	unsigned char b[64];
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	size_t n = fread(b, 1, sizeof b, f);
+	rewind(f);
+	if (n >= 4 && memcmp(b, "\x89L3D", 4) == 0)
+		return "a life3d universe (.l3d)";
+	if (n >= 3 && memcmp(b, "3D", 2) == 0 && (b[2] == ' ' || b[2] == '\t'))
+		return "a Golly RLE3 pattern";
+	if (memchr(b, 0, n))
+		return "a binary file (an HPCGame universe?)";
+	return NULL;
+}
+
 int conffile_load(const char *path, options *o, l3d_err *err)
 {
 	if (!path || strcmp(path, "-") == 0)
@@ -263,6 +285,14 @@ int conffile_load(const char *path, options *o, l3d_err *err)
 	FILE *f = open_config(path, err);
 	if (!f)
 		return err ? err->code : L3D_ERR_NOINPUT;
+	const char *kind = universe_kind(f);
+	if (kind) {
+		fclose(f);
+		return l3d_fail(err, L3D_ERR_CONFIG,
+				"%s: %s, not a configuration file: -c takes settings; "
+				"give a universe as INPUT (life3d [OPTION]... %s)",
+				path, kind, path);
+	}
 	config_t cfg;
 	config_init(&cfg);
 	int rc;

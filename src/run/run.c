@@ -190,6 +190,37 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 	return L3D_OK;
 }
 
+/* --random or INPUT: the command line wins over a config file, as for
+ * every other setting (an INPUT operand beats the file's random); both
+ * given in the same place are an error. */
+static int choose_source(const options *o, bool *random, l3d_err *err)
+{
+	opt_origin ro = o->origin[OPT_RANDOM], io = o->origin[OPT_INPUT];
+	*random = o->random && (!o->input || ro > io);
+	if (o->random && o->input && ro == io)
+		return l3d_fail(err, L3D_ERR_USAGE, "give INPUT or --random, not both");
+	return L3D_OK;
+}
+
+/* The input's own rule is used unless a rule was given; a given rule that
+ * differs from the input's replaces it, and the user is told. */
+static void rule_from_input(const options *o, plan *p, bool rule_given)
+{
+	const rule *mine = &p->src.meta.rule;
+	if (!rule_given) {
+		p->rule = *mine;
+		return;
+	}
+	if (o->quiet || (mine->birth == p->rule.birth && mine->survive == p->rule.survive))
+		return;
+	char given[128], stored[128];
+	rule_format(&p->rule, given, sizeof given);
+	rule_format(mine, stored, sizeof stored);
+	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s stored in %s\n",
+		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->config,
+		stored, p->src.name);
+}
+
 static int prepare(const options *o, plan *p, l3d_err *err)
 {
 	bool rule_given = o->origin[OPT_RULE] != ORIGIN_DEFAULT;
@@ -199,13 +230,14 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	if (o->log && strcmp(o->log, "-") == 0 && outfile_is_stdout(o->output))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--log - and the universe both go to stdout; give -o FILE");
-	if (o->random && o->input)
-		return l3d_fail(err, L3D_ERR_USAGE, "give INPUT or --random, not both");
-	rc = o->random ? load_random(o, p, err) : universe_open(&p->src, o->input, err);
+	bool random;
+	rc = choose_source(o, &random, err);
+	if (!rc)
+		rc = random ? load_random(o, p, err) : universe_open(&p->src, o->input, err);
 	if (rc)
 		return rc;
-	if (!rule_given && p->src.meta.has_rule)
-		p->rule = p->src.meta.rule;
+	if (p->src.meta.has_rule)
+		rule_from_input(o, p, rule_given);
 	rc = choose_steps(o, p, err);
 	if (!rc)
 		rc = choose_format(o, p, err);
@@ -386,9 +418,9 @@ static void summary(const loop *l, const plan *p, const options *o)
 	uint64_t steps = p->last - p->first;
 	double wall = l3d_seconds() - l->t0, work = p->cells * (double)steps;
 	fprintf(stderr,
-		"life3d: %" PRIu64 " steps to generation %" PRIu64 ", population %" PRIu64
+		"life3d: %" PRIu64 " step%s to generation %" PRIu64 ", population %" PRIu64
 		", %.3f s, %.3g cell updates/s (stepping alone %.3g), engine %s\n",
-		steps, p->last, l->population, wall, wall > 0 ? work / wall : 0,
+		steps, steps == 1 ? "" : "s", p->last, l->population, wall, wall > 0 ? work / wall : 0,
 		l->t_steps > 0 ? work / l->t_steps : 0, engine_describe(l->e));
 }
 

@@ -32,4 +32,54 @@ expect_same cli3.l3d over.l3d "-n and -o override the file"
 "$LIFE3D" -c "$SRCDIR/conf/life3d.conf" --random 8 -n 2 -o ship.l3d --log ship.tsv \
 	--snapshot-prefix ship- -q && ok || fail "shipped config"
 [ -s ship.l3d ] && [ -s ship.tsv ] && [ -s ship-000000.png ] && ok || fail "shipped config outputs"
+
+# An INPUT operand beats the file's random (the command line wins), and
+# the shipped file keeps the rule stored in the input.
+"$LIFE3D" -q -r 3D4,7/5,8 --random 12 --seed 5 -n 0 -o golly.l3d || fail "make golly.l3d"
+expect_exit 0 "shipped config with an INPUT" -- \
+	"$LIFE3D" -c "$SRCDIR/conf/life3d.conf" -n 4 --snapshot-every 0 -o ship-in.l3d golly.l3d
+"$LIFE3D" -q -n 4 -o plain-in.l3d golly.l3d || fail "plain run of golly.l3d"
+expect_same plain-in.l3d ship-in.l3d "shipped config + INPUT = the input's own rule"
+if grep -q 'replaces' "$T/err"; then fail "shipped config announced a rule change"; else ok; fi
+cat >both.conf <<'CONF'
+random = "8";
+input = "golly.l3d";
+CONF
+expect_exit 64 "random and input in one file" -- "$LIFE3D" -c both.conf -o both.l3d
+expect_err_line "give INPUT or --random, not both" "random and input in one file"
+expect_exit 64 "INPUT and --random on one command line" -- \
+	"$LIFE3D" --random 8 -o both.l3d golly.l3d
+cat >rand.conf <<'CONF'
+input = "golly.l3d";
+CONF
+expect_exit 0 "--random beats the file's input" -- \
+	"$LIFE3D" -q -c rand.conf --random 6 -n 0 -o rand.l3d
+"$LIFE3D" -q --random 6 -n 0 -o rand2.l3d || fail "plain --random 6"
+expect_same rand2.l3d rand.l3d "--random beats the file's input (universe)"
+
+# A rule that replaces the input's is announced (both rules named); -q
+# silences it; the same rule says nothing.
+expect_exit 0 "-r replaces the input's rule" -- "$LIFE3D" -r B6/S567 -n 1 -o r1.l3d golly.l3d
+grep -q "rule B6/S567 (from the command line) replaces the rule B58/S47 stored in golly.l3d" \
+	"$T/err" && ok || fail "replacement not announced: $(cat "$T/err")"
+echo 'rule = "5766";' >rule.conf
+expect_exit 0 "a config rule replaces the input's" -- \
+	"$LIFE3D" -c rule.conf -n 1 -o r2.l3d golly.l3d
+grep -q "rule B6/S567 (from rule.conf) replaces the rule B58/S47" "$T/err" && ok ||
+	fail "config replacement not announced: $(cat "$T/err")"
+expect_exit 0 "-q silences the replacement" -- "$LIFE3D" -q -r B6/S567 -n 1 -o r3.l3d golly.l3d
+[ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
+expect_exit 0 "the input's own rule again" -- "$LIFE3D" -r 3D4,7/5,8 -n 1 -o r4.l3d golly.l3d
+grep -q replaces "$T/err" && fail "same rule announced as a replacement" || ok
+
+# -c given a universe names what it is and where a universe goes.
+"$LIFE3D" -q --random 4 -n 0 -o cube.bin || fail "make cube.bin"
+for u in golly.l3d cube.bin "$SRCDIR/tests/data/golly-spaceship.rle3"; do
+	expect_exit 78 "-c $u" -- "$LIFE3D" -c "$u" -o never.l3d
+	expect_err_line "not a configuration file: -c takes settings; give a universe as INPUT" "-c $u"
+done
+
+# One step is "1 step".
+expect_exit 0 "one step" -- "$LIFE3D" --random 4 -n 1 -o one.l3d
+grep -q "life3d: 1 step to generation 1," "$T/err" && ok || fail "summary of one step: $(cat "$T/err")"
 finish

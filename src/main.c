@@ -47,6 +47,8 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Batch systems and a closing terminal send SIGHUP: stop as cleanly. */
+	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
 	/* Past a file size limit, fail the write (EFBIG) and report it,

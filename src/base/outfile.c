@@ -85,6 +85,38 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
 	return check_dir(path, err);
 }
 
+/* mkstemp makes 0600.  A new result gets the usual umask mode; one that
+ * replaces a file (-f) keeps that file's mode, and, when root writes it,
+ * its owner, so -f never widens who may read a file or takes it over. */
+static void keep_mode(int fd, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0)
+			return;      /* stays 0600 rather than widen it */
+		fchmod(fd, st.st_mode & 0777);
+		return;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+}
+
+/* rename() without replacing what is there: a file that appeared at the
+ * path after outfile_check() is someone else's.  Where the file system
+ * has no RENAME_NOREPLACE, link() gives the same guarantee. */
+static int rename_new(const char *from, const char *to)
+{
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	if (link(from, to) != 0)
+		return -1;
+	unlink(from);
+	return 0;
+}
+
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err)
 {
@@ -121,10 +153,8 @@ int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		return rc;
 	}
 	track(o->tmp, true);
-	/* mkstemp makes 0600; a result file should get the usual umask mode. */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
+	o->force = force;
+	keep_mode(fd, path);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
 		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
@@ -133,6 +163,20 @@ int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		return rc;
 	}
 	return L3D_OK;
+}
+
+/* Someone created the path while the result was being written: keep
+ * both, and say where the result is. */
+static int appeared(outfile *o, l3d_err *err)
+{
+	int rc = l3d_fail(err, L3D_ERR_CANTCREAT,
+			  "%s: created by someone else while life3d wrote it; not "
+			  "overwritten (use -f to overwrite); the result is in %s",
+			  o->name, o->tmp);
+	track(o->tmp, false);
+	free(o->tmp);
+	o->tmp = NULL;
+	return rc;
 }
 
 int outfile_commit(outfile *o, l3d_err *err)
@@ -153,9 +197,13 @@ int outfile_commit(outfile *o, l3d_err *err)
 		rc = l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", o->name,
 			      strerror(errno));
 	o->f = NULL;
-	if (!rc && o->tmp && rename(o->tmp, o->path) != 0)
+	if (!rc && o->tmp &&
+	    (o->force ? rename(o->tmp, o->path) : rename_new(o->tmp, o->path)) != 0) {
+		if (errno == EEXIST)
+			return appeared(o, err);
 		rc = l3d_fail(err, L3D_ERR_IO, "%s: cannot rename into place: %s",
 			      o->name, strerror(errno));
+	}
 	if (rc) {
 		outfile_abort(o);
 		return rc;

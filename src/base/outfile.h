@@ -19,6 +19,7 @@ typedef struct outfile {
 	const char *path;      /* as given; "-" for stdout */
 	const char *name;      /* for messages: the path or "(stdout)" */
 	char *tmp;             /* temporary path, NULL when written in place */
+	bool force;            /* may replace a file that exists at commit */
 } outfile;
 
 /* Can we write `path`?  Refuses an existing regular file without `force`
@@ -30,7 +31,10 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err);
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err);
 /* Flush, sync and move into place.  L3D_ERR_IO on any failure (the
- * temporary is removed). */
+ * temporary is removed).  Without force, a file that appeared at the path
+ * while the temporary was written is never replaced: L3D_ERR_CANTCREAT,
+ * and the temporary is kept, under the name the message gives.  With
+ * force, a replaced file's mode (and, for root, its owner) carry over. */
 int outfile_commit(outfile *o, l3d_err *err);
 /* Drop whatever was written (no-op after commit). */
 void outfile_abort(outfile *o);

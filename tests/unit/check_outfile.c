@@ -1,0 +1,107 @@
+/* check_outfile.c - result files: a file that appears at the path while
+ * the temporary is written is never replaced (without -f), the result is
+ * kept under the name the message gives, and -f keeps a replaced file's
+ * mode. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+#include "check_run.h"
+
+static char dir[] = "/tmp/check_outfile.XXXXXX";
+
+static bool setup(void)
+{
+	return mkdtemp(dir) && chdir(dir) == 0;
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_appeared_not_clobbered)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	unlink("r.out");
+	ck_assert_int_eq(outfile_open(&o, "r.out", false, false, &err), L3D_OK);
+	fputs("result", o.f);
+	put("r.out", "theirs");              /* appears after the check */
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	ck_assert_str_eq(slurp("r.out"), "theirs");
+	ck_assert_ptr_nonnull(strstr(err.msg, "created by someone else"));
+	const char *kept = strstr(err.msg, "the result is in ");
+	ck_assert_ptr_nonnull(kept);
+	kept += strlen("the result is in ");
+	ck_assert_str_eq(slurp(kept), "result");
+	unlink(kept);
+	unlink("r.out");
+}
+END_TEST
+
+START_TEST(test_force_replaces_and_keeps_mode)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	put("m.out", "old");
+	ck_assert_int_eq(chmod("m.out", 0600), 0);
+	ck_assert_int_eq(outfile_open(&o, "m.out", true, false, &err), L3D_OK);
+	fputs("new", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_OK);
+	ck_assert_str_eq(slurp("m.out"), "new");
+	struct stat st;
+	ck_assert_int_eq(stat("m.out", &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	unlink("m.out");
+}
+END_TEST
+
+START_TEST(test_new_file_committed)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	unlink("n.out");
+	ck_assert_int_eq(outfile_open(&o, "n.out", false, false, &err), L3D_OK);
+	fputs("fresh", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_OK);
+	ck_assert_str_eq(slurp("n.out"), "fresh");
+	unlink("n.out");
+}
+END_TEST
+
+int main(void)
+{
+	if (!setup()) {
+		perror("check_outfile: scratch directory");
+		return 99;
+	}
+	Suite *s = suite_create("outfile");
+	TCase *tc = tcase_create("commit");
+	tcase_add_test(tc, test_new_file_committed);
+	tcase_add_test(tc, test_appeared_not_clobbered);
+	tcase_add_test(tc, test_force_replaces_and_keeps_mode);
+	suite_add_tcase(s, tc);
+	int failed = run_suite(s, true);
+	rmdir(dir);
+	return failed ? 1 : 0;
+}

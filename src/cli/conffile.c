@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "base/rule.h"
+#include "format/format.h"
 
 /* The options keep pointers to their strings (option_set_text stores the
  * pointer), and the options live until exit, so copies of config strings
@@ -255,25 +256,22 @@ static FILE *open_config(const char *path, l3d_err *err)
 }
 
 /* A universe given to -c (`life3d -c u.l3d`) would otherwise be reported
- * as a syntax error on its first line.  Only regular files are looked at:
- * the peek is undone with a seek.  A .l3d file starts with its magic, an
- * RLE3 file with "3D " and a key, an HPCGame file with a binary edge
- * length; libconfig text holds no NUL byte. */
-static const char *universe_kind(FILE *f)
+ * as a syntax error on its first line.  Only regular files are looked at,
+ * with the readers' own detection; the peek is undone with a seek.
+ * libconfig text never passes for a universe: its first bytes are not a
+ * magic, "3D " or a binary edge length below 2^32. */
+static const char *universe_format(FILE *f)
 {
 	struct stat st;
-	unsigned char b[64];
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
 		return NULL;
-	size_t n = fread(b, 1, sizeof b, f);
+	reader r;
+	fmt_id id;
+	l3d_err ignored;
+	reader_init(&r, f, "");
+	int rc = format_detect(&r, &id, &ignored);
 	rewind(f);
-	if (n >= 4 && memcmp(b, "\x89L3D", 4) == 0)
-		return "a life3d universe (.l3d)";
-	if (n >= 3 && memcmp(b, "3D", 2) == 0 && (b[2] == ' ' || b[2] == '\t'))
-		return "a Golly RLE3 pattern";
-	if (memchr(b, 0, n))
-		return "a binary file (an HPCGame universe?)";
-	return NULL;
+	return rc ? NULL : format_name(id);
 }
 
 int conffile_load(const char *path, options *o, l3d_err *err)
@@ -285,13 +283,13 @@ int conffile_load(const char *path, options *o, l3d_err *err)
 	FILE *f = open_config(path, err);
 	if (!f)
 		return err ? err->code : L3D_ERR_NOINPUT;
-	const char *kind = universe_kind(f);
+	const char *kind = universe_format(f);
 	if (kind) {
 		fclose(f);
 		return l3d_fail(err, L3D_ERR_CONFIG,
-				"%s: %s, not a configuration file: -c takes settings; "
-				"give a universe as INPUT (life3d [OPTION]... %s)",
-				path, kind, path);
+				"%s: a universe (%s format), not a configuration file: "
+				"-c takes settings; give a universe as INPUT "
+				"(life3d [OPTION]... %s)", path, kind, path);
 	}
 	config_t cfg;
 	config_init(&cfg);

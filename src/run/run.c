@@ -211,7 +211,7 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 		p->rule = *mine;
 		return;
 	}
-	if (o->quiet || (mine->birth == p->rule.birth && mine->survive == p->rule.survive))
+	if (o->quiet || rule_equal(mine, &p->rule))
 		return;
 	char given[128], stored[128];
 	rule_format(&p->rule, given, sizeof given);

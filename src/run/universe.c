@@ -17,13 +17,10 @@
 #include "mpi/slab_io.h"
 #endif
 
+/* Without MPI built in there is always one rank. */
 static bool distributed(void)
 {
-#ifdef HAVE_MPI
 	return comm_size() > 1;
-#else
-	return false;
-#endif
 }
 
 void universe_warm_up(const engine_opts *eo)

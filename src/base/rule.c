@@ -4,24 +4,100 @@
  * masks and every error points at a column of the text the user typed:
  *   B/S    B6/S567, S567/B6, B3,6/S3..8, B6/S5-7
  *   Bays   5766 or 10,12,9,9   (survive El..Eu, birth Fl..Fu)
- *   Golly  3D5..7/6            (3D<survive>/<birth>) */
+ *   Golly  3D5..7/6            (3D<survive>/<birth>)
+ * and any of them may end in a neighbourhood letter, which sets the
+ * largest count the others may name. */
 #include "rule.h"
 
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 const rule rule_default = {.birth = UINT32_C(1) << 6,
 			   .survive = (UINT32_C(1) << 5) | (UINT32_C(1) << 6) |
-				      (UINT32_C(1) << 7)};
+				      (UINT32_C(1) << 7),
+			   .hood = RULE_MOORE};
 
-/* The text being parsed and the position reached, for error messages. */
+static const struct {
+	unsigned max;
+	const char *suffix, *name;
+} hoods[RULE_HOODS] = {
+	[RULE_MOORE] = {26, "", "Moore"},
+	[RULE_FACE] = {6, "F", "face"},
+	[RULE_CORNER] = {8, "C", "corner"},
+	[RULE_EDGE] = {12, "E", "edge"},
+	[RULE_HEX] = {12, "H", "hexahedral"},
+};
+
+static rule_hood hood_of(rule_hood h)
+{
+	return (unsigned)h < RULE_HOODS ? h : RULE_MOORE;
+}
+
+unsigned rule_hood_max(rule_hood h)
+{
+	return hoods[hood_of(h)].max;
+}
+
+const char *rule_hood_suffix(rule_hood h)
+{
+	return hoods[hood_of(h)].suffix;
+}
+
+const char *rule_hood_name(rule_hood h)
+{
+	return hoods[hood_of(h)].name;
+}
+
+/* Is (dx,dy,dz), not (0,0,0), in the neighbourhood? */
+static bool in_hood(rule_hood h, int dx, int dy, int dz)
+{
+	int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
+	switch (h) {
+	case RULE_FACE: return nonzero == 1;
+	case RULE_CORNER: return nonzero == 3;
+	case RULE_EDGE: return nonzero == 2;
+	case RULE_HEX:
+		/* the faces, and the three pairs of opposite offsets whose two
+		 * non-zero coordinates have opposite signs */
+		return nonzero == 1 ||
+		       (nonzero == 2 && dx + dy + dz == 0);
+	default: return nonzero > 0;
+	}
+}
+
+unsigned rule_hood_offsets(rule_hood h, int offsets[26][3])
+{
+	unsigned n = 0;
+	for (int dx = -1; dx <= 1; dx++)
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dz = -1; dz <= 1; dz++)
+				if (in_hood(hood_of(h), dx, dy, dz)) {
+					offsets[n][0] = dx;
+					offsets[n][1] = dy;
+					offsets[n][2] = dz;
+					n++;
+				}
+	return n;
+}
+
+/* The text being parsed and the position reached, for error messages;
+ * `end` is where the counts stop (the neighbourhood letter or the end). */
 typedef struct cursor {
 	const char *text;
 	const char *p;
+	const char *end;
+	rule_hood hood;
+	char count_hint[32];     /* "a count 0..26" */
 	l3d_err *err;
 } cursor;
+
+static bool at_end(const cursor *c)
+{
+	return c->p == c->end;
+}
 
 static int column(const cursor *c, const char *at)
 {
@@ -33,7 +109,7 @@ static int unexpected(const cursor *c, const char *expected)
 {
 	unsigned char ch = (unsigned char)*c->p;
 	int col = column(c, c->p);
-	if (ch == '\0')
+	if (ch == '\0' || c->p == c->end)
 		return l3d_fail(c->err, L3D_ERR_USAGE,
 				"rule '%s': unexpected end at column %d (expected %s)",
 				c->text, col, expected);
@@ -46,24 +122,35 @@ static int unexpected(const cursor *c, const char *expected)
 			c->text, ch, col, expected);
 }
 
-/* A decimal count 0..26 at c->p; long digit strings saturate rather than
+static int over_max(const cursor *c, const char *at, int len)
+{
+	unsigned max = rule_hood_max(c->hood);
+	if (c->hood == RULE_MOORE)
+		return l3d_fail(c->err, L3D_ERR_USAGE,
+				"rule '%s': count %.*s at column %d is over %u",
+				c->text, len, at, column(c, at), max);
+	return l3d_fail(c->err, L3D_ERR_USAGE,
+			"rule '%s': count %.*s at column %d is over %u (the %s "
+			"neighbourhood %s has %u cells)",
+			c->text, len, at, column(c, at), max,
+			rule_hood_name(c->hood), rule_hood_suffix(c->hood), max);
+}
+
+/* A decimal count 0..max at c->p; long digit strings saturate rather than
  * overflow so the message can still say which count is too big. */
 static int parse_count(cursor *c, unsigned *out)
 {
 	const char *start = c->p;
 	unsigned v = 0;
-	if (!isdigit((unsigned char)*c->p))
-		return unexpected(c, "a count 0..26");
+	if (!isdigit((unsigned char)*c->p) || at_end(c))
+		return unexpected(c, c->count_hint);
 	while (isdigit((unsigned char)*c->p)) {
 		if (v < 1000)
 			v = v * 10 + (unsigned)(*c->p - '0');
 		c->p++;
 	}
-	if (v > RULE_MAX_COUNT)
-		return l3d_fail(c->err, L3D_ERR_USAGE,
-				"rule '%s': count %.*s at column %d is over %d",
-				c->text, (int)(c->p - start), start,
-				column(c, start), RULE_MAX_COUNT);
+	if (v > rule_hood_max(c->hood))
+		return over_max(c, start, (int)(c->p - start));
 	*out = v;
 	return L3D_OK;
 }
@@ -146,8 +233,11 @@ static bool part_is_list(const char *p)
 static int parse_digits(cursor *c, uint32_t *mask)
 {
 	*mask = 0;
-	while (isdigit((unsigned char)*c->p))
+	while (isdigit((unsigned char)*c->p)) {
+		if ((unsigned)(*c->p - '0') > rule_hood_max(c->hood))
+			return over_max(c, c->p, 1);
 		*mask |= UINT32_C(1) << (*c->p++ - '0');
+	}
 	return L3D_OK;
 }
 
@@ -169,8 +259,8 @@ static int parse_bs_part(cursor *c, rule *r, bool *seen_b, bool *seen_s)
 	int rc = part_is_list(c->p) ? parse_list(c, mask) : parse_digits(c, mask);
 	if (rc)
 		return rc;
-	if (*c->p != '/' && *c->p != '\0')
-		return unexpected(c, "a count 0..26");
+	if (*c->p != '/' && !at_end(c))
+		return unexpected(c, c->count_hint);
 	return L3D_OK;
 }
 
@@ -185,8 +275,8 @@ static int parse_bs(cursor *c, rule *r)
 	c->p++;
 	if ((rc = parse_bs_part(c, r, &seen_b, &seen_s)))
 		return rc;
-	if (*c->p != '\0')
-		return unexpected(c, "end of rule");
+	if (!at_end(c))
+		return unexpected(c, "F, V, C, E, H or end of rule");
 	return L3D_OK;
 }
 
@@ -208,12 +298,14 @@ static int parse_bays(cursor *c, rule *r)
 			if (rc)
 				return rc;
 		} else {
-			if (!isdigit((unsigned char)*c->p))
+			if (!isdigit((unsigned char)*c->p) || at_end(c))
 				return unexpected(c, "a digit (Bays' four numbers El Eu Fl Fu)");
+			if ((unsigned)(*c->p - '0') > rule_hood_max(c->hood))
+				return over_max(c, c->p, 1);
 			v[i] = (unsigned)(*c->p++ - '0');
 		}
 	}
-	if (*c->p != '\0')
+	if (!at_end(c))
 		return unexpected(c, "end of rule after Bays' four numbers");
 	if (v[1] < v[0])
 		return reversed(c, at[0], v[0], v[1]);
@@ -224,37 +316,76 @@ static int parse_bays(cursor *c, rule *r)
 	return L3D_OK;
 }
 
-/* Golly: "3D" survive "/" birth, then an optional neighbourhood letter,
- * which we can only refuse: every engine counts the 26 Moore neighbours. */
+/* Golly: "3D" survive "/" birth (the letter was taken off already). */
 static int parse_golly(cursor *c, rule *r)
 {
 	int rc;
+	char hint[96];
+	snprintf(hint, sizeof hint, "%s, ',' or '/'", c->count_hint);
 	c->p += 2;
 	if ((rc = parse_list(c, &r->survive)))
 		return rc;
-	if (*c->p != '/')
-		return unexpected(c, "a count 0..26, ',' or '/'");
-	c->p++;
+	if (*c->p != '/' || at_end(c))
+		return unexpected(c, hint);
+	const char *births = ++c->p;
 	if ((rc = parse_list(c, &r->birth)))
 		return rc;
-	if (*c->p && strchr("FVCEHfvceh", *c->p) && c->p[1] == '\0')
+	snprintf(hint, sizeof hint, "%s, ',', F, V, C, E, H or end of rule",
+		 c->count_hint);
+	if (!at_end(c))
+		return unexpected(c, hint);
+	if (r->birth & 1u)
 		return l3d_fail(c->err, L3D_ERR_USAGE,
-				"rule '%s': neighbourhood '%c' at column %d is not "
-				"supported (only the 26-cell Moore neighbourhood, no suffix)",
-				c->text, *c->p, column(c, c->p));
-	if (*c->p != '\0')
-		return unexpected(c, "a count 0..26, ',' or end of rule");
+				"rule '%s': birth on 0 at column %d: Golly's notation "
+				"has none (write it in B/S notation, e.g. B0...)",
+				c->text, column(c, births));
 	return L3D_OK;
+}
+
+/* Golly's BusyBoxes family is a reversible six-phase rule, not a set of
+ * counts: say so rather than point at a letter. */
+static bool busyboxes(const char *text)
+{
+	static const char *const names[] = {"busyboxes", "busyboxesw", "bb", "bbw"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcasecmp(text, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Take a trailing neighbourhood letter off: set c->end and c->hood. */
+static void take_suffix(cursor *c)
+{
+	static const char letters[] = "FVCEH";
+	static const rule_hood hood[] = {RULE_FACE, RULE_FACE, RULE_CORNER,
+					 RULE_EDGE, RULE_HEX};
+	size_t n = strlen(c->text);
+	c->end = c->text + n;
+	c->hood = RULE_MOORE;
+	if (n < 2)
+		return;
+	const char *at = strchr(letters, toupper((unsigned char)c->text[n - 1]));
+	if (!at || !*at)
+		return;
+	c->hood = hood[at - letters];
+	c->end--;
 }
 
 int rule_parse(const char *text, rule *out, l3d_err *err)
 {
-	cursor c = {text, text, err};
-	rule r = {0, 0};
+	cursor c = {.text = text, .p = text, .err = err};
+	rule r = {0, 0, 0};
 	int rc;
 	if (!text || !*text)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"rule '': empty rule (try B6/S567, 5766 or 3D5..7/6)");
+	if (busyboxes(text))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"rule '%s': Golly's BusyBoxes rules (BB, BBW) are not "
+				"supported (only outer-totalistic rules)", text);
+	take_suffix(&c);
+	snprintf(c.count_hint, sizeof c.count_hint, "a count 0..%u",
+		 rule_hood_max(c.hood));
 	if (text[0] == '3' && (text[1] == 'D' || text[1] == 'd'))
 		rc = parse_golly(&c, &r);
 	else if (isdigit((unsigned char)text[0]))
@@ -265,6 +396,7 @@ int rule_parse(const char *text, rule *out, l3d_err *err)
 		rc = unexpected(&c, "B/S, Bays' four numbers or Golly's 3D");
 	if (rc)
 		return rc;
+	r.hood = c.hood;
 	*out = r;
 	return L3D_OK;
 }
@@ -295,6 +427,11 @@ static void put_count(sbuf *b, unsigned k)
 static bool has(uint32_t mask, unsigned k)
 {
 	return k <= RULE_MAX_COUNT && (mask >> k & 1);
+}
+
+static void put_suffix(sbuf *b, const rule *r)
+{
+	put(b, rule_hood_suffix((rule_hood)r->hood));
 }
 
 /* "3,6,10..12": runs of three or more as ranges, others comma separated.
@@ -351,22 +488,27 @@ int rule_format(const rule *r, char *buf, size_t size)
 	big ? put_list(&b, r->birth, true) : put_digits(&b, r->birth);
 	put(&b, "/S");
 	big ? put_list(&b, r->survive, true) : put_digits(&b, r->survive);
+	put_suffix(&b, r);
 	return emit(&b, buf, size);
 }
 
 int rule_format_golly(const rule *r, char *buf, size_t size)
 {
+	if (r->birth & 1u)
+		return rule_format(r, buf, size);
 	sbuf b = {.n = 0};
 	b.s[0] = '\0';
 	put(&b, "3D");
 	put_list(&b, r->survive, false);
 	put(&b, "/");
 	put_list(&b, r->birth, false);
+	put_suffix(&b, r);
 	return emit(&b, buf, size);
 }
 
 int rule_equal(const rule *a, const rule *b)
 {
 	return (a->birth & RULE_ALL_COUNTS) == (b->birth & RULE_ALL_COUNTS) &&
-	       (a->survive & RULE_ALL_COUNTS) == (b->survive & RULE_ALL_COUNTS);
+	       (a->survive & RULE_ALL_COUNTS) == (b->survive & RULE_ALL_COUNTS) &&
+	       hood_of((rule_hood)a->hood) == hood_of((rule_hood)b->hood);
 }

@@ -1,9 +1,17 @@
-/* rule.h - outer-totalistic rules on the 26-cell Moore neighbourhood.
+/* rule.h - outer-totalistic rules on Golly's five 3D neighbourhoods.
  *
- * A rule is two sets of neighbour counts (0..26): a dead cell with a count
- * in `birth` becomes alive, a live cell with a count in `survive` stays
- * alive; every other cell is dead in the next generation.  Bit k of a mask
- * stands for count k. */
+ * A rule is a neighbourhood and two sets of neighbour counts: a dead cell
+ * with a count in `birth` becomes alive, a live cell with a count in
+ * `survive` stays alive; every other cell is dead in the next generation.
+ * Bit k of a mask stands for count k.  The neighbourhoods, as offsets
+ * (dx,dy,dz), exactly as Golly defines them:
+ *   Moore  the 26 offsets of {-1,0,1}^3 but (0,0,0)      counts 0..26
+ *   F      the 6 faces (also written V)                 counts 0..6
+ *   C      the 8 corners (+-1,+-1,+-1)                  counts 0..8
+ *   E      the 12 edges: exactly two coordinates non-0  counts 0..12
+ *   H      the 6 faces and (0,1,-1) (0,-1,1) (1,0,-1)    counts 0..12
+ *          (-1,0,1) (1,-1,0) (-1,1,0): Bays' hexahedral (face-centred
+ *          cubic) neighbourhood, which is not mirror-symmetric */
 #ifndef LIFE3D_BASE_RULE_H
 #define LIFE3D_BASE_RULE_H
 
@@ -15,34 +23,62 @@
 #define RULE_MAX_COUNT 26
 #define RULE_ALL_COUNTS ((UINT32_C(1) << (RULE_MAX_COUNT + 1)) - 1)
 
+typedef enum rule_hood {
+	RULE_MOORE = 0,
+	RULE_FACE,
+	RULE_CORNER,
+	RULE_EDGE,
+	RULE_HEX,
+	RULE_HOODS
+} rule_hood;
+
 typedef struct rule {
 	uint32_t birth;
 	uint32_t survive;
+	uint32_t hood;          /* a rule_hood; 0 (Moore) when left out */
 } rule;
+
+/* The largest count of a neighbourhood: 26, 6, 8, 12, 12. */
+unsigned rule_hood_max(rule_hood h);
+
+/* Golly's suffix letter ("" for Moore, "F", "C", "E", "H") and a name for
+ * messages ("Moore", "face", "corner", "edge", "hexahedral"). */
+const char *rule_hood_suffix(rule_hood h);
+const char *rule_hood_name(rule_hood h);
+
+/* The offsets of a neighbourhood: fills up to 26 (dx,dy,dz) triples and
+ * returns how many.  The slow reference steppers count over these. */
+unsigned rule_hood_offsets(rule_hood h, int offsets[26][3]);
 
 /* B6/S567, the 3D Game of Life (Bays' 5766). */
 #define RULE_DEFAULT_TEXT "B6/S567"
 extern const rule rule_default;
 
-/* Parse any of the accepted notations:
+/* Parse any of the accepted notations, case-insensitive:
  *   B/S      "B6/S567", "b6/s567", "B3,6/S3..8", "B6/S5-7", "B/S" (empty sets),
  *            "S567/B6" (either order)
  *   Bays     "5766": four numbers El Eu Fl Fu = survive El..Eu, birth Fl..Fu
  *            (one digit each; "El,Eu,Fl,Fu" with commas for counts over 9)
  *   Golly    "3D5..7/6" = 3D<survive>/<birth>, comma lists and a..b ranges;
- *            only the Moore neighbourhood (no suffix) is accepted.
- * On error returns L3D_ERR_USAGE with a message that quotes the text and
- * points at the offending position, e.g.
+ *            Golly has no birth on 0, so neither has this notation.
+ * A neighbourhood letter F, V, C, E or H may end any of them ("3D3/3H",
+ * "B3/S3H"); none means Moore.  Counts above the neighbourhood's largest
+ * are refused.  Golly's BusyBoxes rules (BB, BBW) are not outer-totalistic
+ * and are refused by name.  On error returns L3D_ERR_USAGE with a message
+ * that quotes the text and points at the offending position, e.g.
  *   rule 'B6/S5x7': unexpected 'x' at column 6 (expected a count 0..26) */
 int rule_parse(const char *text, rule *out, l3d_err *err);
 
 /* Canonical B/S text: counts in increasing order, runs of three or more as
  * ranges "a..b" only when a count over 9 is present, otherwise plain digits:
- * "B6/S567", "B3,6/S3..8" style for counts >= 10.  Returns the length
- * that would have been written (like snprintf). */
+ * "B6/S567", "B3,6/S3..8" style for counts >= 10; then the neighbourhood's
+ * letter ("B3/S3H").  Returns the length that would have been written
+ * (like snprintf). */
 int rule_format(const rule *r, char *buf, size_t size);
 
-/* Golly's form "3D5..7/6" (survive first, then birth). */
+/* Golly's canonical form "3D5..7/6", "3D3/3H" (survive first, then birth,
+ * runs of two as "a,b", longer runs as "a..b", then the letter).  A rule
+ * with birth on 0 has no Golly form and is written in B/S form. */
 int rule_format_golly(const rule *r, char *buf, size_t size);
 
 int rule_equal(const rule *a, const rule *b);

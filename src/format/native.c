@@ -15,6 +15,10 @@
 
 #define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define NATIVE_VERSION 1
+/* The neighbourhood (rule_hood) sits in the top three bits of the birth
+ * word, above the counts: 0 there is Moore, as in every older file. */
+#define NATIVE_HOOD_SHIFT 29
+#define NATIVE_HOOD_MASK (UINT32_C(7) << NATIVE_HOOD_SHIFT)
 
 static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 0x1a, '\n' };
 
@@ -87,7 +91,8 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 	le_put64(h + 24, nh->ny);
 	le_put64(h + 32, nh->nz);
 	le_put64(h + 40, nh->generation);
-	le_put32(h + 48, nh->rule.birth);
+	le_put32(h + 48, (nh->rule.birth & RULE_ALL_COUNTS) |
+			     (uint32_t)nh->rule.hood << NATIVE_HOOD_SHIFT);
 	le_put32(h + 52, nh->rule.survive);
 	le_put32(h + 56, nh->payload_crc);
 	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
@@ -115,6 +120,22 @@ int native_write(FILE *out, const char *name, const row_source *src,
 
 /* ---- reading ---- */
 
+/* Counts within the neighbourhood's range, and a neighbourhood known. */
+static int check_rule(const char *name, const rule *r, l3d_err *err)
+{
+	if (r->hood >= RULE_HOODS)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: unknown neighbourhood %lu in the rule (this life3d "
+				"knows 0..%d)", name, (unsigned long)r->hood, RULE_HOODS - 1);
+	unsigned max = rule_hood_max((rule_hood)r->hood);
+	uint32_t allowed = (UINT32_C(1) << (max + 1)) - 1;
+	if ((r->birth | r->survive) & ~allowed)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: bad rule masks B=%08lx S=%08lx (counts above %u)",
+				name, (unsigned long)r->birth, (unsigned long)r->survive, max);
+	return L3D_OK;
+}
+
 int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BYTES],
 			native_header *out, l3d_err *err)
 {
@@ -137,15 +158,13 @@ int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BY
 	out->ny = le_get64(h + 24);
 	out->nz = le_get64(h + 32);
 	out->generation = le_get64(h + 40);
-	out->rule.birth = le_get32(h + 48);
+	uint32_t birth = le_get32(h + 48);
+	out->rule.birth = birth & ~NATIVE_HOOD_MASK;
 	out->rule.survive = le_get32(h + 52);
+	out->rule.hood = birth >> NATIVE_HOOD_SHIFT;
 	out->payload_crc = le_get32(h + 56);
-	if ((out->rule.birth | out->rule.survive) & ~RULE_ALL_COUNTS)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: bad rule masks B=%08lx S=%08lx (counts above 26)",
-				name, (unsigned long)out->rule.birth,
-				(unsigned long)out->rule.survive);
-	return grid_check_size(out->nx, out->ny, out->nz, name, err);
+	int rc = check_rule(name, &out->rule, err);
+	return rc ? rc : grid_check_size(out->nx, out->ny, out->nz, name, err);
 }
 
 static int read_header(reader *r, native_header *nh, l3d_err *err)

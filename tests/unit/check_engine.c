@@ -44,7 +44,18 @@ static rule random_rule(uint64_t seed)
 {
 	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
 	x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-	rule r = {(uint32_t)x & RULE_ALL_COUNTS, (uint32_t)(x >> 32) & RULE_ALL_COUNTS};
+	rule r = {(uint32_t)x & RULE_ALL_COUNTS, (uint32_t)(x >> 32) & RULE_ALL_COUNTS, RULE_MOORE};
+	return r;
+}
+
+/* A random rule of neighbourhood h: masks within its counts. */
+static rule random_hood_rule(uint64_t seed, rule_hood h)
+{
+	rule r = random_rule(seed);
+	uint32_t counts = (UINT32_C(1) << (rule_hood_max(h) + 1)) - 1;
+	r.birth &= counts;
+	r.survive &= counts;
+	r.hood = h;
 	return r;
 }
 
@@ -219,12 +230,41 @@ START_TEST(random_universes_match_reference)
 }
 END_TEST
 
+static const char *const hood_rule_texts[] = {
+	"3D0..6/1,3F", "3D2,3/2F", "3D4..8/3C", "3D/1C", "3D3..5/4E",
+	"3D1,5,9/2,12E", "3D3/3H", "3D2..4/2,3H", "B1/S0..12H", "B1..6/SF",
+};
+
+/* Every neighbourhood on every size: a listed rule and random masks, each
+ * at its own density. */
+START_TEST(random_hoods_match_reference)
+{
+	const size_case *c = &sizes[_i];
+	size_t listed = sizeof hood_rule_texts / sizeof *hood_rule_texts;
+	rule rules[2] = {parse(hood_rule_texts[_i % listed]),
+			 random_hood_rule(500 + (uint64_t)_i, (rule_hood)(1 + _i % 4))};
+	double densities[2] = {0.2 + 0.05 * (_i % 5), 0.4};
+	for (int k = 0; k < 2; k++) {
+		trajectory t;
+		trajectory_make(&t, c->nx, c->ny, c->nz, densities[k],
+				3000 + (uint64_t)_i * 5 + (uint64_t)k, &rules[k], c->steps);
+		char label[96], text[64];
+		rule_format(&rules[k], text, sizeof text);
+		snprintf(label, sizeof label, "%llux%llux%llu %s",
+			 (unsigned long long)c->nx, (unsigned long long)c->ny,
+			 (unsigned long long)c->nz, text);
+		check_all_paths(&t, &rules[k], label);
+		trajectory_free(&t);
+	}
+}
+END_TEST
+
 /* ---- the slab seam: two slabs with halos in their own buffers ---- */
 
-START_TEST(slabs_with_separate_halos_match_reference)
+static void check_slabs(const char *rule_text)
 {
 	const uint64_t nx = 9, ny = 11, nz = 133;
-	rule r = parse("B5/S45");
+	rule r = parse(rule_text);
 	trajectory t;
 	trajectory_make(&t, nx, ny, nz, 0.3, 77, &r, 6);
 	grid cur, next;
@@ -262,6 +302,14 @@ START_TEST(slabs_with_separate_halos_match_reference)
 	grid_free(&cur);
 	grid_free(&next);
 	trajectory_free(&t);
+}
+
+START_TEST(slabs_with_separate_halos_match_reference)
+{
+	static const char *const texts[] = {"B5/S45", "3D2,3/2F", "3D4..8/3C",
+					    "3D3..5/4E", "3D2..4/2,3H"};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+		check_slabs(texts[i]);
 }
 END_TEST
 
@@ -546,6 +594,8 @@ static Suite *engine_suite(void)
 	TCase *t = tcase_create("reference");
 	tcase_set_timeout(t, 120);
 	tcase_add_loop_test(t, random_universes_match_reference, 0,
+			    (int)(sizeof sizes / sizeof *sizes));
+	tcase_add_loop_test(t, random_hoods_match_reference, 0,
 			    (int)(sizeof sizes / sizeof *sizes));
 	tcase_add_test(t, slabs_with_separate_halos_match_reference);
 	suite_add_tcase(s, t);

@@ -139,8 +139,16 @@ START_TEST(test_format)
 	expect_format("B3,6/S3..8", "B36/S345678", "3D3..8/3,6");
 	expect_format("B56/S10-10", "B5,6/S10..10", "3D10/5,6");
 	expect_format("B/S", "B/S", "3D/");
-	expect_format("B0..26/S", "B0..26/S", "3D/0..26");
-	expect_format("B0123/S", "B0123/S", "3D/0..3");
+	/* Golly's notation has no birth on 0: such rules keep the B/S form */
+	expect_format("B0..26/S", "B0..26/S", "B0..26/S");
+	expect_format("B0123/S", "B0123/S", "B0123/S");
+	/* neighbourhoods: Golly's letter after the counts, V written as F */
+	expect_format("3D3/3H", "B3/S3H", "3D3/3H");
+	expect_format("3d0..6/1..6v", "B123456/S0123456F", "3D0..6/1..6F");
+	expect_format("b2/s1c", "B2/S1C", "3D1/2C");
+	expect_format("S3,4/B4,5,6,7E", "B4567/S34E", "3D3,4/4..7E");
+	expect_format("B10,12/S11,12E", "B10,12/S11,12E", "3D11,12/10,12E");
+	expect_format("B0/SH", "B0/SH", "B0/SH");
 }
 END_TEST
 
@@ -171,9 +179,14 @@ START_TEST(test_round_trip)
 	for (int i = 0; i < 20000; i++) {
 		uint32_t limit = i % 2 ? RULE_ALL_COUNTS : 0x3ffu;
 		uint32_t density = next_random(&state) % 4;
-		rule r = {next_random(&state) & limit, next_random(&state) & limit};
+		rule r = {next_random(&state) & limit, next_random(&state) & limit, 0};
 		if (density == 0) /* sparse: isolated counts and short runs */
 			r.birth &= next_random(&state), r.survive &= next_random(&state);
+		if (i % 3 == 0) {   /* another neighbourhood, its counts only */
+			r.hood = 1 + next_random(&state) % (RULE_HOODS - 1);
+			uint32_t counts = (UINT32_C(1) << (rule_hood_max(r.hood) + 1)) - 1;
+			r.birth &= counts, r.survive &= counts;
+		}
 		char bs[256], golly[256];
 		rule_format(&r, bs, sizeof bs);
 		rule_format_golly(&r, golly, sizeof golly);
@@ -186,7 +199,7 @@ END_TEST
 
 static void expect_error(const char *text, const char *needle)
 {
-	rule r = {1, 2};
+	rule r = {1, 2, 0};
 	l3d_err err = {0, ""};
 	int rc = rule_parse(text, &r, &err);
 	ck_assert_msg(rc == L3D_ERR_USAGE, "'%s' gave %d, expected %d", text, rc,
@@ -195,7 +208,7 @@ static void expect_error(const char *text, const char *needle)
 	ck_assert_msg(strstr(err.msg, needle) != NULL,
 		      "'%s': message \"%s\" lacks \"%s\"", text, err.msg, needle);
 	ck_assert_msg(strchr(err.msg, '\n') == NULL, "message has a newline");
-	ck_assert_msg(r.birth == 1 && r.survive == 2, "'%s' changed the output", text);
+	ck_assert_msg(r.birth == 1 && r.survive == 2 && r.hood == 0, "'%s' changed the output", text);
 }
 
 START_TEST(test_errors)
@@ -226,15 +239,53 @@ START_TEST(test_errors)
 	expect_error("10,12,9,27", "count 27 at column 9 is over 26");
 	expect_error("57a6", "unexpected 'a' at column 3");
 	/* Golly */
-	expect_error("3D5..7/6F", "neighbourhood 'F' at column 9");
-	expect_error("3D5..7/6V", "26-cell Moore");
-	expect_error("3D5..7/6C", "26-cell Moore");
-	expect_error("3D5..7/6E", "26-cell Moore");
-	expect_error("3D5..7/6H", "26-cell Moore");
+	expect_error("3D5..7/6F", "count 7 at column 6 is over 6 (the face neighbourhood F has 6 cells)");
+	expect_error("3D5..7/6V", "is over 6 (the face");
+	expect_error("3D5..7/9C", "count 9 at column 8 is over 8 (the corner");
+	expect_error("3D13/6E", "count 13 at column 3 is over 12 (the edge");
+	expect_error("3D7/3F", "count 7 at column 3 is over 6");
+	expect_error("3D/0H", "rule '3D/0H': birth on 0 at column 4: Golly's notation has none");
+	expect_error("3D/0", "birth on 0");
+	expect_error("3D5/6X", "unexpected 'X' at column 6 (expected a count 0..26, ',', F, V, C, E, H or end of rule)");
+	expect_error("B6/S5Q", "unexpected 'Q' at column 6");
+	expect_error("B7/S5F", "count 7 at column 2 is over 6");
+	expect_error("3DH", "unexpected end at column 3");
+	expect_error("BB", "Golly's BusyBoxes rules (BB, BBW) are not supported");
+	expect_error("BusyBoxesW", "BusyBoxes rules");
+	expect_error("bbw", "BusyBoxes rules");
 	expect_error("3D5..7", "unexpected end at column 7");
 	expect_error("3D27/6", "count 27 at column 3 is over 26");
 	expect_error("3D5..7/6x", "unexpected 'x' at column 9");
 	expect_error("3D7..5/6", "range 7..5 at column 3 is reversed");
+}
+END_TEST
+
+/* The offsets, as Golly lists them: sizes, the letters, and H's six
+ * extra offsets whose coordinates have opposite signs. */
+START_TEST(test_hood_offsets)
+{
+	static const unsigned sizes[RULE_HOODS] = {26, 6, 8, 12, 12};
+	static const char *const suffix[RULE_HOODS] = {"", "F", "C", "E", "H"};
+	for (int h = 0; h < RULE_HOODS; h++) {
+		int off[26][3];
+		ck_assert_uint_eq(rule_hood_offsets(h, off), sizes[h]);
+		ck_assert_uint_eq(rule_hood_max(h), sizes[h]);
+		ck_assert_str_eq(rule_hood_suffix(h), suffix[h]);
+	}
+	static const int hex_extra[6][3] = {{0, 1, -1}, {0, -1, 1}, {1, 0, -1},
+					    {-1, 0, 1}, {1, -1, 0}, {-1, 1, 0}};
+	int off[26][3];
+	unsigned n = rule_hood_offsets(RULE_HEX, off);
+	for (int e = 0; e < 6; e++) {
+		bool found = false;
+		for (unsigned i = 0; i < n; i++)
+			found |= off[i][0] == hex_extra[e][0] && off[i][1] == hex_extra[e][1] &&
+				 off[i][2] == hex_extra[e][2];
+		ck_assert_msg(found, "H lacks (%d,%d,%d)", hex_extra[e][0], hex_extra[e][1],
+			      hex_extra[e][2]);
+	}
+	rule a = parse_ok("3D3/3H"), b = parse_ok("3D3/3");
+	ck_assert(!rule_equal(&a, &b));
 }
 END_TEST
 
@@ -258,6 +309,7 @@ int main(void)
 	tcase_add_test(tc, test_format_truncates);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_hood_offsets);
 	tcase_add_test(tc, test_null_err);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

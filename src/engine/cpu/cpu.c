@@ -132,8 +132,27 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 
 /* ---- the plan: geometry, vector width, rule ---- */
 
+/* F, C, E, H: pairs over the neighbour count n (0..15). */
+static void plan_rule_hood(cpu_plan *p, const rule *r)
+{
+	for (unsigned i = 0; i < 8; i++) {
+		unsigned dead = 0, live = 0;
+		for (unsigned n = 2 * i; n < 2 * i + 2; n++) {
+			dead = 2 * dead + ((r->birth >> n) & 1u);
+			live = 2 * live + ((r->survive >> n) & 1u);
+		}
+		p->pairs_dead[i] = (uint8_t)dead;
+		p->pairs_live[i] = (uint8_t)live;
+	}
+}
+
 static void plan_rule(cpu_plan *p, const rule *r)
 {
+	p->hood = (int)r->hood;
+	if (r->hood != RULE_MOORE) {
+		plan_rule_hood(p, r);
+		return;
+	}
 	if (r->birth == UINT32_C(1) << 6 && r->survive == UINT32_C(7) << 5) {
 		p->rule_kind = CPU_RULE_B6S567;
 		return;

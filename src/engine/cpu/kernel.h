@@ -13,7 +13,8 @@
  * in a per-thread ring (the only scratch), so every partial sum is
  * computed once.  A pass reads two new planes and makes the next
  * generation of two, sharing Y(x) + Y(x+1) between them.  The rule is
- * then bit logic on S and the cell itself. */
+ * then bit logic on S and the cell itself.  The smaller neighbourhoods
+ * (F, C, E, H) have kernels of their own (kernel_hood.h). */
 #ifndef LIFE3D_ENGINE_CPU_KERNEL_H
 #define LIFE3D_ENGINE_CPU_KERNEL_H
 
@@ -51,9 +52,12 @@ typedef struct cpu_plan {
 	bool stream;              /* store the result around the caches (set
 				     per step: dst must be vector-aligned) */
 	int rule_kind;
+	int hood;                 /* rule_hood: RULE_MOORE, or kernel_hood.h's */
 	/* CPU_RULE_TREE*: for S = 2i, 2i+1 (i = 0..13), the pair of outcomes
 	 * coded as 2*f(2i) + f(2i+1), for dead (birth) and live (survive)
-	 * cells; S counts the cell itself, so a live cell survives on S-1. */
+	 * cells; S counts the cell itself, so a live cell survives on S-1.
+	 * Other neighbourhoods: the same for the count n of neighbours alone
+	 * (i = 0..7), a live cell surviving on n. */
 	uint8_t pairs_dead[14], pairs_live[14];
 } cpu_plan;
 

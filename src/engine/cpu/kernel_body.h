@@ -115,12 +115,16 @@ ALWAYS_INLINE void FN(chunk_init)(const cpu_plan *p, uint64_t c, FN(chunk) *k,
 	}
 }
 
-/* Z: the sum of each cell and its two z neighbours in one row, as two
- * bit planes.  When nz is a multiple of 64 (`whole`) the words around
- * the row's ends need no shifting, and each neighbour is one funnel
- * shift. */
-ALWAYS_INLINE void FN(zsum)(const uint64_t *row, const FN(chunk) *k,
-			    V *z0, V *z1, const bool whole, const bool packed)
+/* A row's cells (c) and its two copies shifted along z: dn holds each
+ * cell's z - 1 neighbour, up its z + 1 neighbour.  When nz is a multiple
+ * of 64 (`whole`) the words around the row's ends need no shifting, and
+ * each neighbour is one funnel shift. */
+typedef struct FN(zrow) {
+	V c, dn, up;
+} FN(zrow);
+
+ALWAYS_INLINE FN(zrow) FN(zrow_at)(const uint64_t *row, const FN(chunk) *k,
+				   const bool whole, const bool packed)
 {
 	V cur = *(const VU *)(row + k->off);
 	V prev, next;
@@ -137,16 +141,25 @@ ALWAYS_INLINE void FN(zsum)(const uint64_t *row, const FN(chunk) *k,
 		next = __builtin_shuffle(cur, VSPLAT(row[k->after]), NEXT_IDX);
 	}
 #endif
-	V dn, up;
+	FN(zrow) r = {cur, cur, cur};
 	if (whole) {
-		dn = VSHLD1(cur, prev);
-		up = VSHRD1(cur, next);
+		r.dn = VSHLD1(cur, prev);
+		r.up = VSHRD1(cur, next);
 	} else {
-		dn = (cur << 1) | (prev >> k->shift_before);
-		up = (cur >> 1) | (next << k->shift_after);
+		r.dn = (cur << 1) | (prev >> k->shift_before);
+		r.up = (cur >> 1) | (next << k->shift_after);
 	}
-	*z0 = TL(cur, dn, up, TXOR3);
-	*z1 = TL(cur, dn, up, TMAJ);
+	return r;
+}
+
+/* Z: the sum of each cell and its two z neighbours in one row, as two
+ * bit planes. */
+ALWAYS_INLINE void FN(zsum)(const uint64_t *row, const FN(chunk) *k,
+			    V *z0, V *z1, const bool whole, const bool packed)
+{
+	FN(zrow) r = FN(zrow_at)(row, k, whole, packed);
+	*z0 = TL(r.c, r.dn, r.up, TXOR3);
+	*z1 = TL(r.c, r.dn, r.up, TMAJ);
 }
 
 /* A number held as four bit planes (Y, 0..9). */
@@ -513,10 +526,16 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
 #define BAND_LAYOUT(kind, whole) BAND_CASE(kind, whole, false)
 #endif
 
+#include "kernel_hood.h"
+
 static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 		     uint64_t xb, uint64_t ya, uint64_t yb, uint64_t *ring,
 		     engine_stats *counts)
 {
+	if (p->hood != RULE_MOORE) {
+		FN(band_hood)(p, s, xa, xb, ya, yb, counts);
+		return;
+	}
 	switch (p->rule_kind) {
 	case CPU_RULE_B6S567:
 		if (p->nz % 64 == 0)

@@ -90,6 +90,61 @@ __device__ __forceinline__ uint32_t rule_b6s567(const uint32_t s[5], uint32_t se
 	return lop3<NA_AND_B_OR_C>(s[4], six_or_seven, eight);
 }
 
+/* Golly's smaller neighbourhoods (F, C, E, H: rule.h) add their 6, 8 or
+ * 12 neighbour words directly with full adders into a count n of 3 or 4
+ * bits; the rule then looks at n alone (rule_tree with leaves by n). */
+__device__ __forceinline__ void fa(uint32_t a, uint32_t b, uint32_t c, uint32_t &sum,
+				   uint32_t &carry)
+{
+	sum = xor3(a, b, c);
+	carry = maj3(a, b, c);
+}
+
+/* Six words into n (0..6): 8 LOP3. */
+__device__ __forceinline__ void sum6(const uint32_t in[6], uint32_t n[5])
+{
+	uint32_t s1, c1, s2, c2;
+	fa(in[0], in[1], in[2], s1, c1);
+	fa(in[3], in[4], in[5], s2, c2);
+	n[0] = s1 ^ s2;
+	fa(c1, c2, s1 & s2, n[1], n[2]);
+	n[3] = n[4] = 0;
+}
+
+/* Eight words into n (0..8): 14 LOP3. */
+__device__ __forceinline__ void sum8(const uint32_t in[8], uint32_t n[5])
+{
+	uint32_t s1, c1, s2, c2, s3, c3, t, u;
+	fa(in[0], in[1], in[2], s1, c1);
+	fa(in[3], in[4], in[5], s2, c2);
+	fa(s1, s2, in[6], s3, c3);
+	uint32_t k0 = s3 & in[7];
+	n[0] = s3 ^ in[7];
+	fa(c1, c2, c3, t, u);
+	uint32_t k1 = t & k0;
+	n[1] = t ^ k0;
+	n[2] = u ^ k1;
+	n[3] = u & k1;
+	n[4] = 0;
+}
+
+/* Twelve words into n (0..12): 20 LOP3. */
+__device__ __forceinline__ void sum12(const uint32_t in[12], uint32_t n[5])
+{
+	uint32_t s[4], c[4], t1, d1, t2, f1, t3, f2;
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		fa(in[3 * i], in[3 * i + 1], in[3 * i + 2], s[i], c[i]);
+	fa(s[0], s[1], s[2], t1, d1);
+	uint32_t e1 = t1 & s[3];
+	n[0] = t1 ^ s[3];
+	fa(c[0], c[1], c[2], t2, f1);
+	fa(c[3], d1, e1, t3, f2);
+	n[1] = t2 ^ t3;
+	fa(f1, f2, t2 & t3, n[2], n[3]);
+	n[4] = 0;
+}
+
 __device__ __forceinline__ uint32_t mux(uint32_t sel, uint32_t one, uint32_t zero)
 {
 	return (sel & one) | (~sel & zero);

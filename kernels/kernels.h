@@ -10,7 +10,8 @@
  *             tile of y rows and a chunk of x planes and marches along x,
  *             advancing `fuse` generations per pass over memory (temporal
  *             blocking; halo rows recomputed, z-sums shared in shared memory);
- *   generic - any box: one thread per 32-bit word, one generation a launch.
+ *   generic - any box: one thread per 32-bit word, one generation a launch;
+ *             the only path of the F, C, E and H neighbourhoods.
  * Every launch is asynchronous on the given stream; errors are returned as
  * cudaError_t and nothing is printed. */
 #ifndef LIFE3D_KERNELS_H
@@ -29,6 +30,11 @@ extern "C" {
 
 enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1 };
 enum l3dk_rule_kind { L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1 };
+/* Neighbourhoods, numbered as rule.h's rule_hood. */
+enum l3dk_hood {
+	L3DK_HOOD_MOORE = 0, L3DK_HOOD_FACE, L3DK_HOOD_CORNER, L3DK_HOOD_EDGE,
+	L3DK_HOOD_HEX
+};
 
 /* Device-side counters filled by a step with stats and by l3dk_population. */
 typedef struct l3dk_counts {
@@ -61,6 +67,7 @@ typedef struct l3dk_plan {
 	int path;                    /* enum l3dk_path */
 	int rule_kind;               /* enum l3dk_rule_kind */
 	uint32_t birth, survive;     /* rule masks (bit k: count k) */
+	int hood;                    /* enum l3dk_hood */
 	int g;                       /* 32-bit words per lane (fused) */
 	uint32_t lpr, rpw;           /* lanes per row, rows per warp (fused) */
 	int fuse;                    /* generations per full launch */
@@ -74,7 +81,7 @@ int l3dk_device_count(void);
  * set their shared-memory limits.  Call with the device already set. */
 cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny,
 			   uint64_t nz, uint32_t birth, uint32_t survive,
-			   const l3dk_tuning *tune);
+			   int hood, const l3dk_tuning *tune);
 
 /* Advance `gens` generations (1..p->fuse; the generic path takes 1) from
  * src into dst (distinct buffers of the universe's size).  With counts

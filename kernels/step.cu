@@ -592,6 +592,104 @@ __global__ void step_generic(const __grid_constant__ StepArgs a)
 		flush_counts(a.counts, pop, born, died);
 }
 
+/* Word w of a row and its two z-shifted copies: dn holds each cell's z - 1
+ * neighbour, up its z + 1 neighbour. */
+struct ZWord {
+	uint32_t c, dn, up;
+};
+
+__device__ __forceinline__ ZWord zword(const StepArgs &a, const uint32_t *row, uint32_t w,
+				       bool exact)
+{
+	ZWord r;
+	r.c = row[w];
+	uint32_t below = row[w == 0 ? a.w32 - 1 : w - 1];
+	uint32_t above = row[w + 1 == a.w32 ? 0 : w + 1];
+	r.up = __funnelshift_r(r.c, above, 1);
+	r.dn = __funnelshift_l(below, r.c, 1);
+	if (!exact) {
+		if (w == a.wl)
+			r.up |= (row[0] & 1u) << a.bl;
+		if (w == 0)
+			r.dn |= (row[a.wl] >> a.bl) & 1u;
+	}
+	return r;
+}
+
+__device__ __forceinline__ uint32_t pick(const ZWord &r, int dz)
+{
+	return dz < 0 ? r.dn : dz > 0 ? r.up : r.c;
+}
+
+/* The F, C, E and H neighbourhoods (rule.h): one thread per 32-bit word,
+ * like step_generic, reading the rows its offsets name and adding their
+ * words with full adders (sum6/sum8/sum12); the rule looks at the count
+ * of neighbours alone. */
+template <int HOOD, bool STATS>
+__global__ void step_hood(const __grid_constant__ StepArgs a)
+{
+	wait_for_previous_grid();
+	const bool exact = a.wl == a.w32 - 1 && a.bl == 31;
+	const uint64_t total = (uint64_t)a.nx * a.plane;
+	uint32_t pop = 0, born = 0, died = 0;
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < total;
+	     i += (uint64_t)gridDim.x * blockDim.x) {
+		uint32_t w = (uint32_t)(i % a.w32);
+		uint64_t rowi = i / a.w32;
+		uint32_t y = (uint32_t)(rowi % a.ny), x = (uint32_t)(rowi / a.ny);
+		if (w > a.wl) {
+			a.dst[i] = 0;
+			continue;
+		}
+		ZWord r[3][3];     /* [dx + 1][dy + 1] */
+#pragma unroll
+		for (int dx = 0; dx < 3; dx++) {
+			int64_t xx = (int64_t)x - 1 + dx;
+			if (!a.open)
+				xx = (xx + a.nx) % a.nx;
+#pragma unroll
+			for (int dy = 0; dy < 3; dy++) {
+				uint32_t yy = (y + a.ny - 1 + dy) % a.ny;
+				r[dx][dy] = zword(a, a.src + (xx * (int64_t)a.ny + yy) * (int64_t)a.w32,
+						  w, exact);
+			}
+		}
+#define NB(dx, dy, dz) pick(r[(dx) + 1][(dy) + 1], dz)
+		uint32_t n[5];
+		if (HOOD == L3DK_HOOD_FACE) {
+			uint32_t in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
+					  NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
+			sum6(in, n);
+		} else if (HOOD == L3DK_HOOD_CORNER) {
+			uint32_t in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
+					  NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
+			sum8(in, n);
+		} else if (HOOD == L3DK_HOOD_EDGE) {
+			uint32_t in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
+					   NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
+					   NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
+			sum12(in, n);
+		} else {
+			uint32_t in[12] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0),
+					   NB(0, 0, 1), NB(0, 0, -1), NB(0, 1, -1), NB(0, -1, 1),
+					   NB(1, 0, -1), NB(-1, 0, 1), NB(1, -1, 0), NB(-1, 1, 0)};
+			sum12(in, n);
+		}
+#undef NB
+		uint32_t self = r[1][1].c;
+		uint32_t top = a.bl == 31 ? FULL : (2u << a.bl) - 1;
+		uint32_t out = rule_any(n, self, a.leaf_b, a.leaf_s) & (w == a.wl ? top : FULL);
+		a.dst[i] = out;
+		if (STATS) {
+			pop += __popc(out);
+			born += __popc(out & ~self);
+			died += __popc(self & ~out);
+		}
+	}
+	if (STATS)
+		flush_counts(a.counts, pop, born, died);
+}
+
 typedef void (*kernel_fn)(StepArgs);
 
 template <int K, int G, int RULE>
@@ -625,8 +723,21 @@ kernel_fn fused_kernel(const l3dk_plan *p, int k, bool stats)
 			 : fused_for_gens<2>(k, p->rule_kind, p->exact, stats);
 }
 
+template <int HOOD>
+kernel_fn hood_variant(bool stats)
+{
+	return stats ? step_hood<HOOD, true> : step_hood<HOOD, false>;
+}
+
 kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 {
+	switch (p->hood) {
+	case L3DK_HOOD_MOORE: break;
+	case L3DK_HOOD_FACE: return hood_variant<L3DK_HOOD_FACE>(stats);
+	case L3DK_HOOD_CORNER: return hood_variant<L3DK_HOOD_CORNER>(stats);
+	case L3DK_HOOD_EDGE: return hood_variant<L3DK_HOOD_EDGE>(stats);
+	default: return hood_variant<L3DK_HOOD_HEX>(stats);
+	}
 	if (p->rule_kind == L3DK_RULE_B6S567)
 		return stats ? step_generic<L3DK_RULE_B6S567, true> : step_generic<L3DK_RULE_B6S567, false>;
 	return stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
@@ -741,18 +852,20 @@ void fill_args(const l3dk_plan *p, const l3dk_launch *c, StepArgs *a)
 	a->chunk = c ? c->chunk : 0;
 	a->wl = p->wl;
 	a->bl = p->bl;
-	/* S counts the cell itself: a dead cell sees S neighbours, a live
-	 * one S - 1. */
+	/* Moore: S counts the cell itself, so a dead cell sees S neighbours,
+	 * a live one S - 1.  The other neighbourhoods count neighbours only. */
+	int shift = p->hood == L3DK_HOOD_MOORE ? 1 : 0;
 	for (int s = 0; s < 32; s++) {
 		a->leaf_b[s] = s <= 26 && (p->birth >> s & 1u) ? FULL : 0;
-		a->leaf_s[s] = s >= 1 && s <= 27 && (p->survive >> (s - 1) & 1u) ? FULL : 0;
+		a->leaf_s[s] = s >= shift && s - shift <= 26 &&
+					(p->survive >> (s - shift) & 1u) ? FULL : 0;
 	}
 }
 
 /* Box, rule and lane geometry; the generic path when rows are too long
  * for a warp. */
 void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t birth,
-		   uint32_t survive, const l3dk_tuning *tune)
+		   uint32_t survive, int hood, const l3dk_tuning *tune)
 {
 	*p = l3dk_plan{};
 	p->nx = (uint32_t)nx;
@@ -764,13 +877,16 @@ void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t
 	p->exact = nz % 64 == 0;
 	p->birth = birth;
 	p->survive = survive;
+	p->hood = hood;
 	p->rule_kind = birth == (1u << 6) && survive == (7u << 5) ? L3DK_RULE_B6S567 : L3DK_RULE_ANY;
 	p->g = tune && tune->words ? tune->words : p->w32 % 4 == 0 ? 4 : 2;
 	if (p->w32 % p->g)
 		p->g = 2;
 	p->lpr = p->w32 / p->g;
 	p->rpw = p->lpr <= 32 ? 32 / p->lpr : 0;
-	p->path = (tune && tune->generic) || p->lpr > 32 ? L3DK_PATH_GENERIC : L3DK_PATH_FUSED;
+	/* the smaller neighbourhoods have a one-thread-a-word kernel only */
+	p->path = (tune && tune->generic) || p->lpr > 32 || hood != L3DK_HOOD_MOORE
+		? L3DK_PATH_GENERIC : L3DK_PATH_FUSED;
 	/* One generation a pass: on an H100 it streams at 93-95% of copy
 	 * bandwidth, while fusing two (the registers of two stages allow 12
 	 * warps per SM) measured 6-10% slower; see kernels/NOTES.md. */
@@ -844,9 +960,10 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 } /* namespace */
 
 extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz,
-				      uint32_t birth, uint32_t survive, const l3dk_tuning *tune)
+				      uint32_t birth, uint32_t survive, int hood,
+				      const l3dk_tuning *tune)
 {
-	plan_geometry(p, nx, ny, nz, birth, survive, tune);
+	plan_geometry(p, nx, ny, nz, birth, survive, hood, tune);
 	return p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
 }
 

@@ -232,7 +232,7 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	if (rc)
 		return rc;
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
-			   r->survive, NULL),
+			   r->survive, (int)r->hood, NULL),
 	    "planning the kernels");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), "cudaStreamCreate");

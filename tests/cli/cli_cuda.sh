@@ -22,7 +22,9 @@ esac
 # Sizes: padded z rows, a z row too long for the fused kernel, edges of 1
 # and 2, and enough rows for several blocks.
 for spec in "B6/S567 64x48x200 0.3 9" "B5/S45 33x17x65 0.25 6" "B6/S567 7x5x1 0.5 4" \
-	"B0,3/S2,7..26 9x9x130 0.4 5" "B6/S567 3x2x5000 0.3 3" "B6/S567 2x70x128 0.3 7"; do
+	"B0,3/S2,7..26 9x9x130 0.4 5" "B6/S567 3x2x5000 0.3 3" "B6/S567 2x70x128 0.3 7" \
+	"3D2..4/2,3H 40x33x97 0.3 6" "3D3..5/4E 17x9x64 0.3 5" "3D0,1/2C 9x70x5000 0.2 3" \
+	"3D1,2/2F 31x5x33 0.3 7"; do
 	set -- $spec
 	rule=$1 size=$2 dens=$3 n=$4
 	tag=$(echo "$rule-$size" | tr -c 'A-Za-z0-9-' _)

@@ -35,8 +35,10 @@ mpi() {  # NP [mpirun options] -- life3d arguments
 # Universe and log for every rank count.  Sizes: planes of 45 bits (slab
 # edges inside bytes), rows of two words, a cube, planes of 3 bits (one
 # byte spans several ranks), x not divisible by 3 or 4.
+# Golly's other neighbourhoods too, across the same seams.
 for spec in "B6/S567 7x5x9 0.3 6" "B5/S45 13x4x70 0.2 5" "B6/S567 16x16x16 0.3 4" \
-	    "B5/S45 5x1x3 0.5 5"; do
+	    "B5/S45 5x1x3 0.5 5" "3D2..4/2,3H 9x4x70 0.3 5" "3D3..5/4E 6x5x33 0.3 4" \
+	    "3D4..8/3C 10x3x65 0.3 4" "3D0..6/1,3F 5x7x9 0.2 5"; do
 	set -- $spec
 	rule=$1 size=$2 dens=$3 n=$4
 	tag=$size
@@ -68,6 +70,9 @@ for depth in 2 4; do
 		-o d$depth.l3d 13x4x70.in.l3d && ok || fail "halo depth $depth"
 	expect_same 13x4x70.ref.l3d d$depth.l3d "universe, halo depth $depth"
 	expect_same 13x4x70.ref.tsv d$depth.tsv "log, halo depth $depth"
+	mpi 3 -x LIFE3D_HALO_DEPTH=$depth -- -q -r 3D2..4/2,3H -n 5 --log dh$depth.tsv \
+		-o dh$depth.l3d 9x4x70.in.l3d && ok || fail "H halo depth $depth"
+	expect_same 9x4x70.ref.l3d dh$depth.l3d "H universe, halo depth $depth"
 done
 mpi 2 -x LIFE3D_MPI_STAGING=1 -- -q -n 6 -o staged.l3d 7x5x9.in.l3d && ok || fail "staged"
 expect_same 7x5x9.ref.l3d staged.l3d "universe, staged halos"
@@ -136,7 +141,9 @@ case "$gpus" in
 		-q --engine cuda -n 2 -o x.l3d 7x5x9.in.l3d
 	;;
 *)
-	for spec in "B6/S567 7x5x9 6" "B5/S45 13x4x70 5" "B6/S567 16x16x16 4" "B5/S45 5x1x3 5"; do
+	for spec in "B6/S567 7x5x9 6" "B5/S45 13x4x70 5" "B6/S567 16x16x16 4" "B5/S45 5x1x3 5" \
+		    "3D2..4/2,3H 9x4x70 5" "3D3..5/4E 6x5x33 4" "3D4..8/3C 10x3x65 4" \
+		    "3D0..6/1,3F 5x7x9 5"; do
 		set -- $spec
 		rule=$1 tag=$2 n=$3
 		for np in 2 3 4; do

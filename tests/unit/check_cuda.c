@@ -38,6 +38,11 @@ static const box shapes[] = {
 static const char *const rules[] = {"B6/S567", "B5/S45", "B0,3/S0..26", "B26/S26",
 				    "B4,5/S5", "B/S"};
 
+/* Golly's other neighbourhoods (rule.h), several rules each. */
+static const char *const hood_rules[] = {"3D0..6/1,3F", "3D2,3/2F", "3D4..8/3C", "3D/1C",
+					 "3D3..5/4E", "3D1,5,9/2,12E", "3D3/3H", "3D2..4/2,3H",
+					 "B1/S0..12H", "B0,2/S3,5E"};
+
 static const char *const launch_modes[] = {"pdl", "graph", "plain"};
 
 static void parse_rule(const char *text, rule *r)
@@ -146,6 +151,15 @@ START_TEST(every_shape_other_rules)
 	box b = shapes[_i];
 	for (size_t k = 0; k < sizeof rules / sizeof *rules; k++)
 		compare_run(b, rules[k], 2, 2 + k % 2, 300 + 7 * _i + k, 0);
+}
+END_TEST
+
+START_TEST(every_shape_every_neighbourhood)
+{
+	box b = shapes[_i];
+	size_t n = sizeof hood_rules / sizeof *hood_rules;
+	for (size_t k = 0; k < 4; k++)
+		compare_run(b, hood_rules[(_i + 3 * k) % n], 2, 2 + k % 2, 700 + 7 * _i + k, 0);
 }
 END_TEST
 
@@ -359,6 +373,7 @@ static Suite *cuda_suite(void)
 	size_t n = sizeof shapes / sizeof *shapes;
 	tcase_add_loop_test(test_case(s, "shapes"), every_shape_default_rule, 0, n);
 	tcase_add_loop_test(test_case(s, "rules"), every_shape_other_rules, 0, n);
+	tcase_add_loop_test(test_case(s, "neighbourhoods"), every_shape_every_neighbourhood, 0, n);
 	tcase_add_loop_test(test_case(s, "modes"), launch_modes_agree, 0, 3);
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
 	TCase *t = test_case(s, "misc");

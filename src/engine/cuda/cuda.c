@@ -526,7 +526,7 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	l3dk_tuning tune;
 	read_tuning(&tune);
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
-				c->base.rule.survive, &tune),
+				c->base.rule.survive, (int)c->base.rule.hood, &tune),
 		 "planning the kernels");
 	if ((rc = allocate(c, err)))
 		return rc;

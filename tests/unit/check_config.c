@@ -278,7 +278,10 @@ START_TEST(test_bad_values)
 		    "engine: 'gpu' is not one of auto|cpu|cuda");
 	expect_fail("log_every = 0;\n", L3D_ERR_CONFIG, 1, "log_every: '0'");
 	expect_fail("steps = -1;\n", L3D_ERR_CONFIG, 1, "steps: '-1'");
-	expect_fail("snapshot_scale = 65;\n", L3D_ERR_CONFIG, 1, "snapshot_scale:");
+	expect_fail("snapshot_scale = 0;\n", L3D_ERR_CONFIG, 1, "snapshot_scale:");
+	expect_fail("snapshot_size = 1000001;\n", L3D_ERR_CONFIG, 1, "snapshot_size:");
+	expect_fail("snapshot_kind = \"cube\";\n", L3D_ERR_CONFIG, 1,
+		    "snapshot_kind: 'cube' is not one of projection|slice|render");
 	expect_fail("output = \"\";\n", L3D_ERR_CONFIG, 1, "output: empty value");
 	expect_fail("steps = 1;\nrule = \"B6/S5x7\";\n", L3D_ERR_CONFIG, 2,
 		    "rule: rule 'B6/S5x7': unexpected 'x' at column 6");

@@ -220,6 +220,8 @@ static int on_edge(const render_view *v, const render_edge *e, int64_t x, int64_
 {
 	int64_t dx = e->bx - e->ax, dy = e->by - e->ay;
 	int64_t wx = x - e->ax, wy = y - e->ay;
+	if (dx == 0 && dy == 0)          /* seen end-on: a point */
+		return wx * wx + wy * wy <= v->line * v->line;
 	int64_t along = wx * dx + wy * dy;
 	if (along < 0 || along > dx * dx + dy * dy)
 		return 0;

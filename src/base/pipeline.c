@@ -117,9 +117,9 @@ int pipeline_run(const pipeline *p, l3d_err *err)
 	run r = {.p = p, .end = p->chunks};
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.moved, NULL);
-	pthread_t helpers[MAX_THREADS];
+	pthread_t helpers[PIPELINE_MAX_THREADS];
 	int started = 0;
-	for (int i = 1; i < p->threads && i < MAX_THREADS; i++)
+	for (int i = 1; i < p->threads && i < PIPELINE_MAX_THREADS; i++)
 		if (pthread_create(&helpers[started], NULL, run_jobs, &r) == 0)
 			started++;
 	/* The caller works too; once it sees the end, the joins wait for the

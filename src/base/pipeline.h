@@ -26,6 +26,7 @@
 #include "status.h"
 
 #define PIPELINE_MAX_SLOTS 32
+#define PIPELINE_MAX_THREADS 64
 
 /* A stage's job: chunk `chunk`, held in slot `slot`. */
 typedef int (*pipeline_stage)(void *ctx, uint64_t chunk, int slot, l3d_err *err);
@@ -37,7 +38,10 @@ typedef struct pipeline {
 	void *ctx;
 	uint64_t chunks;
 	int slots;               /* 1 .. PIPELINE_MAX_SLOTS */
-	int threads;             /* in all, the caller's included (at least 1) */
+	int threads;             /* in all, the caller's included (1 to
+	                            PIPELINE_MAX_THREADS; file I/O wants
+	                            pipeline_threads(), work for every core
+	                            more) */
 } pipeline;
 
 /* Run every chunk through the stages; returns when all is done (no stage

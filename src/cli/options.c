@@ -52,14 +52,20 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "write a PNG snapshot every K steps (default 0 = none)"},
 	{OPT_SNAPSHOT_PREFIX, "snapshot-prefix", 0, OT_STRING, F(snapshot_prefix), "PATH", NULL, 0, 0, true,
 	 "snapshot file names start with PATH (default 'snapshot-')"},
-	{OPT_SNAPSHOT_KIND, "snapshot-kind", 0, OT_CHOICE, F(snapshot_kind), "KIND", "projection|slice", 0, 0, true,
-	 "projection (live cells counted along an axis, the default) or slice"},
+	{OPT_SNAPSHOT_KIND, "snapshot-kind", 0, OT_CHOICE, F(snapshot_kind), "KIND", "projection|slice|render", 0, 0, true,
+	 "projection (live cells counted along an axis, the default), slice or render (3D)"},
 	{OPT_SLICE_AXIS, "slice-axis", 0, OT_CHOICE, F(slice_axis), "AXIS", "x|y|z", 0, 0, true,
 	 "axis a snapshot looks along (default z)"},
 	{OPT_SLICE_INDEX, "slice-index", 0, OT_INT, F(slice_index), "I", NULL, -1, 16777215, true,
 	 "plane shown by a slice snapshot (default: the middle)"},
-	{OPT_SNAPSHOT_SCALE, "snapshot-scale", 0, OT_UINT, F(snapshot_scale), "S", NULL, 1, 64, true,
-	 "enlarge snapshots S times (default 1)"},
+	{OPT_SNAPSHOT_SCALE, "snapshot-scale", 0, OT_UINT, F(snapshot_scale), "S", NULL, 1, 1000000, true,
+	 "draw each cell S pixels wide (default: from --snapshot-size)"},
+	{OPT_SNAPSHOT_SIZE, "snapshot-size", 0, OT_UINT, F(snapshot_size), "N", NULL, 1, 1000000, true,
+	 "enlarge snapshots to at least N pixels on the long side (default 512)"},
+	{OPT_SNAPSHOT_MAX, "snapshot-max", 0, OT_UINT, F(snapshot_max), "N", NULL, 1, U64MAX, true,
+	 "projections: the count drawn yellow (default: the axis length)"},
+	{OPT_SNAPSHOT_VIEW, "snapshot-view", 0, OT_STRING, F(snapshot_view), "AZ,EL", NULL, 0, 0, true,
+	 "render: azimuth and elevation of the view, degrees (default 30,25)"},
 	{OPT_CHECKPOINT, "checkpoint", 0, OT_STRING, F(checkpoint), "FILE", NULL, 0, 0, true,
 	 "checkpoint file (native format; default: OUTPUT.ckpt.l3d)"},
 	{OPT_CHECKPOINT_EVERY, "checkpoint-every", 0, OT_UINT, F(checkpoint_every), "K", NULL, 0, U64MAX, true,
@@ -90,7 +96,8 @@ void options_init(options *o)
 	o->slice_axis = "z";
 	o->slice_index = -1;
 	o->device = -1;
-	o->snapshot_scale = 1;
+	o->snapshot_size = 512;
+	o->snapshot_view = "30,25";
 }
 
 const opt_desc *option_by_name(const char *name)

@@ -19,7 +19,8 @@ typedef enum opt_id {
 	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
 	OPT_DENSITY, OPT_SEED, OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
 	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
-	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_CHECKPOINT,
+	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE,
+	OPT_SNAPSHOT_MAX, OPT_SNAPSHOT_VIEW, OPT_CHECKPOINT,
 	OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT_INTERVAL, OPT_MAX_TIME, OPT_INPUT,
 	OPT_HELP, OPT_VERSION,
 	OPT_COUNT
@@ -58,10 +59,13 @@ typedef struct options {
 	uint64_t log_every;
 	uint64_t snapshot_every;      /* 0 = no snapshots */
 	const char *snapshot_prefix;
-	const char *snapshot_kind;    /* projection | slice */
+	const char *snapshot_kind;    /* projection | slice | render */
 	const char *slice_axis;       /* x | y | z */
 	int64_t slice_index;          /* -1 = middle */
-	uint64_t snapshot_scale;
+	uint64_t snapshot_scale;      /* 0: from snapshot_size */
+	uint64_t snapshot_size;       /* pixels on the long side, at least */
+	uint64_t snapshot_max;        /* 0: the axis length */
+	const char *snapshot_view;    /* "AZ,EL" in degrees */
 	const char *checkpoint;       /* NULL = next to the output */
 	uint64_t checkpoint_every;    /* steps; 0 = off */
 	double checkpoint_interval;   /* seconds; 0 = off */

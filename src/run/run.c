@@ -150,14 +150,76 @@ static unsigned digits(uint64_t v)
 	return n;
 }
 
+/* --snapshot-view: "AZ,EL" in degrees. */
+static int parse_view(const char *text, snapshot_opts *s, l3d_err *err)
+{
+	char *end, *mid;
+	double az = strtod(text, &mid), el = 0;
+	bool ok = mid != text && *mid == ',';
+	if (ok) {
+		el = strtod(mid + 1, &end);
+		ok = end != mid + 1 && !*end && isfinite(az) && isfinite(el) &&
+		     fabs(az) <= 360 && fabs(el) <= 90;
+	}
+	if (!ok)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--snapshot-view: '%s' is not AZ,EL (degrees: azimuth "
+				"-360 to 360, elevation -90 to 90; e.g. 30,25)", text);
+	s->azimuth = az;
+	s->elevation = el;
+	return L3D_OK;
+}
+
+static snapshot_kind kind_of(const char *name)
+{
+	return strcmp(name, "slice") == 0 ? SNAP_SLICE
+	       : strcmp(name, "render") == 0 ? SNAP_RENDER : SNAP_PROJECTION;
+}
+
+/* Pixels per cell and the colour scale: the picture's size is known
+ * before the first step, and refused then if it cannot be written or held
+ * in memory (with the CPU engine's universe and buffer, when that is the
+ * engine asked for). */
+static int size_snapshots(const options *o, plan *p, l3d_err *err)
+{
+	snapshot_opts *s = &p->snap;
+	opt_origin so = o->origin[OPT_SNAPSHOT_SCALE], zo = o->origin[OPT_SNAPSHOT_SIZE];
+	if (so && so == zo)
+		return l3d_fail(err, L3D_ERR_USAGE, "give snapshot-scale or snapshot-size, not both");
+	s->scale = so > zo ? o->snapshot_scale : 0;
+	s->max = o->snapshot_max;
+	int rc = parse_view(o->snapshot_view, s, err);
+	const uint64_t n[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};
+	uint64_t bytes = 0;
+	if (!rc)
+		rc = snapshot_fit(s, n, o->snapshot_size, &bytes, err);
+	if (rc || !p->snap_every || comm_rank() != 0)
+		return rc;
+	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
+	bool cpu = comm_size() == 1 && strcmp(o->engine, "cpu") == 0;
+	if (cpu)
+		bytes += 2 * grid_bytes(&dims);
+	char what[160];
+	snprintf(what, sizeof what, "%s%s snapshots of a %" PRIu64 "x%" PRIu64 "x%" PRIu64
+		 " universe", cpu ? "the CPU engine with " : "", o->snapshot_kind,
+		 n[0], n[1], n[2]);
+	l3d_err why;
+	if (host_memory_check((size_t)bytes, what, &why))
+		return l3d_fail(err, L3D_ERR_USAGE, "%s (snapshots: lower --snapshot-size "
+				"or --snapshot-scale)", why.msg);
+	return L3D_OK;
+}
+
 static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 {
 	snapshot_opts *s = &p->snap;
 	s->prefix = o->snapshot_prefix;
-	s->kind = strcmp(o->snapshot_kind, "slice") == 0 ? SNAP_SLICE : SNAP_PROJECTION;
+	s->kind = kind_of(o->snapshot_kind);
 	s->axis = o->slice_axis[0] - 'x';
-	s->scale = (unsigned)o->snapshot_scale;
 	s->force = o->force;
+	s->threads = (int)o->threads;
+	s->stop = &stop_signal;
+	rule_format(&p->rule, s->rule, sizeof s->rule);
 	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
 	uint64_t len = s->axis == 0 ? p->src.nx : s->axis == 1 ? p->src.start.ny : p->src.start.nz;
 	if (o->slice_index >= 0 && (uint64_t)o->slice_index >= len)
@@ -167,7 +229,7 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	s->index = o->slice_index >= 0 ? (uint64_t)o->slice_index : len / 2;
 	p->snap_every = o->snapshot_every;
 	p->log_every = o->log_every;
-	return L3D_OK;
+	return size_snapshots(o, p, err);
 }
 
 static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
@@ -375,24 +437,42 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 	return rc;
 }
 
+/* Stop for `rc` (a stop_reason()): write the checkpoint. */
+static int stop_here(loop *l, const plan *p, const options *o, int rc, l3d_err *err)
+{
+	l3d_err cerr;
+	int crc = write_checkpoint(l, p, o, &cerr);
+	if (crc)
+		*err = cerr;
+	return crc ? crc : rc;
+}
+
+/* A snapshot abandoned for a signal (its encoding stops between rows)
+ * stops the run as the signal would have.  The status is one every rank
+ * agreed on (the signal may have reached rank 0 alone). */
+static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *err)
+{
+	if (rc != L3D_ERR_INTERRUPTED)
+		return rc;
+	l3d_fail(err, rc, "interrupted by signal %d at generation %" PRIu64
+		 "; checkpoint in %s", (int)stop_signal, l->gen, p->ckpt_path);
+	return stop_here(l, p, o, rc, err);
+}
+
 static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		     l3d_err *err)
 {
 	engine_stats st = {l->population, 0, 0};
 	int rc = emit(l, p, &st, log_first, p->snap_every != 0, o, err);
+	rc = abandoned(l, p, o, rc, err);
 	while (!rc && l->gen < p->last) {
 		rc = comm_agree(stop_reason(l, p, err), err);
-		if (rc) {
-			l3d_err cerr;
-			int crc = write_checkpoint(l, p, o, &cerr);
-			if (crc)
-				*err = cerr;
-			return crc ? crc : rc;
-		}
+		if (rc)
+			return stop_here(l, p, o, rc, err);
 		bool logged, snapped;
 		rc = advance(l, p, &st, &logged, &snapped, err);
 		if (!rc && (logged || snapped))
-			rc = emit(l, p, &st, logged, snapped, o, err);
+			rc = abandoned(l, p, o, emit(l, p, &st, logged, snapped, o, err), err);
 		if (!rc && l->gen < p->last && comm_any(checkpoint_due(l, p))) {
 			checkpoint_requested = 0;
 			rc = write_checkpoint(l, p, o, err);
@@ -491,7 +571,9 @@ int run(const options *o, l3d_err *err)
 		rc = step_loop(&l, &p, o, log_first, err);
 	/* The last snapshot may still be being written. */
 	int src = snapshot_wait(rc ? NULL : err);
-	rc = comm_agree(rc ? rc : src, err);
+	if (!rc)
+		rc = abandoned(&l, &p, o, src, err);
+	rc = comm_agree(rc, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		rc = rc ? rc : lrc;

@@ -1,44 +1,71 @@
 /* snapshot.h - PNG pictures of the universe, taken from the engine.
  *
- * A projection counts live cells along an axis and shows the count as an
- * 8-bit grey level (255 = the whole line alive): the first picture a person
- * wants of a 3D universe.  A slice shows one plane, live cells white.  The
- * image plane of each axis is described in grid.h (axis z: x across, y
- * down).  Files are named PREFIX + zero-padded generation + ".png". */
+ * Three kinds, all 8-bit RGB:
+ *   projection  live cells counted along an axis, each count a colour of
+ *               colormap.h's map against a fixed reference (`max`, by
+ *               default the axis length), so frames compare; 0 is black;
+ *   slice       one plane, live cells the map's top colour (yellow) on
+ *               black;
+ *   render      the 3D view of render.h.
+ * The image plane of a projection or slice along axis a spans the other
+ * two axes in order (grid.h): along z, x runs right and y down; along y,
+ * x right and z down; along x, y right and z down; (0, 0) is the top-left
+ * pixel.  Each cell is scale x scale pixels (a render: scale pixels along
+ * a cell's edge).  Files are named PREFIX + zero-padded generation +
+ * ".png" and carry text chunks saying what they show. */
 #ifndef LIFE3D_RUN_SNAPSHOT_H
 #define LIFE3D_RUN_SNAPSHOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "engine/engine.h"
 
-typedef enum snapshot_kind { SNAP_PROJECTION, SNAP_SLICE } snapshot_kind;
+typedef enum snapshot_kind { SNAP_PROJECTION, SNAP_SLICE, SNAP_RENDER } snapshot_kind;
 
 typedef struct snapshot_opts {
 	const char *prefix;
 	snapshot_kind kind;
 	int axis;               /* 0 = x, 1 = y, 2 = z */
 	uint64_t index;         /* plane for a slice */
-	unsigned scale;         /* each cell becomes scale x scale pixels */
+	uint64_t scale;         /* pixels per cell; 0: snapshot_fit chooses */
+	uint64_t max;           /* projection: the count drawn at the map's
+	                           top; 0 = the axis length */
+	double azimuth, elevation;   /* render: degrees (render.h) */
+	int threads;            /* render: threads, 0 = every core */
 	unsigned digits;        /* zero padding of the generation */
 	bool force;
+	char rule[128];         /* for the text chunks */
+	/* nonzero: a stop was asked for (a signal): the picture being
+	 * encoded is abandoned between rows */
+	const volatile sig_atomic_t *stop;
 } snapshot_opts;
 
-/* Take a snapshot and write it, overlapped with the run: the view is
- * taken from the engine now, and scaled, encoded and written on a thread
- * of its own while the next steps run; the file name is left in `path`.  A failure is reported by the next snapshot_start() or
- * by snapshot_wait(), which every run calls before it ends. */
+/* Before the first step: choose o->scale if it is 0 (the smallest whose
+ * picture is at least `size` pixels on its long side), fill in o->max,
+ * refuse (L3D_ERR_USAGE, with the limit) a picture larger than PNG allows,
+ * and leave in *bytes the memory a snapshot takes on top of the engine. */
+int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
+		 uint64_t *bytes, l3d_err *err);
+
+/* Take a snapshot and write it, overlapped with the run: the view (for a
+ * render, a copy of the universe) is taken from the engine now, and drawn,
+ * encoded and written on a thread of its own while the next steps run;
+ * the file name is left in `path`.  A failure is reported by the next
+ * snapshot_start() or by snapshot_wait(), which every run calls before it
+ * ends; a picture abandoned for a stop is L3D_ERR_INTERRUPTED. */
 int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err);
 int snapshot_wait(l3d_err *err);
 
-/* Write one snapshot from a view already taken (a distributed run's,
- * assembled on rank 0): uint32_t counts w x h for a projection, uint8_t
- * cells for a slice (o->kind), at once.  The file name is left in `path`. */
+/* Write one snapshot at once from what a distributed run assembled on
+ * rank 0: for a projection or slice the view (uint32_t counts or uint8_t
+ * cells, w x h as grid_view_dims), for a render the whole universe `g`
+ * (view unused).  The file name is left in `path`. */
 int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
-			const void *view, uint64_t w, uint64_t h, char *path,
+			const grid *g, const void *view, char *path,
 			size_t path_size, l3d_err *err);
 
 #endif

@@ -278,26 +278,32 @@ int universe_write(engine *e, const char *path, bool force, fmt_id f,
 }
 
 /* Across ranks: the slab engine's views are collective and land on rank
- * 0, which hands the picture to the ordinary snapshot writer. */
+ * 0, which hands the picture to the ordinary snapshot writer; a render
+ * gathers the whole universe there. */
 static int snapshot_collective(engine *e, const snapshot_opts *o,
 			       uint64_t generation, char *path, size_t path_size,
 			       l3d_err *err)
 {
-	bool project = o->kind == SNAP_PROJECTION;
-	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
+	bool project = o->kind == SNAP_PROJECTION, render = o->kind == SNAP_RENDER;
+	grid whole = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
 	uint64_t w, h;
-	grid_view_dims(&dims, o->axis, &w, &h);
+	grid_view_dims(&whole, o->axis, &w, &h);
 	int rc = L3D_OK;
 	void *view = NULL;
-	if (comm_rank() == 0 && !(view = malloc(w * h * (project ? sizeof(uint32_t) : 1))))
+	if (comm_rank() == 0 && render)
+		rc = grid_alloc(&whole, e->nx, e->ny, e->nz, err);
+	else if (comm_rank() == 0 && !(view = malloc(w * h * (project ? sizeof(uint32_t) : 1))))
 		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
 	rc = comm_agree(rc, err);
 	if (!rc)
-		rc = project ? engine_project(e, o->axis, view, err)
-			     : engine_slice(e, o->axis, o->index, view, err);
+		rc = render ? engine_read(e, &whole, err)
+		     : project ? engine_project(e, o->axis, view, err)
+			       : engine_slice(e, o->axis, o->index, view, err);
 	if (!rc && comm_rank() == 0)
-		rc = snapshot_write_view(o, generation, view, w, h, path, path_size, err);
+		rc = snapshot_write_view(o, generation, &whole, view, path, path_size, err);
 	free(view);
+	if (render)
+		grid_free(&whole);
 	return comm_agree(rc, err);
 }
 

@@ -33,14 +33,25 @@ expect_same cli3.l3d over.l3d "-n and -o override the file"
 	--snapshot-prefix ship- -q && ok || fail "shipped config"
 [ -s ship.l3d ] && [ -s ship.tsv ] && [ -s ship-000000.png ] && ok || fail "shipped config outputs"
 
-# An INPUT operand beats the file's random (the command line wins), and
-# the shipped file keeps the rule stored in the input.
+# The shipped demo keeps moving: its five snapshots (3D renders) all
+# differ from one another.
+mkdir demo && (cd demo && "$LIFE3D" -q -c "$SRCDIR/conf/life3d.conf") || fail "the demo as shipped"
+n=$(ls demo/life3d-snap-*.png | wc -l)
+[ "$n" -eq 5 ] && ok || fail "the demo wrote $n snapshots, expected 5"
+[ "$(cksum demo/life3d-snap-*.png | cut -d' ' -f1 | sort -u | wc -l)" -eq "$n" ] && ok ||
+	fail "the demo's snapshots are not all different: $(cksum demo/life3d-snap-*.png)"
+"$TOOLS/pngsum" -t demo/life3d-snap-000200.png | grep -qx "Kind=render" && ok || fail "the demo has no 3D view"
+
+# An INPUT operand beats the file's random (the command line wins); the
+# shipped file's rule replaces the one stored in the input, and says so;
+# without it (-r with the input's own rule) the input's is kept.
 "$LIFE3D" -q -r 3D4,7/5,8 --random 12 --seed 5 -n 0 -o golly.l3d || fail "make golly.l3d"
 expect_exit 0 "shipped config with an INPUT" -- \
 	"$LIFE3D" -c "$SRCDIR/conf/life3d.conf" -n 4 --snapshot-every 0 -o ship-in.l3d golly.l3d
-"$LIFE3D" -q -n 4 -o plain-in.l3d golly.l3d || fail "plain run of golly.l3d"
-expect_same plain-in.l3d ship-in.l3d "shipped config + INPUT = the input's own rule"
-if grep -q 'replaces' "$T/err"; then fail "shipped config announced a rule change"; else ok; fi
+grep -q 'rule B4/S4 (from .*life3d.conf) replaces the rule .* stored in golly.l3d' "$T/err" && ok ||
+	fail "shipped config: rule change not announced: $(cat "$T/err")"
+"$LIFE3D" -q -r B4/S4 -n 4 -o plain-in.l3d golly.l3d || fail "plain run of golly.l3d"
+expect_same plain-in.l3d ship-in.l3d "shipped config + INPUT = the file's rule"
 cat >both.conf <<'CONF'
 random = "8";
 input = "golly.l3d";

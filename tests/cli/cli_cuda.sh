@@ -55,6 +55,15 @@ for axis in x y z; do
 	done
 done
 
+# The 3D render of the CUDA engine's universe: the CPU engine's bytes.
+for eng in cpu cuda; do
+	"$LIFE3D" -q --engine $eng --random 40x30x70 --seed 9 -n 4 --snapshot-every 2 \
+		--snapshot-kind render --snapshot-prefix "r.$eng." -o /dev/null && ok || fail "render $eng"
+done
+for f in r.cpu.*.png; do
+	expect_same "$f" "$(echo "$f" | sed 's/\.cpu\./.cuda./')" "render $f"
+done
+
 # Results in every format that streams from the device, read from a file
 # and from a pipe: the CPU engine's bytes exactly (130^3 is several chunks
 # of the HPCGame payload; 5x700x2999 has rows that end inside a byte).

@@ -78,8 +78,9 @@ mpi 2 -x LIFE3D_MPI_STAGING=1 -- -q -n 6 -o staged.l3d 7x5x9.in.l3d && ok || fai
 expect_same 7x5x9.ref.l3d staged.l3d "universe, staged halos"
 
 # PNG snapshots: projections along x (summed over ranks) and y (columns
-# gathered), slices across x (one rank's plane) and along z.
-for view in "projection x" "projection y" "slice x" "slice z"; do
+# gathered), slices across x (one rank's plane) and along z, and the 3D
+# render (the universe gathered on rank 0).
+for view in "projection x" "projection y" "slice x" "slice z" "render z"; do
 	set -- $view
 	"$LIFE3D" -q -n 4 --snapshot-every 2 --snapshot-kind $1 --slice-axis $2 \
 		--snapshot-prefix "ref-$1$2-" -o /dev/null 16x16x16.in.l3d || fail "png ref $view"

@@ -1,44 +1,168 @@
 #!/bin/sh
-# PNG snapshots: sizes, pixel sums of projections and slices, naming.
+# PNG snapshots (projections and slices): colours against a fixed
+# reference, orientation, sizes, text chunks, naming, limits.  The colours
+# are the control points of the map life3d(1) documents: #440154 (the
+# map's start, 68 1 84), #31688E (a third of the way, 49 104 142) and
+# #FDE725 (its top, 253 231 37).
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 
+START="68 1 84" THIRD="49 104 142" TOP="253 231 37" BLACK="0 0 0"
 # Cells (0,0,0) (1,0,0) (0,1,0) (0,0,1) in a 5^3 universe.
 printf '3D version=1 size=5\nx=2 y=2 z=2 rule=3D5..7/6\noo$o/o!\n' >four.rle3
-check_png() {    # FILE "W H SUM" DESCRIPTION
+check_png() {    # FILE "W H TYPE SUM" DESCRIPTION
 	got=$("$TOOLS/pngsum" "$1" 2>&1)
 	if [ "$got" = "$2" ]; then ok; else fail "$3: got '$got', expected '$2'"; fi
 }
-# Projection along z: counts 2, 1, 1 -> grey 255, 128, 128 (the densest
-# line is white).
-"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix pz- -o /dev/null four.rle3 || fail "pz run"
-check_png pz-000000.png "5 5 511" "projection z"
-"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix px- --slice-axis x -o /dev/null four.rle3 || fail "px run"
-check_png px-000000.png "5 5 511" "projection x"
-"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix ps- --snapshot-scale 3 -o /dev/null four.rle3 || fail "ps run"
-check_png ps-000000.png "15 15 4599" "projection scaled 3x"
-"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix s0- --snapshot-kind slice --slice-index 0 -o /dev/null four.rle3 || fail "s0 run"
-check_png s0-000000.png "5 5 765" "slice z=0"
-"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix s1- --snapshot-kind slice --slice-index 1 -o /dev/null four.rle3 || fail "s1 run"
-check_png s1-000000.png "5 5 255" "slice z=1"
-"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix sm- --snapshot-kind slice -o /dev/null four.rle3 || fail "sm run"
-check_png sm-000000.png "5 5 0" "slice default (middle) z=2"
+check_px() {     # FILE X,Y "R G B" DESCRIPTION
+	got=$("$TOOLS/pngsum" -p "$2" "$1" 2>&1)
+	if [ "$got" = "$3" ]; then ok; else fail "$4: pixel $2 is '$got', expected '$3'"; fi
+}
+check_text() {   # FILE KEY=VALUE DESCRIPTION
+	if "$TOOLS/pngsum" -t "$1" | grep -qx -- "$2"; then ok; else
+		fail "$3: no text chunk $2 in $1: $("$TOOLS/pngsum" -t "$1" | tr '\n' ' ')"; fi
+}
+snap() {         # PREFIX OPTION... (then four.rle3 unless another input follows)
+	p=$1; shift
+	"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix "$p-" -o /dev/null "$@" || fail "run $p: $*"
+}
+
+# Projection along z: counts 2 at (0,0), 1 at (1,0) and (0,1).  Against the
+# default reference (the axis length, 5) a count of 2 is not the top
+# colour, as it would be if each picture were scaled to its own maximum; a
+# count of 1 is the map's start and 0 is black, apart from it.
+snap pz --snapshot-scale 1 four.rle3
+set -- $("$TOOLS/pngsum" pz-000000.png)
+[ "$1 $2 $3" = "5 5 rgb8" ] && ok || fail "projection z: $*, expected a 5x5 RGB picture"
+got=$("$TOOLS/pngsum" -p 0,0 pz-000000.png)
+[ "$got" != "$TOP" ] && [ "$got" != "$BLACK" ] && ok || fail "count 2 of 5 drawn as '$got'"
+check_px pz-000000.png 1,0 "$START" "count 1"
+check_px pz-000000.png 0,1 "$START" "count 1"
+check_px pz-000000.png 2,2 "$BLACK" "count 0"
+snap pz5 --snapshot-scale 1 --snapshot-max 5 four.rle3
+expect_same pz-000000.png pz5-000000.png "the default reference is the axis length"
+# --snapshot-max 4: count 2 lies a third of the way (entry 85 of 255).
+snap pz4 --snapshot-scale 1 --snapshot-max 4 four.rle3
+check_px pz4-000000.png 0,0 "$THIRD" "count 2 of 4"
+check_png pz4-000000.png "5 5 rgb8 $((49 + 104 + 142 + 2 * (68 + 1 + 84)))" "projection, max 4"
+# Counts at or above the reference are the top colour.
+snap pz1 --snapshot-scale 1 --snapshot-max 1 four.rle3
+check_px pz1-000000.png 0,0 "$TOP" "count 2 of 1"
+check_px pz1-000000.png 1,0 "$TOP" "count 1 of 1"
+snap px --snapshot-scale 1 --snapshot-max 4 --slice-axis x four.rle3
+"$TOOLS/pngsum" -r pz4-000000.png >pz4.px && "$TOOLS/pngsum" -r px-000000.png >px.px || fail "decode"
+expect_same pz4.px px.px "projection x of a symmetric pattern: the same pixels"
+# Scale 3: each cell 3x3 pixels.
+snap ps --snapshot-scale 3 --snapshot-max 4 four.rle3
+check_png ps-000000.png "15 15 rgb8 $((9 * (49 + 104 + 142 + 2 * (68 + 1 + 84))))" "projection scaled 3x"
+check_px ps-000000.png 2,2 "$THIRD" "scaled: cell (0,0)"
+check_px ps-000000.png 3,0 "$START" "scaled: cell (1,0)"
+
+# Slices: live cells the top colour on black.
+snap s0 --snapshot-scale 1 --snapshot-kind slice --slice-index 0 four.rle3
+check_png s0-000000.png "5 5 rgb8 $((3 * (253 + 231 + 37)))" "slice z=0"
+check_px s0-000000.png 1,0 "$TOP" "slice z=0 cell (1,0)"
+snap s1 --snapshot-scale 1 --snapshot-kind slice --slice-index 1 four.rle3
+check_png s1-000000.png "5 5 rgb8 $((253 + 231 + 37))" "slice z=1"
+snap sm --snapshot-scale 1 --snapshot-kind slice four.rle3
+check_png sm-000000.png "5 5 rgb8 0" "slice default (middle) z=2"
 expect_exit 64 "slice index out of range" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-kind slice --slice-index 5 -o /dev/null four.rle3
 expect_err_line "slice-index" "slice index message"
 
-# A non-cubic box: image is X*S wide and Y*S high for axis z.
-"$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-prefix box- --snapshot-scale 2 -o /dev/null || fail "box run"
+# Orientation, as life3d(1) says: along z x runs right and y down; along
+# y, x right and z down; along x, y right and z down.  One cell at
+# (1, 2, 3) in a 5x6x7 box.
+printf '3D version=1 size=7 box=5,6,7 pos=1,2,3\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >one.rle3
+for view in "z 3 5x6 1,2 x right, y down" "y 2 5x7 1,3 x right, z down" \
+	    "x 1 6x7 2,3 y right, z down"; do
+	set -- $view
+	snap "o$1" --snapshot-scale 1 --snapshot-kind slice --slice-axis "$1" --slice-index "$2" one.rle3
+	check_png "o$1-000000.png" "$(echo "$3" | tr x ' ') rgb8 521" "slice along $1: size"
+	check_px "o$1-000000.png" "$4" "$TOP" "slice along $1: the cell"
+	check_text "o$1-000000.png" "Orientation=$5 $6 $7 $8" "orientation along $1"
+done
+
+# Sizes: by default the smallest whole enlargement with a long side of at
+# least 512 pixels; --snapshot-size changes the 512, --snapshot-scale sets
+# the enlargement; both in one place is an error; the command line beats a
+# configuration file.
+snap d1 four.rle3
+set -- $("$TOOLS/pngsum" d1-000000.png)
+[ "$1 $2 $3" = "515 515 rgb8" ] && ok || fail "default size of a 5^3 projection: $*"
+check_text d1-000000.png "Scale=103" "default scale"
+"$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-prefix box- -o /dev/null || fail "box run"
 set -- $("$TOOLS/pngsum" box-000000.png)
-if [ "$1 $2" = "14 8" ]; then ok; else fail "box image size $1 $2, expected 14 8"; fi
+[ "$1 $2" = "518 296" ] && ok || fail "box 7x4x3 at the default size: $1 $2, expected 518 296 (scale 74)"
+"$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-size 100 --snapshot-prefix box100- -o /dev/null || fail "box size run"
+set -- $("$TOOLS/pngsum" box100-000000.png)
+[ "$1 $2" = "105 60" ] && ok || fail "box at --snapshot-size 100: $1 $2, expected 105 60"
+"$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-scale 2 --snapshot-prefix box2- -o /dev/null || fail "box scale run"
+set -- $("$TOOLS/pngsum" box2-000000.png)
+[ "$1 $2" = "14 8" ] && ok || fail "box at --snapshot-scale 2: $1 $2, expected 14 8"
+expect_exit 64 "scale and size together" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-scale 2 --snapshot-size 100 -o /dev/null four.rle3
+expect_err_line "snapshot-scale or snapshot-size" "scale and size message"
+printf 'snapshot_scale = 2;\n' >scale.conf
+"$LIFE3D" -q -c scale.conf -n 0 --snapshot-every 1 --snapshot-size 20 --snapshot-prefix cs- -o /dev/null four.rle3 || fail "config scale, cli size"
+set -- $("$TOOLS/pngsum" cs-000000.png)
+[ "$1 $2" = "20 20" ] && ok || fail "--snapshot-size over the file's snapshot_scale: $1 $2, expected 20 20"
+
+# Too large for a PNG (more than 1000000 pixels a side): refused before the
+# first step, no file written.
+expect_exit 64 "picture too wide" -- "$LIFE3D" -q -n 5 --snapshot-every 1 --snapshot-scale 200001 --snapshot-prefix huge- -o /dev/null four.rle3
+expect_err_line "1000000" "picture too wide: the limit in the message"
+expect_absent huge-000000.png "refused snapshot"
+expect_exit 64 "universe too wide for a PNG" -- "$LIFE3D" -q --random 1000001x1x1 -n 0 --snapshot-every 1 --snapshot-prefix huge- -o /dev/null
+expect_err_line "1000001x1 pixels.*1000000 a side" "universe too wide: message"
+"$LIFE3D" -q --random 1000000x1x1 -n 0 --snapshot-every 1 --snapshot-prefix edge- -o /dev/null &&
+	ok || fail "a picture of exactly 1000000 pixels a side"
+set -- $("$TOOLS/pngsum" edge-000000.png 2>/dev/null)
+[ "$1 $2" = "1000000 1" ] && ok || fail "1000000-pixel picture: $1 $2"
+
+# Text chunks say what the picture is.
+snap t --snapshot-scale 2 --snapshot-max 4 --slice-axis y four.rle3
+for kv in Generation=0 Rule=B6/S567 Universe=5x5x5 Kind=projection Axis=y Scale=2 Maximum=4; do
+	check_text t-000000.png "$kv" "projection text"
+done
+snap ts --snapshot-scale 1 --snapshot-kind slice --slice-index 1 four.rle3
+check_text ts-000000.png "Kind=slice" "slice text"
+check_text ts-000000.png "Index=1" "slice text"
 
 # A block (still life) gives the same picture at generations 0, 4 and 8 and
-# no file for other generations.
+# no file for other generations; each says its generation.
 printf '3D version=1 size=6 pos=1,1,1\nx=2 y=2 z=2 rule=3D5..7/6\noo$oo/oo$oo!\n' >block.rle3
-"$LIFE3D" -q -n 10 --snapshot-every 4 --snapshot-prefix blk- -o /dev/null block.rle3 || fail "block run"
+"$LIFE3D" -q -n 10 --snapshot-every 4 --snapshot-scale 1 --snapshot-max 4 --snapshot-prefix blk- -o /dev/null block.rle3 || fail "block run"
 n=$(ls blk-*.png | wc -l)
 [ "$n" -eq 3 ] && ok || fail "expected 3 block snapshots, got $n"
-for g in 000000 000004 000008; do check_png "blk-$g.png" "6 6 1020" "block at $g"; done
+for g in 0 4 8; do
+	f=blk-00000$g.png
+	check_png "$f" "6 6 rgb8 $((4 * (49 + 104 + 142)))" "block at $g"
+	check_text "$f" "Generation=$g" "block at $g"
+done
 
 # Snapshots refuse to overwrite without -f, like every output.
 expect_exit 73 "existing snapshot" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix blk- -o /dev/null block.rle3
+
+# SIGTERM while a long picture is being encoded: the encoding stops
+# between rows, the run ends with a checkpoint and status 130 at once, and
+# no partial picture is left.
+"$LIFE3D" -q --random 64 -n 0 --snapshot-every 1 --snapshot-scale 15000 --snapshot-prefix slow- \
+	--checkpoint slow.ckpt.l3d -o /dev/null 2>slow.err &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! ls slow-000000.png.* >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+kill -TERM $pid
+i=0
+while [ $i -lt 50 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $pid 2>/dev/null; then
+	fail "SIGTERM during encoding: still running 5 s later"
+	kill -KILL $pid
+fi
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && ok || fail "SIGTERM during encoding: exit $rc, expected 130; $(cat slow.err)"
+grep -q "interrupted by signal 15 at generation 0; checkpoint in slow.ckpt.l3d" slow.err && ok ||
+	fail "SIGTERM during encoding: message $(cat slow.err)"
+[ -s slow.ckpt.l3d ] && ok || fail "SIGTERM during encoding: no checkpoint"
+ls slow-000000.png* >/dev/null 2>&1 && fail "SIGTERM during encoding: $(ls slow-000000.png*) left" || ok
 finish

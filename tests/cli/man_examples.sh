@@ -12,6 +12,10 @@
 # What cannot run here is said in the output and checked as far as it can:
 #   - a crontab line: the command cron would run, without the schedule and
 #     its `cd DIR &&` (the block's directory stands for DIR);
+#   - scripts/plot-log: the source tree's, in the block's scripts/; without
+#     gnuplot a stand-in that checks its input is a log;
+#   - ffmpeg (no dependency of life3d): where it is missing, a stand-in
+#     that checks its -i pattern names PNG files and says how many;
 #   - tail -f, srun, mpirun: the block runs "dry": life3d's steps are cut to
 #     2 and --random to 32 (with --max-time: the time to 1 s, --random 256
 #     on one CPU thread, so the run is really stopped and its checkpoint
@@ -101,6 +105,22 @@ tail() {
 	fi
 	command tail "$@"
 }
+if ! command -v ffmpeg >/dev/null 2>&1; then
+ffmpeg() {
+	pattern=""
+	while [ $# -gt 0 ]; do
+		[ "$1" = -i ] && pattern=$2
+		shift
+	done
+	n=0
+	for f in $pattern; do
+		head -c 8 "$f" | grep -q PNG || { echo "ffmpeg stand-in: $f is not a PNG" >&2; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || { echo "ffmpeg stand-in: no file matches $pattern" >&2; return 1; }
+	echo "ffmpeg not here: $n PNG frames would make the video"
+}
+fi
 srun() {
 	while [ $# -gt 0 ]; do case $1 in --*=*) shift ;; *) break ;; esac; done
 	"$@"
@@ -129,6 +149,13 @@ PRE
 	cd fixtures &&
 	"$LIFE3D" -q --random 16 --seed 3 -n 0 -o in.bin &&
 	cp "$SRCDIR/tests/data/golly-spaceship.rle3" ship.rle3 &&
+	mkdir -p scripts &&
+	if command -v gnuplot >/dev/null 2>&1; then
+		cp "$SRCDIR/scripts/plot-log" scripts/plot-log
+	else
+		printf '%s\n' '#!/bin/sh' 'head -n 1 | grep -q "^step	population	births	deaths$" &&' \
+			'echo "gnuplot not here: a log to plot"' >scripts/plot-log
+	fi && chmod +x scripts/plot-log &&
 	cat >nightly.conf <<'CONF'
 # A small nightly run.
 random = "48";
@@ -173,7 +200,7 @@ while [ -f "blocks/$n.roff" ]; do
 	line=$(cat "blocks/$n.line")
 	what="example $n (life3d.1 line $line)"
 	dir="$T/ex$n"
-	mkdir -p "$dir" && cp fixtures/* "$dir/" || exit 99
+	mkdir -p "$dir" && cp -R fixtures/. "$dir/" || exit 99
 	unroff "blocks/$n.roff" >"$dir/.roff-out"
 	if grep -n '\\' "$dir/.roff-out" >"$dir/.bad" || grep -n '^\.' "$dir/.roff-out" >>"$dir/.bad"; then
 		fail "$what: roff this test does not unescape: $(head -n 1 "$dir/.bad")"

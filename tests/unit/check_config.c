@@ -278,7 +278,10 @@ START_TEST(test_bad_values)
 		    "engine: 'gpu' is not one of auto|cpu|cuda");
 	expect_fail("log_every = 0;\n", L3D_ERR_CONFIG, 1, "log_every: '0'");
 	expect_fail("steps = -1;\n", L3D_ERR_CONFIG, 1, "steps: '-1'");
-	expect_fail("snapshot_scale = 65;\n", L3D_ERR_CONFIG, 1, "snapshot_scale:");
+	expect_fail("snapshot_scale = 0;\n", L3D_ERR_CONFIG, 1, "snapshot_scale:");
+	expect_fail("snapshot_size = 1000001;\n", L3D_ERR_CONFIG, 1, "snapshot_size:");
+	expect_fail("snapshot_kind = \"cube\";\n", L3D_ERR_CONFIG, 1,
+		    "snapshot_kind: 'cube' is not one of projection|slice|render");
 	expect_fail("output = \"\";\n", L3D_ERR_CONFIG, 1, "output: empty value");
 	expect_fail("steps = 1;\nrule = \"B6/S5x7\";\n", L3D_ERR_CONFIG, 2,
 		    "rule: rule 'B6/S5x7': unexpected 'x' at column 6");
@@ -393,10 +396,10 @@ START_TEST(test_shipped_config)
 	l3d_err err = {0, ""};
 	ck_assert_msg(conffile_load(path, &o, &err) == L3D_OK, "%s", err.msg);
 	ck_assert_str_eq(o.random, "128");
-	ck_assert(o.density == 0.25);
+	ck_assert(o.density == 0.008);
 	ck_assert_uint_eq(o.seed, 1);
 	ck_assert_uint_eq(o.steps, 200);
-	ck_assert_str_eq(o.rule, "B6/S567");
+	ck_assert_str_eq(o.rule, "B4/S4");
 	ck_assert_str_eq(o.engine, "auto");
 	ck_assert_str_eq(o.output, "life3d-final.l3d");
 	ck_assert(o.force);
@@ -404,7 +407,7 @@ START_TEST(test_shipped_config)
 	ck_assert_uint_eq(o.log_every, 1);
 	ck_assert_uint_eq(o.snapshot_every, 50);
 	ck_assert_str_eq(o.snapshot_prefix, "life3d-snap-");
-	ck_assert_str_eq(o.snapshot_kind, "projection");
+	ck_assert_str_eq(o.snapshot_kind, "render");
 	/* Every key is shown, set or commented out, and in the manual. */
 	const char *conf = slurp(path);
 	for (int i = 0; i < OPT_COUNT; i++)

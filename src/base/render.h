@@ -1,0 +1,77 @@
+/* render.h - a 3D picture of the universe: live cells as shaded cubes in an
+ * orthographic view from an oblique direction, the box's edges drawn.
+ *
+ * render_setup() turns the view (two angles, the box, pixels per cell)
+ * into a render_view of integers, once, on the host; it is the only place
+ * that uses floating point.  render_rows() fills rows of the picture from
+ * the packed universe (grid.h) and that render_view alone, in integer
+ * arithmetic, one pixel independent of every other: any split of the rows
+ * among threads, or a port of it to a GPU given the same render_view,
+ * gives the same bytes.
+ *
+ * Geometry.  Cell (x, y, z) is the unit cube [x, x+1) x [y, y+1) x [z, z+1);
+ * z is up.  The camera looks at the box's centre from azimuth `az` (degrees
+ * from the x axis towards y, about z) and elevation `el` (degrees above
+ * the x-y plane); between 0 and 90 each (the default 30, 25) the three
+ * faces x = X, y = Y and z = Z of the box are in view, z pointing up the
+ * picture.  Each pixel casts one ray through its centre, along which an
+ * integer 3D DDA (Amanatides and Woo, with exact cross-multiplied
+ * comparisons) walks the cells to the first live one.
+ *
+ * Shading.  The face the ray entered the cell through gets a brightness
+ * of its own (a light from above, on the viewer's left), and depth cueing
+ * colours the cell by its depth with colormap.h's map: the nearest cells
+ * yellow, the farthest blue.  The edges of the box are light grey lines;
+ * the three that meet at the far corner are drawn only where no cell hides
+ * them.  Empty space is a dark grey. */
+#ifndef LIFE3D_BASE_RENDER_H
+#define LIFE3D_BASE_RENDER_H
+
+#include <stdint.h>
+
+#include "grid.h"
+#include "status.h"
+
+#define RENDER_ONE 16384           /* unit vectors: Q14 */
+#define RENDER_SUB 65536           /* positions: 1 cell = 2^16 units */
+
+/* Default angles, in degrees. */
+#define RENDER_AZIMUTH 30.0
+#define RENDER_ELEVATION 25.0
+
+typedef struct render_edge {
+	int64_t ax, ay, bx, by;     /* ends, in 1/256 pixel */
+	int64_t len;                /* their distance, 1/256 pixel */
+	int back;                   /* meets the far corner */
+} render_edge;
+
+typedef struct render_view {
+	uint64_t nx, ny, nz;
+	uint32_t width, height;     /* pixels */
+	uint32_t scale;             /* pixels per cell edge */
+	int32_t right[3], up[3], toward[3];   /* the camera's axes, Q14 */
+	int64_t left, top;          /* screen position of the picture's top-left
+	                               corner, in RENDER_SUB units from the
+	                               box's centre (up is positive) */
+	int64_t depth;              /* depth range: sum of n * |toward| */
+	uint8_t shade[3];           /* brightness of a face across axis k */
+	int64_t line;               /* half the width of an edge, 1/256 pixel */
+	render_edge edge[12];
+} render_view;
+
+/* Picture size for the box seen from (az, el) at `scale` pixels per cell:
+ * the box's outline and a margin.  Angles in degrees. */
+void render_size(uint64_t nx, uint64_t ny, uint64_t nz, double az, double el,
+		 uint64_t scale, uint64_t *width, uint64_t *height);
+
+/* The view of an nx x ny x nz box; the picture is render_size()'s.  The
+ * caller has checked the size (at most 2^31 - 1 pixels a side). */
+void render_setup(render_view *v, uint64_t nx, uint64_t ny, uint64_t nz,
+		  double az, double el, uint64_t scale);
+
+/* Rows [first, first + n) of the picture into rgb (3 bytes a pixel,
+ * v->width pixels a row).  g has the view's sizes. */
+void render_rows(const render_view *v, const grid *g, uint32_t first,
+		 uint32_t n, uint8_t *rgb);
+
+#endif

@@ -1,0 +1,157 @@
+/* check_picture.c - the colour map and the 3D render, as pure functions:
+ * the map's documented control points and its rising lightness; counts to
+ * entries; a render the same in any split of its rows, and changed by the
+ * cells it should show. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "base/colormap.h"
+#include "base/render.h"
+
+/* CIE L* of an sRGB colour, the lightness the map must raise. */
+static double lightness(const uint8_t c[3])
+{
+	double lin[3];
+	for (int k = 0; k < 3; k++) {
+		double v = c[k] / 255.0;
+		lin[k] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+	}
+	double y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+	return y > 216.0 / 24389 ? 116 * cbrt(y) - 16 : y * 24389.0 / 27;
+}
+
+START_TEST(map_has_its_control_points)
+{
+	/* Entries 0, 85, 170 and 255 fall on points 0, 3, 6 and 9. */
+	static const struct { unsigned i; uint8_t rgb[3]; } at[] = {
+		{0, {0x44, 0x01, 0x54}}, {85, {0x31, 0x68, 0x8E}},
+		{170, {0x35, 0xB7, 0x79}}, {255, {0xFD, 0xE7, 0x25}},
+	};
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+		uint8_t c[3];
+		colormap_rgb(at[k].i, c);
+		ck_assert_mem_eq(c, at[k].rgb, 3);
+	}
+}
+END_TEST
+
+START_TEST(map_lightness_rises_and_zero_stands_apart)
+{
+	uint8_t c[3], black[3] = {0, 0, 0};
+	colormap_rgb(0, c);
+	double prev = lightness(c);
+	/* The map's darkest colour is well apart from black (empty). */
+	ck_assert(prev - lightness(black) > 10);
+	/* Rising from entry to entry, but for the rounding of a colour to
+	 * whole bytes (a small fraction of one unit of L*); and every eight
+	 * entries by more than that. */
+	double lights[256];
+	for (unsigned i = 0; i < 256; i++) {
+		colormap_rgb(i, c);
+		lights[i] = lightness(c);
+		if (i)
+			ck_assert_msg(lights[i] > prev - 0.25, "lightness falls at entry %u", i);
+		if (i >= 8)
+			ck_assert_msg(lights[i] > lights[i - 8] + 0.5,
+				      "lightness flat near entry %u", i);
+		prev = lights[i];
+	}
+}
+END_TEST
+
+START_TEST(counts_to_entries)
+{
+	ck_assert_uint_eq(colormap_index(1, 128), 0);
+	ck_assert_uint_eq(colormap_index(128, 128), 255);
+	ck_assert_uint_eq(colormap_index(500, 128), 255);
+	ck_assert_uint_eq(colormap_index(2, 4), 85);
+	ck_assert_uint_eq(colormap_index(3, 4), 170);
+	ck_assert_uint_eq(colormap_index(1, 1), 255);
+	/* Rising with the count, for a reference of any size. */
+	for (uint64_t c = 2; c <= 1000; c++)
+		ck_assert_uint_ge(colormap_index(c, 1000), colormap_index(c - 1, 1000));
+}
+END_TEST
+
+static uint8_t *render_all(const render_view *v, const grid *g, uint32_t band)
+{
+	uint8_t *rgb = malloc((size_t)v->width * v->height * 3);
+	ck_assert_ptr_nonnull(rgb);
+	for (uint32_t j = 0; j < v->height; j += band) {
+		uint32_t n = v->height - j < band ? v->height - j : band;
+		render_rows(v, g, j, n, rgb + (size_t)j * v->width * 3);
+	}
+	return rgb;
+}
+
+START_TEST(render_is_the_same_in_any_bands)
+{
+	grid g;
+	ck_assert_int_eq(grid_alloc(&g, 23, 17, 70, NULL), L3D_OK);
+	grid_random(&g, 0.05, 11);
+	render_view v;
+	render_setup(&v, g.nx, g.ny, g.nz, 30, 25, 3);
+	uint64_t w, h;
+	render_size(g.nx, g.ny, g.nz, 30, 25, 3, &w, &h);
+	ck_assert_uint_eq(v.width, w);
+	ck_assert_uint_eq(v.height, h);
+	uint8_t *one = render_all(&v, &g, v.height), *rows = render_all(&v, &g, 1),
+		*odd = render_all(&v, &g, 7);
+	size_t bytes = (size_t)v.width * v.height * 3;
+	ck_assert_mem_eq(one, rows, bytes);
+	ck_assert_mem_eq(one, odd, bytes);
+	/* Another universe, another picture. */
+	grid_random(&g, 0.05, 12);
+	uint8_t *other = render_all(&v, &g, v.height);
+	ck_assert(memcmp(one, other, bytes) != 0);
+	free(one);
+	free(rows);
+	free(odd);
+	free(other);
+	grid_free(&g);
+}
+END_TEST
+
+START_TEST(render_shows_the_cell_in_front)
+{
+	/* Seen from +x along the axis (azimuth 0, elevation 0), cell (x, y, z)
+	 * covers the pixels of (y, z); of two cells on one line the one with
+	 * the higher x is in front and nearer: lighter. */
+	grid g;
+	ck_assert_int_eq(grid_alloc(&g, 8, 8, 8, NULL), L3D_OK);
+	render_view v;
+	render_setup(&v, 8, 8, 8, 0, 0, 4);
+	grid_set(&g, 1, 3, 3, 1);
+	uint8_t *far = render_all(&v, &g, 5);
+	grid_set(&g, 6, 3, 3, 1);
+	uint8_t *both = render_all(&v, &g, 5);
+	/* The centre of cell (y 3, z 3): y runs right, z up. */
+	uint32_t margin = 4 + 4, i = margin + 3 * 4 + 2, j = margin + (7 - 3) * 4 + 2;
+	const uint8_t *p = far + ((size_t)j * v.width + i) * 3, *q = both + ((size_t)j * v.width + i) * 3;
+	ck_assert(p[0] + p[1] + p[2] < q[0] + q[1] + q[2]);
+	/* The rest of the picture is unchanged. */
+	size_t diff = 0;
+	for (size_t k = 0; k < (size_t)v.width * v.height * 3; k++)
+		diff += far[k] != both[k];
+	ck_assert(diff > 0 && diff <= 4 * 4 * 3);
+	free(far);
+	free(both);
+	grid_free(&g);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("picture");
+	TCase *tc = tcase_create("picture");
+	tcase_add_test(tc, map_has_its_control_points);
+	tcase_add_test(tc, map_lightness_rises_and_zero_stands_apart);
+	tcase_add_test(tc, counts_to_entries);
+	tcase_add_test(tc, render_is_the_same_in_any_bands);
+	tcase_add_test(tc, render_shows_the_cell_in_front);
+	suite_add_tcase(s, tc);
+	return run_suite(s, true) ? 1 : 0;
+}

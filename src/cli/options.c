@@ -40,6 +40,8 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "fraction of live cells for --random (default 0.25)"},
 	{OPT_SEED, "seed", 0, OT_UINT, F(seed), "S", NULL, 0, U64MAX, true,
 	 "seed for --random (default 1)"},
+	{OPT_RANDOM_RULE, "random-rule", 0, OT_STRING, F(random_rule), "RULE", NULL, 0, 0, true,
+	 "the rule a random universe carries, as a file carries its own (default B6/S567)"},
 	{OPT_QUIET, "quiet", 'q', OT_FLAG, F(quiet), NULL, NULL, 0, 0, true,
 	 "no progress and no summary on stderr"},
 	{OPT_VERBOSE, "verbose", 'v', OT_FLAG, F(verbose), NULL, NULL, 0, 0, true,

@@ -93,11 +93,22 @@ static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
 	return grid_check_size(n[0], n[1], n[2], "--random", err) ? L3D_ERR_USAGE : L3D_OK;
 }
 
+/* A random universe; with --random-rule it carries that rule, as a file
+ * carries its own (so a given rule replaces it, and says so). */
 static int load_random(const options *o, plan *p, l3d_err *err)
 {
 	uint64_t n[3];
+	rule carried;
 	int rc = parse_size(o->random, n, err);
-	return rc ? rc : universe_random(&p->src, n, o->density, o->seed, err);
+	if (!rc && o->random_rule)
+		rc = rule_parse(o->random_rule, &carried, err);
+	if (!rc)
+		rc = universe_random(&p->src, n, o->density, o->seed, err);
+	if (!rc && o->random_rule) {
+		p->src.meta.rule = carried;
+		p->src.meta.has_rule = true;
+	}
+	return rc;
 }
 
 static int choose_format(const options *o, plan *p, l3d_err *err)
@@ -278,9 +289,11 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 	char given[128], stored[128];
 	rule_format(&p->rule, given, sizeof given);
 	rule_format(mine, stored, sizeof stored);
-	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s stored in %s\n",
+	bool random = strcmp(p->src.name, "--random") == 0;
+	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s %s%s\n",
 		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->config,
-		stored, p->src.name);
+		stored, random ? "given by --random-rule" : "stored in ",
+		random ? "" : p->src.name);
 }
 
 static int prepare(const options *o, plan *p, l3d_err *err)

@@ -42,16 +42,23 @@ n=$(ls demo/life3d-snap-*.png | wc -l)
 	fail "the demo's snapshots are not all different: $(cksum demo/life3d-snap-*.png)"
 "$TOOLS/pngsum" -t demo/life3d-snap-000200.png | grep -qx "Kind=render" && ok || fail "the demo has no 3D view"
 
-# An INPUT operand beats the file's random (the command line wins); the
-# shipped file's rule replaces the one stored in the input, and says so;
-# without it (-r with the input's own rule) the input's is kept.
+# An INPUT operand beats the file's random (the command line wins), and
+# the shipped file keeps the rule stored in the input: its random_rule is
+# the random universe's, and it sets no rule.
 "$LIFE3D" -q -r 3D4,7/5,8 --random 12 --seed 5 -n 0 -o golly.l3d || fail "make golly.l3d"
 expect_exit 0 "shipped config with an INPUT" -- \
 	"$LIFE3D" -c "$SRCDIR/conf/life3d.conf" -n 4 --snapshot-every 0 -o ship-in.l3d golly.l3d
-grep -q 'rule B4/S4 (from .*life3d.conf) replaces the rule .* stored in golly.l3d' "$T/err" && ok ||
-	fail "shipped config: rule change not announced: $(cat "$T/err")"
-"$LIFE3D" -q -r B4/S4 -n 4 -o plain-in.l3d golly.l3d || fail "plain run of golly.l3d"
-expect_same plain-in.l3d ship-in.l3d "shipped config + INPUT = the file's rule"
+"$LIFE3D" -q -n 4 -o plain-in.l3d golly.l3d || fail "plain run of golly.l3d"
+expect_same plain-in.l3d ship-in.l3d "shipped config + INPUT = the input's own rule"
+if grep -q 'replaces' "$T/err"; then fail "shipped config announced a rule change"; else ok; fi
+# The demo's random universe carries B4/S4; -r replaces it and says so.
+"$LIFE3D" -c "$SRCDIR/conf/life3d.conf" -v -n 1 --snapshot-every 0 -o demo1.l3d 2>err ||
+	fail "demo, one step"
+grep -q "rule B4/S4," err && ok || fail "demo rule: $(head -n 1 err)"
+"$LIFE3D" -c "$SRCDIR/conf/life3d.conf" -r B6/S567 -n 1 --snapshot-every 0 -o demo2.l3d 2>err ||
+	fail "demo with -r"
+grep -q "rule B6/S567 (from the command line) replaces the rule B4/S4 given by --random-rule" err &&
+	ok || fail "demo -r: $(cat err)"
 cat >both.conf <<'CONF'
 random = "8";
 input = "golly.l3d";

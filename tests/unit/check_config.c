@@ -92,7 +92,7 @@ static void value_text(const opt_desc *d, const options *dflt, char *buf,
 		break;
 	case OT_STRING:
 		snprintf(buf, size, "\"%s\"",
-			 d->id == OPT_RULE ? "B5/S45" : d->name);
+			 d->id == OPT_RULE || d->id == OPT_RANDOM_RULE ? "B5/S45" : d->name);
 		break;
 	case OT_CHOICE: {
 		char word[64];
@@ -399,7 +399,9 @@ START_TEST(test_shipped_config)
 	ck_assert(o.density == 0.008);
 	ck_assert_uint_eq(o.seed, 1);
 	ck_assert_uint_eq(o.steps, 200);
-	ck_assert_str_eq(o.rule, "B4/S4");
+	ck_assert_str_eq(o.rule, "B6/S567");     /* unset: the default text */
+	ck_assert_int_eq(o.origin[OPT_RULE], ORIGIN_DEFAULT);
+	ck_assert_str_eq(o.random_rule, "B4/S4");
 	ck_assert_str_eq(o.engine, "auto");
 	ck_assert_str_eq(o.output, "life3d-final.l3d");
 	ck_assert(o.force);

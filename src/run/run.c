@@ -28,31 +28,6 @@ void run_request_checkpoint(void)
 	checkpoint_requested = 1;
 }
 
-double parse_duration(const char *text)
-{
-	char *end;
-	double v = strtod(text, &end);
-	if (end == text || v < 0 || !isfinite(v))
-		return -1;
-	if (*end == ':') {              /* H:MM:SS or M:SS */
-		double parts[3] = {v, 0, 0};
-		int n = 1;
-		while (*end == ':' && n < 3) {
-			const char *p = end + 1;
-			parts[n++] = strtod(p, &end);
-			if (end == p || parts[n - 1] < 0 || parts[n - 1] >= 60)
-				return -1;
-		}
-		if (*end)
-			return -1;
-		return n == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2]
-			      : parts[0] * 60 + parts[1];
-	}
-	double unit = !*end ? 1 : !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
-		    : !strcmp(end, "h") ? 3600 : !strcmp(end, "d") ? 86400 : -1;
-	return unit < 0 ? -1 : v * unit;
-}
-
 /* Everything decided before the first step. */
 typedef struct plan {
 	universe_source src;    /* the initial universe, until the engine has it */
@@ -68,35 +43,10 @@ typedef struct plan {
 	double t_read;          /* when the input's last row came (0: not known) */
 } plan;
 
-static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
-{
-	char *end;
-	const char *p = text;
-	int k = 0;
-	for (; k < 3; k++) {
-		if (*p < '0' || *p > '9')
-			break;
-		errno = 0;
-		n[k] = strtoull(p, &end, 10);
-		if (errno)
-			break;
-		p = end;
-		if (*p != 'x' && *p != 'X')
-			break;
-		p++;
-	}
-	if (*p || (k != 0 && k != 2))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"--random: '%s' is not a size (N or XxYxZ)", text);
-	if (k == 0)
-		n[1] = n[2] = n[0];
-	return grid_check_size(n[0], n[1], n[2], "--random", err) ? L3D_ERR_USAGE : L3D_OK;
-}
-
 static int load_random(const options *o, plan *p, l3d_err *err)
 {
 	uint64_t n[3];
-	int rc = parse_size(o->random, n, err);
+	int rc = option_size(o->random, n, "--random", err);
 	return rc ? rc : universe_random(&p->src, n, o->density, o->seed, err);
 }
 
@@ -175,7 +125,7 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 	p->ckpt_every = o->checkpoint_every;
 	p->ckpt_interval = o->checkpoint_interval;
 	if (o->max_time) {
-		p->max_time = parse_duration(o->max_time);
+		p->max_time = option_duration(o->max_time);
 		if (p->max_time <= 0)
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"--max-time: '%s' is not a duration (90, 90s, 15m, 2h, 1:30:00)",
@@ -217,7 +167,7 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 	rule_format(&p->rule, given, sizeof given);
 	rule_format(mine, stored, sizeof stored);
 	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s stored in %s\n",
-		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->config,
+		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->source[OPT_RULE],
 		stored, p->src.name);
 }
 

@@ -50,6 +50,42 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	return rc ? rc : universe_random(&p->src, n, o->density, o->seed, err);
 }
 
+/* What the output loses, or what Golly would make of it: said before the
+ * run, not refused (a VTK file of a B5/S45 run is still worth having). */
+static void warn_caveats(const options *o, const plan *p)
+{
+	char text[512];
+	if (o->quiet || !format_caveats(p->out_format, p->src.nx, p->src.start.ny,
+					p->src.start.nz, &p->rule, text, sizeof text))
+		return;
+	fprintf(stderr, "life3d: warning: %s: %s\n",
+		outfile_is_stdout(o->output) ? "(stdout)" : o->output, text);
+}
+
+static void warn_sizeless(const options *o, const plan *p)
+{
+	if (o->quiet || !p->src.meta.size_from_pattern)
+		return;
+	fprintf(stderr, "life3d: warning: %s has no size=: the universe is the "
+		"pattern's %" PRIu64 "x%" PRIu64 "x%" PRIu64 " box, wrapped around, "
+		"where Golly runs it on its own grid; add size=N to its first line "
+		"to say which\n", p->src.name, p->src.nx, p->src.start.ny,
+		p->src.start.nz);
+}
+
+/* An output name with an extension that names no format would get the
+ * input's format under a misleading name (out.npy.gz written as .l3d). */
+static int check_extension(const options *o, l3d_err *err)
+{
+	const char *ext = format_extension(o->output);
+	if (o->format || outfile_is_stdout(o->output) || !ext ||
+	    format_from_path(o->output) != FMT_NONE)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_USAGE,
+			"%s: '.%s' names no format (%s); give --format to write "
+			"it under this name", o->output, ext, format_extensions());
+}
+
 static int choose_format(const options *o, plan *p, l3d_err *err)
 {
 	if (o->format)
@@ -180,6 +216,9 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	if (o->log && strcmp(o->log, "-") == 0 && outfile_is_stdout(o->output))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--log - and the universe both go to stdout; give -o FILE");
+	rc = check_extension(o, err);
+	if (rc)
+		return rc;
 	bool random;
 	rc = choose_source(o, &random, err);
 	if (!rc)
@@ -188,9 +227,12 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		return rc;
 	if (p->src.meta.has_rule)
 		rule_from_input(o, p, rule_given);
+	warn_sizeless(o, p);
 	rc = choose_steps(o, p, err);
 	if (!rc)
 		rc = choose_format(o, p, err);
+	if (!rc)
+		warn_caveats(o, p);
 	if (!rc)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)

@@ -26,7 +26,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_RULE, "rule", 'r', OT_STRING, F(rule), "RULE", NULL, 0, 0, true,
 	 "rule as B/S (B6/S567), Bays (5766) or Golly (3D5..7/6); default B6/S567"},
 	{OPT_CONFIG, "config", 'c', OT_STRING, F(config), "FILE", NULL, 0, 0, false,
-	 "read settings from the libconfig file FILE"},
+	 "read settings from the libconfig file FILE (repeatable: in order)"},
 	{OPT_ENGINE, "engine", 0, OT_CHOICE, F(engine), "NAME", "auto|cpu|cuda", 0, 0, true,
 	 "auto (CUDA when a GPU is present, else CPU), cpu or cuda"},
 	{OPT_THREADS, "threads", 0, OT_INT, F(threads), "N", NULL, 0, 4096, true,

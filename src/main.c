@@ -114,8 +114,9 @@ int main(int argc, char **argv)
 			version();
 		return finish(L3D_OK, &err);
 	}
-	if (rc == L3D_OK && o.config)
-		rc = conffile_load(o.config, &o, &err);
+	/* Several -c files are read in order; a later one wins per key. */
+	for (int i = 0; rc == L3D_OK && i < o.nconfigs; i++)
+		rc = conffile_load(o.configs[i], &o, &err);
 	rc = comm_agree(rc, &err);
 	if (rc == L3D_OK) {
 		install_signals();

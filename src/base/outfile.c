@@ -60,7 +60,13 @@ static int check_dir(const char *path, l3d_err *err)
 	char *slash = strrchr(copy, '/');
 	const char *dir = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
 	int rc = L3D_OK;
-	if (access(dir, W_OK | X_OK) != 0)
+	struct stat st;
+	/* access() on a file says EACCES (no search permission): say what
+	 * is wrong instead. */
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
+			      path, dir);
+	else if (access(dir, W_OK | X_OK) != 0)
 		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot write to directory '%s': %s",
 			      path, dir, strerror(errno));
 	free(copy);

@@ -7,6 +7,7 @@
 #include "conffile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,11 @@
 #include <sys/stat.h>
 
 #include "base/rule.h"
+#include "conftext.h"
 #include "format/format.h"
+
+/* @include depth: a file that includes itself stops here. */
+#define CONF_MAX_DEPTH 16
 
 /* The options keep pointers to their strings (option_set_text stores the
  * pointer), and the options live until exit, so copies of config strings
@@ -166,30 +171,70 @@ static int set_string(options *o, const opt_desc *d, const char *value,
 	return option_set_text(o, d, copy, ORIGIN_CONFIG, where, err);
 }
 
+/* An integer as written (decimal or 0x hex, libconfig's L or LL suffix
+ * dropped) as decimal text for option_set_text, which then reads all 64
+ * bits and names a value too large as written.  False when it is not. */
+static bool integer_text(const char *raw, char *dec, size_t size)
+{
+	size_t n = strlen(raw);
+	if (n >= size)
+		return false;
+	memcpy(dec, raw, n + 1);
+	while (n > 0 && dec[n - 1] == 'L')
+		dec[--n] = '\0';
+	char *digits = dec + (*dec == '+' || *dec == '-');
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(digits + 2, &end, 16);
+		if (errno || *end || end == digits + 2 || *dec == '-')
+			return errno == ERANGE;     /* too large: say so as written */
+		snprintf(dec, size, "%llu", v);
+		return true;
+	}
+	if (*dec == '+')
+		memmove(dec, dec + 1, n);
+	return true;
+}
+
+/* libconfig 1.5 keeps an integer without L in 32 bits and clamps a larger
+ * one, so the value is read again from the file's text. */
+static int set_integer(options *o, const opt_desc *d, const config_setting_t *s,
+		       const conftext *t, const char *where, l3d_err *err)
+{
+	char raw[256], dec[256];
+	if (conftext_value(t, (int)config_setting_source_line(s),
+			   config_setting_name(s), raw, sizeof raw) != 0)
+		return l3d_fail(err, L3D_ERR_CONFIG,
+				"%s: cannot read the value as written; put it after "
+				"'%s =' on the key's line", where, config_setting_name(s));
+	if (!integer_text(raw, dec, sizeof dec))
+		snprintf(dec, sizeof dec, "%s", raw);
+	return option_set_text(o, d, dec, ORIGIN_CONFIG, where, err);
+}
+
 /* Store a value whose type already fits the option. */
 static int set_value(options *o, const opt_desc *d, const config_setting_t *s,
-		     const char *where, l3d_err *err)
+		     const conftext *t, const char *where, l3d_err *err)
 {
 	switch (d->type) {
 	case OT_FLAG:
 		return option_set_flag(o, d, config_setting_get_bool(s), ORIGIN_CONFIG);
 	case OT_UINT:
 	case OT_INT:
-		return option_set_uint(o, d, config_setting_get_int64(s),
-				       ORIGIN_CONFIG, where, err);
+		return set_integer(o, d, s, t, where, err);
 	case OT_DOUBLE:
 		if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
 			return option_set_double(o, d, config_setting_get_float(s),
 						 ORIGIN_CONFIG, where, err);
-		return option_set_double(o, d, (double)config_setting_get_int64(s),
-					 ORIGIN_CONFIG, where, err);
+		return set_integer(o, d, s, t, where, err);
 	default:
 		return set_string(o, d, config_setting_get_string(s), where, err);
 	}
 }
 
 static int apply_setting(options *o, const config_setting_t *s,
-			 const char *path, l3d_err *err)
+			 const conftext *t, const char *path, l3d_err *err)
 {
 	const char *name = config_setting_name(s);
 	place at = place_of(s, path);
@@ -204,28 +249,67 @@ static int apply_setting(options *o, const config_setting_t *s,
 	/* The command line wins; the file's value was still type-checked. */
 	if (o->origin[d->id] == ORIGIN_CLI)
 		return L3D_OK;
-	char where[512];
+	char where[4200];
 	snprintf(where, sizeof where, "%s:%d: %s", at.file, at.line, name);
-	int rc = set_value(o, d, s, where, err);
+	int rc = set_value(o, d, s, t, where, err);
 	if (rc != L3D_OK && rc != L3D_ERR_RUNTIME) {
 		rc = L3D_ERR_CONFIG;
 		if (err)
 			err->code = rc;
 	}
+	if (rc == L3D_OK)
+		o->source[d->id] = path;
 	return rc;
 }
 
-static int apply_all(const config_t *cfg, const char *path, options *o,
-		     l3d_err *err)
+static int load_file(const char *path, int depth, options *o, l3d_err *err);
+
+/* An @include names a file next to the file that holds it (an absolute
+ * name is taken as it is). */
+static int load_include(const char *from, const conf_include *inc, int depth,
+			options *o, l3d_err *err)
+{
+	char path[4096];
+	const char *slash = strrchr(from, '/');
+	int n = inc->name[0] == '/' || !slash
+		? snprintf(path, sizeof path, "%s", inc->name)
+		: snprintf(path, sizeof path, "%.*s/%s", (int)(slash - from), from,
+			   inc->name);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include \"%s\": path "
+				"too long", from, inc->line, inc->name);
+	if (depth >= CONF_MAX_DEPTH)
+		return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include \"%s\": more "
+				"than %d files deep (does a file include itself?)",
+				from, inc->line, inc->name, CONF_MAX_DEPTH);
+	const char *kept_path = keep_string(path);
+	if (!kept_path)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", from);
+	int rc = load_file(kept_path, depth + 1, o, err);
+	if (rc == L3D_ERR_NOINPUT || rc == L3D_ERR_IO) {
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		rc = l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include \"%s\": %s",
+			      from, inc->line, inc->name, why);
+	}
+	return rc;
+}
+
+/* The settings of a file in order, each @include's where it stands. */
+static int apply_all(const config_t *cfg, const conftext *t, const char *path,
+		     int depth, options *o, l3d_err *err)
 {
 	const config_setting_t *root = config_root_setting(cfg);
-	int n = config_setting_length(root);
-	for (int i = 0; i < n; i++) {
-		int rc = apply_setting(o, config_setting_get_elem(root, i), path, err);
-		if (rc)
-			return rc;
+	int n = config_setting_length(root), next_inc = 0, rc = L3D_OK;
+	for (int i = 0; i <= n && !rc; i++) {
+		const config_setting_t *s = i < n ? config_setting_get_elem(root, i) : NULL;
+		int line = s ? (int)config_setting_source_line(s) : INT_MAX;
+		while (!rc && next_inc < t->ninc && t->inc[next_inc].line <= line)
+			rc = load_include(path, &t->inc[next_inc++], depth, o, err);
+		if (!rc && s)
+			rc = apply_setting(o, s, t, path, err);
 	}
-	return L3D_OK;
+	return rc;
 }
 
 static int syntax_error(const config_t *cfg, const char *path, l3d_err *err)
@@ -236,7 +320,8 @@ static int syntax_error(const config_t *cfg, const char *path, l3d_err *err)
 }
 
 /* Open the file ourselves so a missing or unreadable file gets the
- * system's reason rather than libconfig's generic "file I/O error". */
+ * system's reason rather than libconfig's generic "file I/O error" (or,
+ * for a directory, "input in flex scanner failed"). */
 static FILE *open_config(const char *path, l3d_err *err)
 {
 	FILE *f = fopen(path, "r");
@@ -274,36 +359,50 @@ static const char *universe_format(FILE *f)
 	return rc ? NULL : format_name(id);
 }
 
+/* The text of a file, read whole; a universe is refused. */
+static int read_text(const char *path, conftext *t, l3d_err *err)
+{
+	FILE *f = open_config(path, err);
+	if (!f)
+		return err ? err->code : L3D_ERR_NOINPUT;
+	const char *kind = universe_format(f);
+	int rc = kind
+		? l3d_fail(err, L3D_ERR_CONFIG,
+			   "%s: a universe (%s format), not a configuration file: "
+			   "-c takes settings; give a universe as INPUT "
+			   "(life3d [OPTION]... %s)", path, kind, path)
+		: conftext_read(f, path, t, err);
+	fclose(f);
+	return rc;
+}
+
+static int load_file(const char *path, int depth, options *o, l3d_err *err)
+{
+	conftext t;
+	int rc = read_text(path, &t, err);
+	if (rc)
+		return rc;
+	config_t cfg;
+	config_init(&cfg);
+	if (config_read_string(&cfg, t.parse) != CONFIG_TRUE)
+		rc = syntax_error(&cfg, path, err);
+	else
+		rc = apply_all(&cfg, &t, path, depth, o, err);
+	config_destroy(&cfg);
+	conftext_free(&t);
+	return rc;
+}
+
 int conffile_load(const char *path, options *o, l3d_err *err)
 {
 	if (!path || strcmp(path, "-") == 0)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--config -: the configuration cannot come from stdin, "
 				"which carries the universe; name a file");
-	FILE *f = open_config(path, err);
-	if (!f)
-		return err ? err->code : L3D_ERR_NOINPUT;
-	const char *kind = universe_format(f);
-	if (kind) {
-		fclose(f);
-		return l3d_fail(err, L3D_ERR_CONFIG,
-				"%s: a universe (%s format), not a configuration file: "
-				"-c takes settings; give a universe as INPUT "
-				"(life3d [OPTION]... %s)", path, kind, path);
-	}
-	config_t cfg;
-	config_init(&cfg);
-	int rc;
-	if (config_read(&cfg, f) != CONFIG_TRUE) {
-		rc = syntax_error(&cfg, path, err);
-	} else {
-		/* Apply to a copy: a bad line must not leave half a file applied. */
-		options next = *o;
-		rc = apply_all(&cfg, path, &next, err);
-		if (rc == L3D_OK)
-			*o = next;
-	}
-	config_destroy(&cfg);
-	fclose(f);
+	/* Apply to a copy: a bad line must not leave half a file applied. */
+	options next = *o;
+	int rc = load_file(path, 0, &next, err);
+	if (rc == L3D_OK)
+		*o = next;
 	return rc;
 }

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "base/grid.h"
 
 #define F(field) offsetof(options, field)
 #define U64MAX 18446744073709551615.0
@@ -23,7 +26,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_RULE, "rule", 'r', OT_STRING, F(rule), "RULE", NULL, 0, 0, true,
 	 "rule as B/S (B6/S567), Bays (5766) or Golly (3D5..7/6); default B6/S567"},
 	{OPT_CONFIG, "config", 'c', OT_STRING, F(config), "FILE", NULL, 0, 0, false,
-	 "read settings from the libconfig file FILE"},
+	 "read settings from the libconfig file FILE (repeatable: in order)"},
 	{OPT_ENGINE, "engine", 0, OT_CHOICE, F(engine), "NAME", "auto|cpu|cuda", 0, 0, true,
 	 "auto (CUDA when a GPU is present, else CPU), cpu or cuda"},
 	{OPT_THREADS, "threads", 0, OT_INT, F(threads), "N", NULL, 0, 4096, true,
@@ -134,20 +137,31 @@ static void *field(options *o, const opt_desc *d)
 	return (char *)o + d->offset;
 }
 
-/* Is `word` one of the '|'-separated choices? */
-static bool is_choice(const char *choices, const char *word)
+/* The word of the '|'-separated choices that `word` names, in any case
+ * (--format RLE3 is rle3, as a .RLE3 extension is), as a string that
+ * lives as long as the program; NULL if none. */
+static const char *choice_of(const char *choices, const char *word)
 {
+	static const char *const words[] = {
+		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "hpcgame",
+		"l3d", "native", "rle3", "vtk", "npy", "projection", "slice",
+		"x", "y", "z",
+	};
 	size_t n = strlen(word);
 	for (const char *p = choices; *p;) {
 		const char *bar = strchr(p, '|');
 		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-		if (len == n && strncmp(p, word, n) == 0)
-			return true;
+		if (len == n && strncasecmp(p, word, n) == 0) {
+			for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+				if (strcasecmp(words[i], word) == 0)
+					return words[i];
+			return word;
+		}
 		if (!bar)
 			break;
 		p = bar + 1;
 	}
-	return false;
+	return NULL;
 }
 
 static int out_of_range(const opt_desc *d, const char *where, const char *text,
@@ -163,6 +177,92 @@ static int out_of_range(const opt_desc *d, const char *where, const char *text,
 			d->max);
 }
 
+/* A whole number past 64 bits: named as written, with the most there is. */
+static int too_large(const opt_desc *d, const char *where, const char *text,
+		     l3d_err *err)
+{
+	if (d->max >= U64MAX)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: '%s' is too large (at most 18446744073709551615)",
+				where, text);
+	return out_of_range(d, where, text, err);
+}
+
+int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err)
+{
+	char *end;
+	const char *p = text;
+	int k = 0;
+	for (; k < 3; k++) {
+		if (*p < '0' || *p > '9')
+			break;
+		errno = 0;
+		n[k] = strtoull(p, &end, 10);
+		if (errno)
+			break;
+		p = end;
+		if (*p != 'x' && *p != 'X')
+			break;
+		p++;
+	}
+	if (*p || (k != 0 && k != 2))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: '%s' is not a size (N or XxYxZ)", where, text);
+	if (k == 0)
+		n[1] = n[2] = n[0];
+	return grid_check_size(n[0], n[1], n[2], where, err) ? L3D_ERR_USAGE : L3D_OK;
+}
+
+double option_duration(const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || v < 0 || !isfinite(v))
+		return -1;
+	if (*end == ':') {              /* H:MM:SS or M:SS */
+		double parts[3] = {v, 0, 0};
+		int n = 1;
+		while (*end == ':' && n < 3) {
+			const char *p = end + 1;
+			parts[n++] = strtod(p, &end);
+			if (end == p || parts[n - 1] < 0 || parts[n - 1] >= 60)
+				return -1;
+		}
+		if (*end)
+			return -1;
+		return n == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2]
+			      : parts[0] * 60 + parts[1];
+	}
+	double unit = !*end ? 1 : !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
+		    : !strcmp(end, "h") ? 3600 : !strcmp(end, "d") ? 86400 : -1;
+	return unit < 0 ? -1 : v * unit;
+}
+
+/* What a string option's value must be, checked when it is given. */
+static int check_text(options *o, const opt_desc *d, const char *text,
+		      const char *where, l3d_err *err)
+{
+	uint64_t n[3];
+	switch (d->id) {
+	case OPT_RANDOM:
+		return option_size(text, n, where, err);
+	case OPT_MAX_TIME:
+		if (option_duration(text) <= 0)
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"%s: '%s' is not a duration (90, 90s, 15m, 2h, "
+					"1:30:00)", where, text);
+		return L3D_OK;
+	case OPT_CONFIG:
+		if (o->nconfigs == OPT_MAX_CONFIGS)
+			return l3d_fail(err, L3D_ERR_USAGE, "%s: more than %d files",
+					where, OPT_MAX_CONFIGS);
+		o->configs[o->nconfigs++] = text;
+		return L3D_OK;
+	default:
+		return L3D_OK;
+	}
+}
+
 int option_set_text(options *o, const opt_desc *d, const char *text,
 		    opt_origin origin, const char *where, l3d_err *err)
 {
@@ -170,23 +270,31 @@ int option_set_text(options *o, const opt_desc *d, const char *text,
 	switch (d->type) {
 	case OT_FLAG:
 		return option_set_flag(o, d, true, origin);
-	case OT_STRING:
+	case OT_STRING: {
 		if (!*text && d->id != OPT_RULE)
 			return l3d_fail(err, L3D_ERR_USAGE, "%s: empty value", where);
+		int rc = check_text(o, d, text, where, err);
+		if (rc)
+			return rc;
 		*(const char **)field(o, d) = text;
 		break;
-	case OT_CHOICE:
-		if (!is_choice(d->choices, text))
+	}
+	case OT_CHOICE: {
+		const char *word = choice_of(d->choices, text);
+		if (!word)
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"%s: '%s' is not one of %s", where, text,
 					d->choices);
-		*(const char **)field(o, d) = text;
+		*(const char **)field(o, d) = word;
 		break;
+	}
 	case OT_UINT: {
 		if (*text == '-' || *text == '+' || *text == '\0' || *text == ' ')
 			return out_of_range(d, where, text, err);
 		errno = 0;
 		unsigned long long v = strtoull(text, &end, 10);
+		if (errno == ERANGE && !*end)
+			return too_large(d, where, text, err);
 		if (errno || *end || (double)v < d->min || (double)v > d->max)
 			return out_of_range(d, where, text, err);
 		*(uint64_t *)field(o, d) = v;

@@ -37,6 +37,9 @@ typedef enum opt_type {
 
 typedef enum opt_origin { ORIGIN_DEFAULT = 0, ORIGIN_CONFIG, ORIGIN_CLI } opt_origin;
 
+/* -c may be given this many times; the files are read in order. */
+#define OPT_MAX_CONFIGS 16
+
 typedef struct options {
 	const char *input;            /* NULL or "-": stdin */
 	const char *output;           /* NULL or "-": stdout */
@@ -44,7 +47,9 @@ typedef struct options {
 	uint64_t steps;
 	uint64_t until;
 	const char *rule;
-	const char *config;
+	const char *config;           /* the last -c */
+	const char *configs[OPT_MAX_CONFIGS];   /* every -c, in order */
+	int nconfigs;
 	const char *engine;           /* auto | cpu | cuda */
 	int64_t threads;              /* 0 = all cores */
 	int64_t device;               /* -1 = default */
@@ -74,6 +79,7 @@ typedef struct options {
 	bool help;
 	bool version;
 	opt_origin origin[OPT_COUNT];
+	const char *source[OPT_COUNT];   /* the file of an ORIGIN_CONFIG value */
 } options;
 
 typedef struct opt_desc {
@@ -101,7 +107,10 @@ const char *option_key(const opt_desc *d, char *buf, size_t size);
 
 /* Parse `text` for option d and store it, with the given origin.  `where`
  * prefixes the message ("--steps", "conf/x.conf:12: steps").  Strings are
- * stored as given: the caller keeps them alive.  Errors: L3D_ERR_USAGE. */
+ * stored as given: the caller keeps them alive.  The values of random
+ * (option_size) and max_time (option_duration) are checked here, so a bad
+ * one is reported before any input is read.  --config adds to configs[].
+ * Errors: L3D_ERR_USAGE. */
 int option_set_text(options *o, const opt_desc *d, const char *text,
 		    opt_origin origin, const char *where, l3d_err *err);
 /* Typed setters for config values; same validation. */
@@ -110,5 +119,13 @@ int option_set_uint(options *o, const opt_desc *d, long long v,
 int option_set_double(options *o, const opt_desc *d, double v,
 		      opt_origin origin, const char *where, l3d_err *err);
 int option_set_flag(options *o, const opt_desc *d, bool v, opt_origin origin);
+
+/* The size of --random: "N" (a cube) or "XxYxZ", within the grid's
+ * limits.  `where` prefixes the message.  Errors: L3D_ERR_USAGE. */
+int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err);
+
+/* A --max-time duration in seconds: "90", "90s", "15m", "2h", "1d", "M:SS"
+ * or "H:MM:SS"; -1 when the text is none of these. */
+double option_duration(const char *text);
 
 #endif

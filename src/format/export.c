@@ -1,12 +1,17 @@
 /* export.c - volume files for visualisation tools (write only).
  *
  * Both formats take the cells as bytes 0/1 in the grid's row order
- * (x slowest, z fastest), so they share format_put_cells and differ only in
- * the header:
- *   VTK legacy STRUCTURED_POINTS (ParaView, VisIt): the first axis in
- *     DIMENSIONS varies fastest, hence "DIMENSIONS Z Y X".
- *   NumPy .npy v1.0 (numpy.load, napari): C order, shape (X, Y, Z); the
- *     header is padded so the data starts at a multiple of 64 bytes. */
+ * (x slowest, z fastest), a chunk of rows at a time:
+ *   VTK legacy STRUCTURED_POINTS (ParaView, VisIt): a cell is a voxel,
+ *     CELL_DATA on a grid of (Z+1)x(Y+1)x(X+1) points, so every VTK filter
+ *     (Threshold included) treats a live cell as one.  VTK's first axis
+ *     varies fastest, so its i, j, k are life3d's z, y, x; that exchange
+ *     alone would be a mirror image, so z is also reversed: cell (x, y, z)
+ *     is voxel (Z-1-z, y, x), a quarter turn about y, and a chiral pattern
+ *     keeps its hand.
+ *   NumPy .npy v1.0 (numpy.load, napari): C order, shape (X, Y, Z), so
+ *     a[x, y, z] is cell (x, y, z); the header is padded so the data
+ *     starts at a multiple of 64 bytes. */
 #include "export.h"
 #include "stream.h"
 
@@ -24,15 +29,15 @@ int vtk_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
 		 "DIMENSIONS %llu %llu %llu\n"
 		 "ORIGIN 0 0 0\n"
 		 "SPACING 1 1 1\n"
-		 "POINT_DATA %llu\n"
+		 "CELL_DATA %llu\n"
 		 "SCALARS alive unsigned_char 1\n"
 		 "LOOKUP_TABLE default\n",
-		 (unsigned long long)src->generation, (unsigned long long)src->nz,
-		 (unsigned long long)src->ny, (unsigned long long)src->nx,
+		 (unsigned long long)src->generation, (unsigned long long)src->nz + 1,
+		 (unsigned long long)src->ny + 1, (unsigned long long)src->nx + 1,
 		 (unsigned long long)(src->nx * src->ny * src->nz));
 	int rc = format_puts(out, name, head, err);
 	if (!rc)
-		rc = format_put_cells(out, name, src, err);
+		rc = format_put_cells_z_reversed(out, name, src, err);
 	if (!rc)
 		rc = format_puts(out, name, "\n", err);
 	return rc ? rc : format_finish(out, name, err);

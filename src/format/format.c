@@ -49,19 +49,74 @@ fmt_id format_from_name(const char *name)
 	return FMT_NONE;
 }
 
-fmt_id format_from_path(const char *path)
+const char *format_extension(const char *path)
 {
 	if (!path)
-		return FMT_NONE;
+		return NULL;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	const char *dot = strrchr(base, '.');
-	if (!dot || dot == base)
+	return !dot || dot == base || !dot[1] ? NULL : dot + 1;
+}
+
+fmt_id format_from_path(const char *path)
+{
+	const char *ext = format_extension(path);
+	if (!ext)
 		return FMT_NONE;
 	for (size_t i = 0; i < sizeof extension_table / sizeof extension_table[0]; i++)
-		if (strcasecmp(dot + 1, extension_table[i].ext) == 0)
+		if (strcasecmp(ext, extension_table[i].ext) == 0)
 			return extension_table[i].id;
 	return FMT_NONE;
+}
+
+const char *format_extensions(void)
+{
+	return "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy";
+}
+
+/* Golly's 3D.lua: a cube of at most this many cells a side. */
+#define GOLLY_MAX_SIZE 100
+
+static void add_caveat(char *buf, size_t size, const char *text)
+{
+	size_t n = strlen(buf);
+	snprintf(buf + n, size - n, "%s%s", n ? "; " : "", text);
+}
+
+static void golly_caveats(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
+			  char *buf, size_t size)
+{
+	char text[160];
+	if (nx > GOLLY_MAX_SIZE || ny > GOLLY_MAX_SIZE || nz > GOLLY_MAX_SIZE) {
+		snprintf(text, sizeof text, "Golly opens no universe over %d cells a side",
+			 GOLLY_MAX_SIZE);
+		add_caveat(buf, size, text);
+	}
+	if (nx != ny || ny != nz) {
+		snprintf(text, sizeof text, "Golly ignores box=%llu,%llu,%llu and runs the "
+			 "pattern in a cube", (unsigned long long)nx,
+			 (unsigned long long)ny, (unsigned long long)nz);
+		add_caveat(buf, size, text);
+	}
+	if (r->birth & 1)
+		add_caveat(buf, size, "Golly refuses a rule with birth on 0");
+}
+
+bool format_caveats(fmt_id f, uint64_t nx, uint64_t ny, uint64_t nz,
+		    const rule *r, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (f == FMT_RLE3) {
+		golly_caveats(nx, ny, nz, r, buf, size);
+	} else if (f != FMT_NATIVE && !rule_equal(r, &rule_default)) {
+		char text[128];
+		rule_format(r, text, sizeof text);
+		snprintf(buf, size, "the %s format stores no rule: the rule %s is not "
+			 "kept (a run from this file uses %s); write .l3d or .rle3 "
+			 "to keep it", format_name(f), text, RULE_DEFAULT_TEXT);
+	}
+	return buf[0] != '\0';
 }
 
 static int format_index(fmt_id f)

@@ -28,11 +28,25 @@ typedef enum fmt_id {
 
 /* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy"; FMT_NONE if unknown. */
 fmt_id format_from_name(const char *name);
-/* By extension: .bin/.hpc/.dat -> hpcgame, .l3d, .rle3, .vtk, .npy. */
+/* By extension, in any case: .bin/.hpc/.dat -> hpcgame, .l3d, .rle3,
+ * .vtk, .npy. */
 fmt_id format_from_path(const char *path);
+/* The extension of path's last component ("gz" for "a/out.npy.gz"), or
+ * NULL when it has none ("out", ".hidden", "/dev/null"). */
+const char *format_extension(const char *path);
+/* "hpcgame: .bin .hpc .dat, l3d: .l3d, ...": for messages. */
+const char *format_extensions(void);
 const char *format_name(fmt_id f);
 bool format_is_binary(fmt_id f);
 bool format_can_read(fmt_id f);
+
+/* What a file of format f written from an nx*ny*nz universe with rule r
+ * loses, or what Golly would make of it (a format without a rule when r is
+ * not B6/S567; for RLE3, what Golly refuses or runs otherwise: a side over
+ * 100, a box that is not a cube, birth on 0).  Fills buf with one line
+ * and returns true when there is something to say. */
+bool format_caveats(fmt_id f, uint64_t nx, uint64_t ny, uint64_t nz,
+		    const rule *r, char *buf, size_t size);
 
 /* Detect the format from the first bytes.  L3D_ERR_DATA if none matches
  * ("(stdin): not a life3d universe (unknown format)"). */

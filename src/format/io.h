@@ -59,6 +59,8 @@ int format_finish(FILE *out, const char *name, l3d_err *err);
 typedef struct universe_meta {
 	bool has_rule;
 	rule rule;
+	bool size_from_pattern;  /* RLE3 without size= or box=: the universe
+				    is the pattern's box (Golly: its own grid) */
 } universe_meta;
 
 /* A universe that a writer takes a run of rows at a time, so it need not

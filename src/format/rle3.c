@@ -81,6 +81,11 @@ static int scan_line(scanner *s, int first, char *buf, l3d_err *err)
 	size_t n = 0;
 	uint64_t line = s->line;
 	for (int c = first; c != -1 && c != '\n'; c = scan_getc(s)) {
+		/* A NUL would end the line for the string functions after. */
+		if (c == '\0')
+			return l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: byte 0x00 "
+					"in a header line", s->r->name,
+					(unsigned long long)line, (unsigned long long)s->col);
 		if (n + 1 == LINE_CAP)
 			return l3d_fail(err, L3D_ERR_DATA, "%s:%llu: line too long",
 					s->r->name, (unsigned long long)line);
@@ -105,9 +110,10 @@ static bool parse_u64(const char *s, size_t n, uint64_t *out)
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]) || v > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(s[i] - '0');
+		if (!isdigit((unsigned char)s[i]) || v > (UINT64_MAX - d) / 10)
 			return false;
-		v = v * 10 + (uint64_t)(s[i] - '0');
+		v = v * 10 + d;
 	}
 	*out = v;
 	return true;
@@ -377,6 +383,7 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	if (meta) {
 		meta->has_rule = true;
 		meta->rule = h.rule;
+		meta->size_from_pattern = !h.has_size && !h.has_box;
 	}
 	return L3D_OK;
 }

@@ -313,6 +313,29 @@ static const unsigned char *encode_bytes(const payload_out *o, const uint64_t *r
 	return buf;
 }
 
+static const unsigned char *encode_bytes_z_reversed(const payload_out *o,
+						    const uint64_t *rows, uint64_t n,
+						    unsigned char *buf)
+{
+	uint64_t nz = o->src->nz;
+	encode_bytes(o, rows, n, buf);
+	for (unsigned char *row = buf; row < buf + n * nz; row += nz)
+		for (uint64_t a = 0, b = nz - 1; a < b; a++, b--) {
+			unsigned char t = row[a];
+			row[a] = row[b];
+			row[b] = t;
+		}
+	return buf;
+}
+
+int format_put_cells_z_reversed(FILE *out, const char *name,
+				const row_source *src, l3d_err *err)
+{
+	payload_out o = {.out = out, .name = name, .src = src, .cell_bits = 8,
+			 .encode = encode_bytes_z_reversed};
+	return payload_write(&o, err);
+}
+
 int format_put_cells(FILE *out, const char *name, const row_source *src,
 		     l3d_err *err)
 {

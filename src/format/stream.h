@@ -27,6 +27,10 @@ void row_source_of_grid(row_source *s, const grid *g);
  * at a time: the payload of HPCGame, VTK and NumPy files. */
 int format_put_cells(FILE *out, const char *name, const row_source *src,
 		     l3d_err *err);
+/* The same with each row reversed (z from nz-1 down to 0): VTK's voxels,
+ * so that its axes are a rotation of life3d's (export.c). */
+int format_put_cells_z_reversed(FILE *out, const char *name,
+				const row_source *src, l3d_err *err);
 
 /* ---- payloads ----
  * The cells of the binary formats: every row in order, nz cells of

@@ -28,31 +28,6 @@ void run_request_checkpoint(void)
 	checkpoint_requested = 1;
 }
 
-double parse_duration(const char *text)
-{
-	char *end;
-	double v = strtod(text, &end);
-	if (end == text || v < 0 || !isfinite(v))
-		return -1;
-	if (*end == ':') {              /* H:MM:SS or M:SS */
-		double parts[3] = {v, 0, 0};
-		int n = 1;
-		while (*end == ':' && n < 3) {
-			const char *p = end + 1;
-			parts[n++] = strtod(p, &end);
-			if (end == p || parts[n - 1] < 0 || parts[n - 1] >= 60)
-				return -1;
-		}
-		if (*end)
-			return -1;
-		return n == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2]
-			      : parts[0] * 60 + parts[1];
-	}
-	double unit = !*end ? 1 : !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
-		    : !strcmp(end, "h") ? 3600 : !strcmp(end, "d") ? 86400 : -1;
-	return unit < 0 ? -1 : v * unit;
-}
-
 /* Everything decided before the first step. */
 typedef struct plan {
 	universe_source src;    /* the initial universe, until the engine has it */
@@ -68,38 +43,13 @@ typedef struct plan {
 	double t_read;          /* when the input's last row came (0: not known) */
 } plan;
 
-static int parse_size(const char *text, uint64_t n[3], l3d_err *err)
-{
-	char *end;
-	const char *p = text;
-	int k = 0;
-	for (; k < 3; k++) {
-		if (*p < '0' || *p > '9')
-			break;
-		errno = 0;
-		n[k] = strtoull(p, &end, 10);
-		if (errno)
-			break;
-		p = end;
-		if (*p != 'x' && *p != 'X')
-			break;
-		p++;
-	}
-	if (*p || (k != 0 && k != 2))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"--random: '%s' is not a size (N or XxYxZ)", text);
-	if (k == 0)
-		n[1] = n[2] = n[0];
-	return grid_check_size(n[0], n[1], n[2], "--random", err) ? L3D_ERR_USAGE : L3D_OK;
-}
-
 /* A random universe; with --random-rule it carries that rule, as a file
  * carries its own (so a given rule replaces it, and says so). */
 static int load_random(const options *o, plan *p, l3d_err *err)
 {
 	uint64_t n[3];
 	rule carried;
-	int rc = parse_size(o->random, n, err);
+	int rc = option_size(o->random, n, "--random", err);
 	if (!rc && o->random_rule)
 		rc = rule_parse(o->random_rule, &carried, err);
 	if (!rc)
@@ -109,6 +59,42 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 		p->src.meta.has_rule = true;
 	}
 	return rc;
+}
+
+/* What the output loses, or what Golly would make of it: said before the
+ * run, not refused (a VTK file of a B5/S45 run is still worth having). */
+static void warn_caveats(const options *o, const plan *p)
+{
+	char text[512];
+	if (o->quiet || !format_caveats(p->out_format, p->src.nx, p->src.start.ny,
+					p->src.start.nz, &p->rule, text, sizeof text))
+		return;
+	fprintf(stderr, "life3d: warning: %s: %s\n",
+		outfile_is_stdout(o->output) ? "(stdout)" : o->output, text);
+}
+
+static void warn_sizeless(const options *o, const plan *p)
+{
+	if (o->quiet || !p->src.meta.size_from_pattern)
+		return;
+	fprintf(stderr, "life3d: warning: %s has no size=: the universe is the "
+		"pattern's %" PRIu64 "x%" PRIu64 "x%" PRIu64 " box, wrapped around, "
+		"where Golly runs it on its own grid; add size=N to its first line "
+		"to say which\n", p->src.name, p->src.nx, p->src.start.ny,
+		p->src.start.nz);
+}
+
+/* An output name with an extension that names no format would get the
+ * input's format under a misleading name (out.npy.gz written as .l3d). */
+static int check_extension(const options *o, l3d_err *err)
+{
+	const char *ext = format_extension(o->output);
+	if (o->format || outfile_is_stdout(o->output) || !ext ||
+	    format_from_path(o->output) != FMT_NONE)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_USAGE,
+			"%s: '.%s' names no format (%s); give --format to write "
+			"it under this name", o->output, ext, format_extensions());
 }
 
 static int choose_format(const options *o, plan *p, l3d_err *err)
@@ -248,7 +234,7 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 	p->ckpt_every = o->checkpoint_every;
 	p->ckpt_interval = o->checkpoint_interval;
 	if (o->max_time) {
-		p->max_time = parse_duration(o->max_time);
+		p->max_time = option_duration(o->max_time);
 		if (p->max_time <= 0)
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"--max-time: '%s' is not a duration (90, 90s, 15m, 2h, 1:30:00)",
@@ -291,7 +277,7 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 	rule_format(mine, stored, sizeof stored);
 	bool random = strcmp(p->src.name, "--random") == 0;
 	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s %s%s\n",
-		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->config,
+		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->source[OPT_RULE],
 		stored, random ? "given by --random-rule" : "stored in ",
 		random ? "" : p->src.name);
 }
@@ -305,6 +291,9 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	if (o->log && strcmp(o->log, "-") == 0 && outfile_is_stdout(o->output))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--log - and the universe both go to stdout; give -o FILE");
+	rc = check_extension(o, err);
+	if (rc)
+		return rc;
 	bool random;
 	rc = choose_source(o, &random, err);
 	if (!rc)
@@ -313,9 +302,12 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		return rc;
 	if (p->src.meta.has_rule)
 		rule_from_input(o, p, rule_given);
+	warn_sizeless(o, p);
 	rc = choose_steps(o, p, err);
 	if (!rc)
 		rc = choose_format(o, p, err);
+	if (!rc)
+		warn_caveats(o, p);
 	if (!rc)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)

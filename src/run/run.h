@@ -15,7 +15,4 @@ int run(const options *o, l3d_err *err);
 void run_request_stop(int signo);
 void run_request_checkpoint(void);
 
-/* "90", "90s", "15m", "2h", "1:30:00" -> seconds; -1 if malformed. */
-double parse_duration(const char *text);
-
 #endif

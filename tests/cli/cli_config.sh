@@ -97,6 +97,80 @@ for u in golly.l3d cube.bin "$SRCDIR/tests/data/golly-spaceship.rle3"; do
 	expect_err_line "not a configuration file: -c takes settings; give a universe as INPUT" "-c $u"
 done
 
+# Integers keep all 64 bits (libconfig 1.5 alone keeps 32: 4294967298 would
+# log every 2 steps, seed 4294967297 would be seed 1), in decimal, hex and
+# with libconfig's L suffix; a value past 64 bits is named and refused.
+printf 'random = "6";\nlog_every = 4294967298;\n' >int.conf
+expect_exit 0 "log_every past 32 bits" -- "$LIFE3D" -q -c int.conf -n 4 --log int.tsv -o int.l3d
+[ "$(cut -f1 int.tsv | tr '\n' ' ')" = "step 0 " ] && ok || fail "log_every 4294967298 logged: $(cut -f1 int.tsv | tr '\n' ' ')"
+for seed in 4294967297 4294967297L 0x100000001 0x100000001L; do
+	printf 'random = "6";\nseed = %s;\n' "$seed" >seed.conf
+	"$LIFE3D" -q -c seed.conf -n 0 -o seed-conf.l3d -f || fail "seed = $seed"
+	"$LIFE3D" -q --random 6 --seed 4294967297 -n 0 -o seed-cli.l3d -f || fail "--seed 4294967297"
+	expect_same seed-cli.l3d seed-conf.l3d "seed = $seed in a file = --seed 4294967297"
+done
+"$LIFE3D" -q --random 6 --seed 1 -n 0 -o seed1.l3d || fail "--seed 1"
+cmp -s seed1.l3d seed-conf.l3d && fail "seed 4294967297 gave seed 1's universe" || ok
+printf 'random = "6";\nsteps = 99999999999999999999999;\n' >huge.conf
+expect_exit 78 "a value past 64 bits" -- "$LIFE3D" -c huge.conf -o huge.l3d
+expect_err_line "^life3d: huge.conf:2: steps: '99999999999999999999999' is too large (at most 18446744073709551615)$" \
+	"a value past 64 bits is named"
+printf 'steps =\n  -3; # below zero\n' >neg.conf
+expect_exit 78 "a negative count" -- "$LIFE3D" -c neg.conf --random 4 -o neg.l3d
+expect_err_line "neg.conf:1: steps: '-3' is not a whole number >= 0" "a negative count is named"
+
+# Bad random and max_time values are the file's errors (78, FILE:LINE),
+# found before the input is read (the input here does not exist).
+printf 'density = 0.5;\nrandom = "4x4";\n' >rnd.conf
+expect_exit 78 "bad random in a file" -- "$LIFE3D" -c rnd.conf -o x.l3d no-such-input.l3d
+expect_err_line "^life3d: rnd.conf:2: random: '4x4' is not a size (N or XxYxZ)$" "bad random in a file"
+printf 'max_time = "1:75";\n' >mt.conf
+expect_exit 78 "bad max_time in a file" -- "$LIFE3D" -c mt.conf -o x.l3d no-such-input.l3d
+expect_err_line "^life3d: mt.conf:1: max_time: '1:75' is not a duration" "bad max_time in a file"
+expect_exit 64 "bad --max-time before the input" -- "$LIFE3D" --max-time 1:75 -o x.l3d no-such-input.l3d
+expect_err_line "^life3d: --max-time: '1:75' is not a duration" "bad --max-time before the input"
+
+# @include: next to the including file, at every depth; its settings take
+# effect where it stands; a missing or unreadable file is named (78).
+mkdir -p inc/deeper || exit 99
+printf 'random = "6";\n@include "deeper/b.conf"\nseed = 9;\n' >inc/a.conf
+printf 'seed = 5;\n@include "c.conf"\n' >inc/deeper/b.conf
+printf 'density = 0.5;\nsteps = 2;\n' >inc/deeper/c.conf
+expect_exit 0 "@include next to the including file" -- "$LIFE3D" -q -c inc/a.conf -o inc.l3d
+"$LIFE3D" -q --random 6 --seed 9 --density 0.5 -n 2 -o inc-cli.l3d || fail "inc-cli"
+expect_same inc-cli.l3d inc.l3d "@include: every file's settings, a later one winning"
+mkdir -p adir || exit 99
+printf 'steps = 1;\n@include "adir"\n' >dir.conf
+expect_exit 78 "@include of a directory" -- "$LIFE3D" -c dir.conf --random 4 -o dir.l3d
+expect_err_line "^life3d: dir.conf:2: @include \"adir\": adir: cannot open: Is a directory$" "@include of a directory"
+printf '\n\n@include "deeper/none.conf"\n' >inc/miss.conf
+expect_exit 78 "@include of a missing file" -- "$LIFE3D" -c inc/miss.conf --random 4 -o miss.l3d
+expect_err_line "^life3d: inc/miss.conf:3: @include \"deeper/none.conf\": inc/deeper/none.conf: cannot open: No such file or directory$" \
+	"@include of a missing file names it"
+printf '@include "self.conf"\n' >self.conf
+expect_exit 78 "a file that includes itself" -- "$LIFE3D" -c self.conf --random 4 -o self.l3d
+expect_err_line "does a file include itself" "a file that includes itself"
+printf 'steps = 3;\n@include "broken.conf"\n' >outer.conf
+printf 'seed = 1;\nsteps = ;\n' >broken.conf
+expect_exit 78 "a syntax error in an included file" -- "$LIFE3D" -c outer.conf --random 4 -o b.l3d
+expect_err_line "^life3d: broken.conf:2: syntax error$" "a syntax error in an included file"
+
+# Two -c files are read in order: the later one wins per key, the command
+# line over both.
+printf 'random = "6";\nseed = 3;\nsteps = 1;\n' >first.conf
+printf 'seed = 4;\ndensity = 0.4;\n' >second.conf
+expect_exit 0 "two -c files" -- "$LIFE3D" -q -c first.conf -c second.conf -o two.l3d
+"$LIFE3D" -q --random 6 --seed 4 --density 0.4 -n 1 -o two-cli.l3d || fail "two-cli"
+expect_same two-cli.l3d two.l3d "two -c files merge, the later one winning"
+expect_exit 0 "two -c files and the command line" -- \
+	"$LIFE3D" -q -c first.conf -c second.conf --seed 3 -o two3.l3d
+"$LIFE3D" -q --random 6 --seed 3 --density 0.4 -n 1 -o two3-cli.l3d || fail "two3-cli"
+expect_same two3-cli.l3d two3.l3d "the command line wins over both files"
+printf 'rule = "5766";\n' >r1.conf
+printf 'steps = 1;\n' >r2.conf
+expect_exit 0 "a rule from the first of two files" -- "$LIFE3D" -c r1.conf -c r2.conf -o r5.l3d golly.l3d
+grep -q "rule B6/S567 (from r1.conf) replaces" "$T/err" && ok || fail "the rule's file: $(cat "$T/err")"
+
 # One step is "1 step".
 expect_exit 0 "one step" -- "$LIFE3D" --random 4 -n 1 -o one.l3d
 grep -q "life3d: 1 step to generation 1," "$T/err" && ok || fail "summary of one step: $(cat "$T/err")"

@@ -90,10 +90,10 @@ expect_same ck.l3d ck.cpu.l3d "checkpoint from the device"
 # A truncated input: the reader's error, not the engine's.
 head -c 1000000 big.in.bin >cut.bin
 expect_exit 65 "truncated input with the CUDA engine" -- \
-	"$LIFE3D" -q --engine cuda -n 1 -o cut.out cut.bin
+	"$LIFE3D" -q --engine cuda -n 1 -o cut-out.bin cut.bin
 expect_err_line "cut.bin: truncated: expected 2197000 bytes of cells, got 999984" \
 	"truncated input with the CUDA engine: message"
-expect_absent cut.out "truncated input with the CUDA engine"
+expect_absent cut-out.bin "truncated input with the CUDA engine"
 
 # The PTX fallback that GPUs without sm_90 code run: forced through the
 # driver's JIT compiler, the kernels give the same universe and log.

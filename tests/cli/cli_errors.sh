@@ -33,7 +33,7 @@ bad_case byte2.bin 65 "" "byte other than 0 or 1"
 { u64 2; u64 0; printf '\001\000\001\000\001\000\000\000xyz'; } >trail.bin
 bad_case trail.bin 65 "" "trailing garbage"
 { u64 2; u64 5; printf '\001\000\001\000\001\000\000\000'; } >good.bin
-expect_exit 0 "a good HPCGame file" -- run -n 1 -o good.out good.bin
+expect_exit 0 "a good HPCGame file" -- run -n 1 -o good-out.bin good.bin
 
 # Native format: flip one payload byte -> CRC error; truncate.
 run -n 0 --random 8 -o good.l3d || fail "make good.l3d"
@@ -124,4 +124,13 @@ if [ -w /dev/full ]; then
 	expect_exit 74 "disk full on the log" -- run -n 1 --log /dev/full -o out.l3d good.l3d
 	expect_absent out.l3d "disk full on the log"
 fi
+# An output under a file that is not a directory says so.
+: >plainfile
+expect_exit 73 "-o under a file" -- "$LIFE3D" -q --random 4 -o plainfile/x.l3d
+expect_err_line "^life3d: plainfile/x.l3d: 'plainfile' is not a directory$" "-o under a file"
+# A long path does not hide the reason: the message loses its middle.
+long=$(printf 'long-directory-name-%s/' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30)
+expect_exit 73 "-o under a long missing path" -- "$LIFE3D" -q --random 4 -o "${long}x.l3d"
+expect_err_line "^life3d: long-directory-name-1/.*\.\.\..*long-directory-name-30': No such file or directory$" \
+	"a long path keeps the reason"
 finish

@@ -42,10 +42,93 @@ grep -q 'gen=10' ship10.rle3 && ok || fail "gen=10 in the header"
 
 # Exports: VTK and NPY headers, sizes.
 "$LIFE3D" -q -n 0 -o r.vtk r.l3d && ok || fail "vtk"
-head -n 5 r.vtk | grep -q '^DIMENSIONS 12 12 12' && ok || fail "vtk dimensions"
+# Cells are voxels: CELL_DATA on a grid of (X+1)(Y+1)(Z+1) points.
+head -n 5 r.vtk | grep -q '^DIMENSIONS 13 13 13$' && ok || fail "vtk dimensions"
+grep -a -q '^CELL_DATA 1728$' r.vtk && ok || fail "vtk cell data"
+grep -a -q '^POINT_DATA' r.vtk && fail "vtk point data" || ok
+# One live cell at (x, y, z) = (1, 0, 0) of a 2x3x4 box is voxel (i, j, k)
+# = (Z-1-z, y, x) = (3, 0, 1): byte 3 + 4*(0 + 3*1) = 15 of the cells.
+printf '3D version=1 size=4 box=2,3,4 pos=1,0,0\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >one.rle3
+"$LIFE3D" -q -n 0 -o one.vtk one.rle3 || fail "one.vtk"
+tail -c 25 one.vtk | head -c 24 | od -An -tu1 | tr -s ' \n' ' ' >one.cells
+[ "$(cat one.cells)" = " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0 0 " ] && ok ||
+	fail "vtk voxel of cell (1,0,0): $(cat one.cells)"
 "$LIFE3D" -q -n 0 -o r.npy r.l3d && ok || fail "npy"
 head -c 6 r.npy | od -c | grep -q 'N   U   M   P   Y' && ok || fail "npy magic"
 size=$(wc -c <r.npy)
 [ $(( (size - 1728) % 64 )) -eq 0 ] && ok || fail "npy size $size"
 expect_exit 65 "reading an export" -- "$LIFE3D" -q -n 0 -o x.l3d r.vtk
+
+# A rule the output format cannot store is announced (not with -q); the
+# default rule, and formats that keep a rule, say nothing.
+"$LIFE3D" -q -r B5/S45 --random 6 -n 0 -o b545.l3d || fail "b545.l3d"
+for f in vtk npy bin; do
+	expect_exit 0 "B5/S45 to .$f" -- "$LIFE3D" -n 0 -o "b545.$f" b545.l3d
+	grep -q "^life3d: warning: b545.$f: the [a-z]* format stores no rule: the rule B5/S45 is not kept (a run from this file uses B6/S567); write .l3d or .rle3 to keep it$" \
+		"$T/err" && ok || fail "rule dropped in .$f not announced: $(cat "$T/err")"
+	expect_exit 0 "B5/S45 to .$f, -q" -- "$LIFE3D" -q -n 0 -o "q545.$f" b545.l3d
+	[ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
+done
+for out in r2.vtk r2.npy r2.bin; do
+	expect_exit 0 "B6/S567 to $out" -- "$LIFE3D" -n 0 -o "$out" r.l3d
+	grep -q warning "$T/err" && fail "default rule warned: $(cat "$T/err")" || ok
+done
+for out in k545.l3d k545.rle3; do
+	expect_exit 0 "B5/S45 to $out" -- "$LIFE3D" -n 0 -o "$out" b545.l3d
+	grep -q warning "$T/err" && fail "$out warned: $(cat "$T/err")" || ok
+done
+
+# Golly interchange.  An RLE3 without size= is a torus the size of the
+# pattern's box (Golly: its own grid): said, not with -q.
+printf '3D version=1 pos=1,1,1\nx=2 y=1 z=1 rule=3D5..7/6\noo!\n' >nosize.rle3
+expect_exit 0 "RLE3 without size=" -- "$LIFE3D" -n 0 -o nosize.l3d nosize.rle3
+grep -q "^life3d: warning: nosize.rle3 has no size=: the universe is the pattern's 3x2x2 box, wrapped around, where Golly runs it on its own grid; add size=N to its first line to say which$" \
+	"$T/err" && ok || fail "no size= not announced: $(cat "$T/err")"
+expect_exit 0 "RLE3 without size=, -q" -- "$LIFE3D" -q -n 0 -o nosize2.l3d nosize.rle3
+[ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
+expect_exit 0 "RLE3 with size=" -- "$LIFE3D" -n 0 -o ship-again.l3d ship.rle3
+grep -q warning "$T/err" && fail "size= warned: $(cat "$T/err")" || ok
+# What Golly would refuse or run otherwise is said when RLE3 is written.
+"$LIFE3D" -q --random 101 --density 0.001 -n 0 -o big.l3d || fail "big.l3d"
+expect_exit 0 "RLE3 over 100 a side" -- "$LIFE3D" -n 0 -o big.rle3 big.l3d
+grep -q "^life3d: warning: big.rle3: Golly opens no universe over 100 cells a side$" "$T/err" && ok ||
+	fail "size over 100: $(cat "$T/err")"
+expect_exit 0 "RLE3 of a box" -- "$LIFE3D" -n 0 -o box.rle3 box.l3d
+grep -q "^life3d: warning: box.rle3: Golly ignores box=3,4,5 and runs the pattern in a cube$" "$T/err" && ok ||
+	fail "box: $(cat "$T/err")"
+expect_exit 0 "RLE3 with birth on 0" -- "$LIFE3D" -r B01/S -n 0 -o b0.rle3 r.l3d
+grep -q "^life3d: warning: b0.rle3: Golly refuses a rule with birth on 0$" "$T/err" && ok ||
+	fail "birth on 0: $(cat "$T/err")"
+expect_exit 0 "RLE3 Golly takes" -- "$LIFE3D" -n 0 -o fine.rle3 r.l3d
+grep -q warning "$T/err" && fail "a cube of 12 warned: $(cat "$T/err")" || ok
+# A NUL byte in a header line is an error, not the line's end.
+printf '3D version=1 size=8\000 size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >nul.rle3
+expect_exit 65 "NUL in the first line" -- "$LIFE3D" -q -n 0 -o nul.l3d nul.rle3
+expect_err_line "^life3d: nul.rle3:1:20: byte 0x00 in a header line$" "NUL in the first line"
+printf '3D version=1 size=8\nx=1 y=1 z=1 rule=3D5..7/6\000x\no!\n' >nul2.rle3
+expect_exit 65 "NUL in the x= line" -- "$LIFE3D" -q -n 0 -o nul2.l3d nul2.rle3
+expect_err_line "nul2.rle3:2:.*byte 0x00 in a header line" "NUL in the x= line"
+# gen= reads every value the writer writes, up to 2^64-1.
+for gen in 18446744073709551615 18446744073709551610 9999999999999999999; do
+	printf '3D version=1 size=4 gen=%s\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' "$gen" >gen.rle3
+	"$LIFE3D" -q -n 0 -o gen-out.rle3 -f gen.rle3 && ok || fail "gen=$gen read"
+	grep -q "^3D version=1 size=4 gen=$gen\$" gen-out.rle3 && ok || fail "gen=$gen written: $(head -n 1 gen-out.rle3)"
+	"$LIFE3D" -q -n 0 -o gen-back.l3d -f gen-out.rle3 && ok || fail "gen=$gen read back"
+done
+printf '3D version=1 size=4 gen=18446744073709551616\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >gen.rle3
+expect_exit 65 "gen= past 64 bits" -- "$LIFE3D" -q -n 0 -o gen-over.l3d gen.rle3
+expect_err_line "bad value in 'gen=18446744073709551616'" "gen= past 64 bits"
+
+# Format names in any case; an extension that names no format is refused
+# unless --format says what to write.
+expect_exit 0 "--format RLE3" -- "$LIFE3D" -q -n 0 --format RLE3 -o upper.txt r.l3d
+head -c 3 upper.txt | grep -q '^3D' && ok || fail "--format RLE3 wrote: $(head -c 20 upper.txt)"
+expect_exit 0 "--format Npy" -- "$LIFE3D" -q -n 0 --format Npy -o upper.npy.gz r.l3d
+head -c 6 upper.npy.gz | od -c | grep -q 'N   U   M   P   Y' && ok || fail "--format Npy"
+expect_exit 0 ".RLE3" -- "$LIFE3D" -q -n 0 -o upper.RLE3 r.l3d
+head -c 3 upper.RLE3 | grep -q '^3D' && ok || fail ".RLE3 wrote: $(head -c 20 upper.RLE3)"
+expect_exit 64 "an unknown extension" -- "$LIFE3D" -q -n 0 -o out.npy.gz r.l3d
+expect_err_line "^life3d: out.npy.gz: '.gz' names no format (hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy); give --format to write it under this name$" \
+	"an unknown extension"
+expect_absent out.npy.gz "an unknown extension"
 finish

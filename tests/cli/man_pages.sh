@@ -1,6 +1,9 @@
 #!/bin/sh
-# Every manual page renders without a warning, and --help agrees with the
-# option table (every long option appears in life3d(1)).
+# Every manual page renders without a warning, --help agrees with the
+# option table (every long option appears in life3d(1)), and every message
+# the manuals quote is what life3d prints: each quoted line ("life3d: ..."
+# in a display) and each quoted fragment (.RI \(lq "..." \(rq) has a case
+# below that makes life3d print it, and a quote without one fails.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 command -v man >/dev/null 2>&1 || { echo "man not found: skipped"; exit 77; }
@@ -21,4 +24,100 @@ while read -r opt; do
 		fail "life3d.1 does not document $opt"
 	fi
 done <opts
+
+# ---- quoted messages ----
+unquote() {
+	sed -e "s/\\\\(aq/'/g" -e 's/\\-/-/g' -e 's/\\(dq/"/g' -e 's/\\e/\\/g' \
+	    -e 's/\\f[BIRP]//g' -e 's/\\&//g'
+}
+: >quoted
+: >fragments
+for page in life3d.1 life3d.conf.5 life3d-formats.5; do
+	awk '/^\.(nf|EX)/ { f = 1; next } /^\.(fi|EE)/ { f = 0; next } f && /^life3d: /' \
+		"$SRCDIR/man/$page" | unquote >>quoted
+	grep '^\.RI .*\\(lq "' "$SRCDIR/man/$page" |
+		sed 's/.*\\(lq "\([^"]*\)" \\(rq.*/\1/' | unquote >>fragments
+done
+[ -s quoted ] && [ -s fragments ] && ok || fail "no quoted messages found in the manuals"
+
+# produce MESSAGE: in a fresh directory, run what makes life3d say it;
+# its stderr in $T/said.  Returns 1 when no case knows the message.
+n=0
+produce() {
+	n=$((n + 1))
+	d="$T/q$n"
+	mkdir -p "$d" && cd "$d" || exit 99
+	case $1 in
+	*"run.conf:4: unknown key 'stpes'"*)
+		printf 'random = "4";\nsteps = 1;\n\nstpes = 2;\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*"run.conf:2: 'steps' must be an integer (found a string)")
+		printf 'random = "4";\nsteps = "3";\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*"run.conf:7: density: '2' is not a number from 0 to 1")
+		printf 'random = "4";\n\n\n\n\n\ndensity = 2;\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*"run.conf:3: syntax error")
+		printf 'random = "4";\n\nsteps 3;\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*"run.conf:2: steps: '99999999999999999999999' is too large"*)
+		printf 'random = "4";\nsteps = 99999999999999999999999;\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*"run.conf:2: random: '4x4' is not a size"*)
+		printf 'seed = 2;\nrandom = "4x4";\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*'run.conf:3: @include "common.conf": common.conf: cannot open'*)
+		printf 'random = "4";\n\n@include "common.conf"\n' >run.conf
+		"$LIFE3D" -c run.conf -o x.l3d ;;
+	*"out.npy.gz: '.gz' names no format"*)
+		"$LIFE3D" --random 4 -o out.npy.gz ;;
+	*"warning: out.vtk: the vtk format stores no rule"*)
+		"$LIFE3D" --random 4 -r B5/S45 -o out.vtk ;;
+	*"plainfile/x.l3d: 'plainfile' is not a directory")
+		: >plainfile
+		"$LIFE3D" --random 4 -o plainfile/x.l3d ;;
+	*"warning: big.rle3: Golly opens no universe over 100"*)
+		"$LIFE3D" --random 101 --density 0.001 -o big.rle3 ;;
+	*"warning: ship.rle3 has no size="*)
+		sed '1s/.*/3D version=1/' "$SRCDIR/tests/data/golly-spaceship.rle3" >ship.rle3
+		"$LIFE3D" -o ship.l3d ship.rle3 ;;
+	"can be written but not read")
+		"$LIFE3D" -q --random 4 -o u.npy && "$LIFE3D" -o x.l3d u.npy ;;
+	"not a life3d universe (unknown format)")
+		echo hello >u.txt
+		"$LIFE3D" -o x.l3d u.txt ;;
+	"empty file")
+		: >u.bin
+		"$LIFE3D" -o x.l3d u.bin ;;
+	"the HPCGame format holds only cubes")
+		"$LIFE3D" --random 3x4x5 -o x.bin ;;
+	"expected N bytes of cells, got K")
+		"$LIFE3D" -q --random 4 -o u.bin && head -c 50 u.bin >cut.bin &&
+			"$LIFE3D" -o x.l3d cut.bin ;;
+	*) cd "$T"; return 1 ;;
+	esac >"$T/said.out" 2>"$T/said" </dev/null
+	cd "$T" || exit 99
+	return 0
+}
+while IFS= read -r msg; do
+	if ! produce "$msg"; then
+		fail "no check for the quoted message: $msg"
+	elif grep -Fxq -- "$msg" "$T/said"; then
+		ok
+	else
+		fail "the manual quotes: $msg
+life3d says: $(cat "$T/said")"
+	fi
+done <quoted
+while IFS= read -r frag; do
+	re=$(printf '%s\n' "$frag" | sed -e 's/[][\.*^$()+?{}|/]/\\&/g' \
+		-e 's/\<[NK]\>/[0-9]+/g')
+	if ! produce "$frag"; then
+		fail "no check for the quoted fragment: $frag"
+	elif grep -Eq -- "$re" "$T/said"; then
+		ok
+	else
+		fail "the manual quotes \"$frag\"; life3d says: $(cat "$T/said")"
+	fi
+done <fragments
 finish

@@ -760,6 +760,50 @@ static void expect_cells(const unsigned char *p, const grid *g)
 				ck_assert_uint_eq(p[i], (unsigned)grid_get(g, x, y, z));
 }
 
+/* VTK's voxel (i, j, k), i fastest, is cell (x, y, z) = (k, j, Z-1-i):
+ * a quarter turn about y, not the mirror image the exchange of x and z
+ * alone would give. */
+static void expect_voxels(const unsigned char *p, const grid *g)
+{
+	uint64_t ni = g->nz, nj = g->ny, nk = g->nx;
+	for (uint64_t k = 0; k < nk; k++)
+		for (uint64_t j = 0; j < nj; j++)
+			for (uint64_t i = 0; i < ni; i++)
+				ck_assert_uint_eq(p[(k * nj + j) * ni + i],
+						  (unsigned)grid_get(g, k, j, g->nz - 1 - i));
+}
+
+/* The map from cells to voxels keeps a pattern's hand: the determinant of
+ * its matrix, columns the images of x, y and z, is +1. */
+START_TEST(test_vtk_rotation)
+{
+	grid g;
+	random_grid(&g, 2, 3, 4, 0.0, 1);
+	int e[3][3];     /* e[a] = voxel (i, j, k) step for a step along axis a */
+	for (int a = 0; a < 3; a++) {
+		uint64_t c0[3] = {0, 0, 1}, c1[3] = {0, 0, 1};
+		c1[a] += 1;
+		uint64_t v0[3] = {g.nz - 1 - c0[2], c0[1], c0[0]};
+		uint64_t v1[3] = {g.nz - 1 - c1[2], c1[1], c1[0]};
+		for (int b = 0; b < 3; b++)
+			e[a][b] = (int)(v1[b] - v0[b]);
+		/* and the writer puts the cell there */
+		grid_set(&g, c1[0], c1[1], c1[2], 1);
+		size_t len;
+		unsigned char *b = written(FMT_VTK, &g, NULL, &len);
+		const unsigned char *cells = b + len - 1 - 24;
+		ck_assert_uint_eq(cells[(v1[2] * g.ny + v1[1]) * g.nz + v1[0]], 1);
+		free(b);
+		grid_set(&g, c1[0], c1[1], c1[2], 0);
+	}
+	int det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+		  e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+		  e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+	ck_assert_int_eq(det, 1);
+	grid_free(&g);
+}
+END_TEST
+
 START_TEST(test_vtk)
 {
 	grid g;
@@ -771,16 +815,16 @@ START_TEST(test_vtk)
 		"life3d universe, generation 2000006\n"
 		"BINARY\n"
 		"DATASET STRUCTURED_POINTS\n"
-		"DIMENSIONS 7 5 3\n"
+		"DIMENSIONS 8 6 4\n"
 		"ORIGIN 0 0 0\n"
 		"SPACING 1 1 1\n"
-		"POINT_DATA 105\n"
+		"CELL_DATA 105\n"
 		"SCALARS alive unsigned_char 1\n"
 		"LOOKUP_TABLE default\n";
 	size_t h = sizeof head - 1;
 	ck_assert_uint_eq(len, h + 105 + 1);
 	ck_assert_mem_eq(b, head, h);
-	expect_cells(b + h, &g);
+	expect_voxels(b + h, &g);
 	ck_assert_uint_eq(b[len - 1], '\n');
 	free(b);
 	grid_free(&g);
@@ -871,6 +915,7 @@ static Suite *formats_suite(void)
 
 	t = tcase_create("exports");
 	tcase_add_test(t, test_vtk);
+	tcase_add_test(t, test_vtk_rotation);
 	tcase_add_test(t, test_npy);
 	tcase_add_test(t, test_write_errors);
 	suite_add_tcase(s, t);

@@ -1,7 +1,7 @@
-/* bench_engine.c - cell updates per second of the CPU engine for one box.
+/* bench_engine.c - cell updates per second of an engine for one box.
  *
- *   bench_engine [--simd PATH] [--threads N] [--rule RULE] [--steps N]
- *                [--reps N] [--density D] [--ref] M|XxYxZ
+ *   bench_engine [--engine cpu|cuda] [--simd PATH] [--threads N] [--rule RULE]
+ *                [--steps N] [--reps N] [--density D] [--ref] M|XxYxZ
  *
  * Fills the box at random, warms the engine up with one call, then times
  * --reps calls of --steps steps each and reports the median, twice: with
@@ -28,7 +28,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 typedef struct bench_opts {
-	const char *simd, *rule;
+	const char *simd, *rule, *engine;
 	int threads, reps, ref;
 	uint64_t nx, ny, nz, steps;
 	double density;
@@ -36,7 +36,7 @@ typedef struct bench_opts {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: bench_engine [--simd PATH] [--threads N] [--rule RULE] "
+	fprintf(stderr, "usage: bench_engine [--engine cpu|cuda] [--simd PATH] [--threads N] [--rule RULE] "
 			"[--steps N] [--reps N] [--density D] [--ref] M|XxYxZ\n");
 	return 64;
 }
@@ -56,13 +56,15 @@ static void parse_box(const char *text, bench_opts *o)
 
 static int parse_args(int argc, char **argv, bench_opts *o)
 {
-	*o = (bench_opts){NULL, "B6/S567", 0, 5, 0, 0, 0, 0, 0, 0.25};
+	*o = (bench_opts){NULL, "B6/S567", "cpu", 0, 5, 0, 0, 0, 0, 0, 0.25};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--ref"))
 			o->ref = 1;
 		else if (v && !strcmp(a, "--simd"))
 			o->simd = argv[++i];
+		else if (v && !strcmp(a, "--engine"))
+			o->engine = argv[++i];
 		else if (v && !strcmp(a, "--rule"))
 			o->rule = argv[++i];
 		else if (v && !strcmp(a, "--threads"))
@@ -141,7 +143,7 @@ static int create(const bench_opts *o, const rule *r, engine **e)
 	int rc = grid_alloc(&g, o->nx, o->ny, o->nz, &err);
 	if (!rc) {
 		grid_random(&g, o->density, SEED);
-		engine_opts eo = {"cpu", o->threads, -1, o->simd};
+		engine_opts eo = {o->engine, o->threads, -1, o->simd};
 		rc = engine_create(&eo, &g, r, e, &err);
 		grid_free(&g);
 	}

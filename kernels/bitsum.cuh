@@ -168,6 +168,27 @@ __device__ __forceinline__ uint32_t rule_tree(const uint32_t s[5], const uint32_
 	return mux(s[4], mux(s[3], l3[3], l3[2]), mux(s[3], l3[1], l3[0]));
 }
 
+/* Rules with no live cell for S >= 16 (most of them: B5..7/S4..9 stops
+ * at 10): a tree over s0..s3 alone, half the size, and s4 clears it. */
+__device__ __forceinline__ uint32_t rule_tree16(const uint32_t s[5], const uint32_t leaf[32])
+{
+	uint32_t l1[8], l2[4];
+#pragma unroll
+	for (int i = 0; i < 8; i++)
+		l1[i] = mux(s[0], leaf[2 * i + 1], leaf[2 * i]);
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		l2[i] = mux(s[1], l1[2 * i + 1], l1[2 * i]);
+	return mux(s[3], mux(s[2], l2[3], l2[2]), mux(s[2], l2[1], l2[0]));
+}
+
+__device__ __forceinline__ uint32_t rule_low(const uint32_t s[5], uint32_t self,
+					     const uint32_t leaf_b[32],
+					     const uint32_t leaf_s[32])
+{
+	return mux(self, rule_tree16(s, leaf_s), rule_tree16(s, leaf_b)) & ~s[4];
+}
+
 __device__ __forceinline__ uint32_t rule_any(const uint32_t s[5], uint32_t self,
 					     const uint32_t leaf_b[32],
 					     const uint32_t leaf_s[32])

@@ -29,7 +29,9 @@ extern "C" {
 #define L3DK_MAX_FUSE 3
 
 enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1 };
-enum l3dk_rule_kind { L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1 };
+/* ANY: a tree over all five bits of S; LOW: no live cell for S >= 16, a
+ * tree over four bits. */
+enum l3dk_rule_kind { L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1, L3DK_RULE_LOW = 2 };
 /* Neighbourhoods, numbered as rule.h's rule_hood. */
 enum l3dk_hood {
 	L3DK_HOOD_MOORE = 0, L3DK_HOOD_FACE, L3DK_HOOD_CORNER, L3DK_HOOD_EDGE,

@@ -185,6 +185,8 @@ __device__ __forceinline__ uint32_t apply_rule(const StepArgs &a, const uint32_t
 {
 	if (RULE == L3DK_RULE_B6S567)
 		return rule_b6s567(s, self);
+	if (RULE == L3DK_RULE_LOW)
+		return rule_low(s, self, a.leaf_b, a.leaf_s);
 	return rule_any(s, self, a.leaf_b, a.leaf_s);
 }
 
@@ -621,69 +623,96 @@ __device__ __forceinline__ uint32_t pick(const ZWord &r, int dz)
 	return dz < 0 ? r.dn : dz > 0 ? r.up : r.c;
 }
 
-/* The F, C, E and H neighbourhoods (rule.h): one thread per 32-bit word,
- * like step_generic, reading the rows its offsets name and adding their
- * words with full adders (sum6/sum8/sum12); the rule looks at the count
- * of neighbours alone. */
+/* The F, C, E and H neighbourhoods (rule.h).  A thread owns one 32-bit
+ * word position (y, w) of a plane and marches along x through a chunk of
+ * HOOD_CHUNK planes, keeping rows y-1, y, y+1 of the planes x-1, x, x+1 as
+ * words and their z-shifted copies in registers, so each output word reads
+ * the 9 words around it in one new plane, and no index is divided inside
+ * the march.  The count adds the neighbourhood's 6, 8 or 12 words with
+ * full adders (sum6/sum8/sum12); the rule then looks at the count of
+ * neighbours alone, at most 12 (rule_low's tree over four bits). */
+constexpr uint32_t HOOD_CHUNK = 16;
+
+struct Rows3 {
+	ZWord r[3];          /* rows y-1, y, y+1 */
+};
+
+__device__ __forceinline__ Rows3 load_rows(const StepArgs &a, int64_t x, uint32_t ym,
+					   uint32_t y, uint32_t yp, uint32_t w, bool exact)
+{
+	if (!a.open)
+		x = x < 0 ? x + a.nx : x >= (int64_t)a.nx ? x - a.nx : x;
+	const uint32_t *plane = a.src + x * (int64_t)a.plane;
+	Rows3 t;
+	t.r[0] = zword(a, plane + (uint64_t)ym * a.w32, w, exact);
+	t.r[1] = zword(a, plane + (uint64_t)y * a.w32, w, exact);
+	t.r[2] = zword(a, plane + (uint64_t)yp * a.w32, w, exact);
+	return t;
+}
+
+template <int HOOD>
+__device__ __forceinline__ void hood_count(const Rows3 (&p)[3], uint32_t n[5])
+{
+#define NB(dx, dy, dz) pick(p[(dx) + 1].r[(dy) + 1], dz)
+	if (HOOD == L3DK_HOOD_FACE) {
+		uint32_t in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
+				  NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
+		sum6(in, n);
+	} else if (HOOD == L3DK_HOOD_CORNER) {
+		uint32_t in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
+				  NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
+		sum8(in, n);
+	} else if (HOOD == L3DK_HOOD_EDGE) {
+		uint32_t in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
+				   NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
+				   NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
+		sum12(in, n);
+	} else {
+		uint32_t in[12] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0),
+				   NB(0, 0, 1), NB(0, 0, -1), NB(0, 1, -1), NB(0, -1, 1),
+				   NB(1, 0, -1), NB(-1, 0, 1), NB(1, -1, 0), NB(-1, 1, 0)};
+		sum12(in, n);
+	}
+#undef NB
+}
+
 template <int HOOD, bool STATS>
 __global__ void step_hood(const __grid_constant__ StepArgs a)
 {
 	wait_for_previous_grid();
 	const bool exact = a.wl == a.w32 - 1 && a.bl == 31;
-	const uint64_t total = (uint64_t)a.nx * a.plane;
+	const uint32_t col = blockIdx.x * blockDim.x + threadIdx.x;
+	const uint32_t x0 = blockIdx.y * HOOD_CHUNK;
+	const uint32_t x1 = x0 + HOOD_CHUNK < a.nx ? x0 + HOOD_CHUNK : a.nx;
 	uint32_t pop = 0, born = 0, died = 0;
-	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < total;
-	     i += (uint64_t)gridDim.x * blockDim.x) {
-		uint32_t w = (uint32_t)(i % a.w32);
-		uint64_t rowi = i / a.w32;
-		uint32_t y = (uint32_t)(rowi % a.ny), x = (uint32_t)(rowi / a.ny);
-		if (w > a.wl) {
-			a.dst[i] = 0;
-			continue;
+	if (col < a.ny * a.w32) {
+		const uint32_t w = col % a.w32, y = col / a.w32;
+		const uint32_t ym = y ? y - 1 : a.ny - 1, yp = y + 1 == a.ny ? 0 : y + 1;
+		const uint32_t top = w < a.wl ? FULL : w > a.wl ? 0 : a.bl == 31 ? FULL
+										 : (2u << a.bl) - 1;
+		Rows3 p[3];
+		if (w <= a.wl) {
+			p[0] = load_rows(a, (int64_t)x0 - 1, ym, y, yp, w, exact);
+			p[1] = load_rows(a, x0, ym, y, yp, w, exact);
 		}
-		ZWord r[3][3];     /* [dx + 1][dy + 1] */
-#pragma unroll
-		for (int dx = 0; dx < 3; dx++) {
-			int64_t xx = (int64_t)x - 1 + dx;
-			if (!a.open)
-				xx = (xx + a.nx) % a.nx;
-#pragma unroll
-			for (int dy = 0; dy < 3; dy++) {
-				uint32_t yy = (y + a.ny - 1 + dy) % a.ny;
-				r[dx][dy] = zword(a, a.src + (xx * (int64_t)a.ny + yy) * (int64_t)a.w32,
-						  w, exact);
+		for (uint32_t x = x0; x < x1; x++) {
+			uint32_t *out = a.dst + (uint64_t)x * a.plane + col;
+			if (w > a.wl) {
+				*out = 0;
+				continue;
 			}
-		}
-#define NB(dx, dy, dz) pick(r[(dx) + 1][(dy) + 1], dz)
-		uint32_t n[5];
-		if (HOOD == L3DK_HOOD_FACE) {
-			uint32_t in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
-					  NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
-			sum6(in, n);
-		} else if (HOOD == L3DK_HOOD_CORNER) {
-			uint32_t in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
-					  NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
-			sum8(in, n);
-		} else if (HOOD == L3DK_HOOD_EDGE) {
-			uint32_t in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
-					   NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
-					   NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
-			sum12(in, n);
-		} else {
-			uint32_t in[12] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0),
-					   NB(0, 0, 1), NB(0, 0, -1), NB(0, 1, -1), NB(0, -1, 1),
-					   NB(1, 0, -1), NB(-1, 0, 1), NB(1, -1, 0), NB(-1, 1, 0)};
-			sum12(in, n);
-		}
-#undef NB
-		uint32_t self = r[1][1].c;
-		uint32_t top = a.bl == 31 ? FULL : (2u << a.bl) - 1;
-		uint32_t out = rule_any(n, self, a.leaf_b, a.leaf_s) & (w == a.wl ? top : FULL);
-		a.dst[i] = out;
-		if (STATS) {
-			pop += __popc(out);
-			born += __popc(out & ~self);
-			died += __popc(self & ~out);
+			p[2] = load_rows(a, (int64_t)x + 1, ym, y, yp, w, exact);
+			uint32_t n[5], self = p[1].r[1].c;
+			hood_count<HOOD>(p, n);
+			uint32_t v = rule_low(n, self, a.leaf_b, a.leaf_s) & top;
+			*out = v;
+			if (STATS) {
+				pop += __popc(v);
+				born += __popc(v & ~self);
+				died += __popc(self & ~v);
+			}
+			p[0] = p[1];
+			p[1] = p[2];
 		}
 	}
 	if (STATS)
@@ -703,8 +732,11 @@ kernel_fn fused_variant(bool exact, bool stats)
 template <int K, int G>
 kernel_fn fused_for_rule(int rule, bool exact, bool stats)
 {
-	return rule == L3DK_RULE_B6S567 ? fused_variant<K, G, L3DK_RULE_B6S567>(exact, stats)
-					: fused_variant<K, G, L3DK_RULE_ANY>(exact, stats);
+	switch (rule) {
+	case L3DK_RULE_B6S567: return fused_variant<K, G, L3DK_RULE_B6S567>(exact, stats);
+	case L3DK_RULE_LOW: return fused_variant<K, G, L3DK_RULE_LOW>(exact, stats);
+	default: return fused_variant<K, G, L3DK_RULE_ANY>(exact, stats);
+	}
 }
 
 template <int G>
@@ -878,7 +910,10 @@ void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t
 	p->birth = birth;
 	p->survive = survive;
 	p->hood = hood;
-	p->rule_kind = birth == (1u << 6) && survive == (7u << 5) ? L3DK_RULE_B6S567 : L3DK_RULE_ANY;
+	/* S counts the cell: a live cell with n neighbours has S = n + 1 */
+	bool low = (birth >> 16) == 0 && (survive >> 15) == 0;
+	p->rule_kind = birth == (1u << 6) && survive == (7u << 5) ? L3DK_RULE_B6S567
+		       : low ? L3DK_RULE_LOW : L3DK_RULE_ANY;
 	p->g = tune && tune->words ? tune->words : p->w32 % 4 == 0 ? 4 : 2;
 	if (p->w32 % p->g)
 		p->g = 2;
@@ -934,7 +969,10 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 	a.counts = counts;
 	cudaLaunchConfig_t cfg = {};
 	cudaLaunchAttribute attr[1];
-	if (generic) {
+	if (generic && p->hood != L3DK_HOOD_MOORE) {
+		cfg.gridDim = dim3(ceil_div(a.plane, 256), ceil_div(nx, HOOD_CHUNK));
+		cfg.blockDim = dim3(256);
+	} else if (generic) {
 		uint64_t words = (uint64_t)nx * a.plane;
 		uint64_t blocks = (words + 255) / 256;
 		cfg.gridDim = dim3((unsigned)(blocks < 65535 * 16 ? blocks : 65535 * 16));

@@ -49,5 +49,5 @@ rc=$?
 [ "$rc" -eq 130 ] && ok || fail "SIGHUP exit $rc, expected 130"
 expect_absent hup-out.l3d "SIGHUP"
 [ -s hup.l3d ] && "$LIFE3D" -q -n 1 -o /dev/null hup.l3d && ok || fail "no resumable checkpoint after SIGHUP"
-if ls | grep -q '\.tmp\.'; then fail "temporary files after SIGHUP"; else ok; fi
+if ls -A | grep -q '\.tmp$'; then fail "temporary files after SIGHUP"; else ok; fi
 finish

@@ -73,7 +73,7 @@ static bool same_file(const char *a, const char *b)
 
 static bool snap_generation(const run_outputs *r, uint64_t g)
 {
-	return g == r->first || (g > r->first && g <= r->last && g % r->snap_every == 0);
+	return (g == r->first && r->snap_first) || (g > r->first && g <= r->last && g % r->snap_every == 0);
 }
 
 /* Is the file name `name` in the prefix's directory one this run's

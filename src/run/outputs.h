@@ -25,6 +25,7 @@ typedef struct run_outputs {
 	const char *checkpoint;
 	const snapshot_opts *snap;
 	uint64_t snap_every, first, last;   /* snapshots of these generations */
+	bool snap_first;          /* and of the first one */
 	const run_stamp *resume;  /* the input's stamp (run_id 0: none) */
 	uint64_t run_id;
 	bool force;

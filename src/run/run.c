@@ -227,7 +227,8 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 		.input = random || outfile_is_stdout(o->input) ? NULL : o->input,
 		.result = o->output ? o->output : "-", .log = o->log,
 		.checkpoint = p->ckpt_path, .snap = &p->snap, .snap_every = p->snap_every,
-		.first = p->first, .last = p->last, .resume = &p->resume,
+		.first = p->first, .last = p->last, .snap_first = !p->resume.run_id,
+		.resume = &p->resume,
 		.run_id = p->run_id, .force = o->force};
 	int rc = outputs_check(&r, err);
 	poplog_mode mode;
@@ -438,7 +439,10 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		     l3d_err *err)
 {
 	engine_stats st = {l->population, 0, 0};
-	int rc = emit(l, p, &st, log_first, p->snap_every != 0, o, err);
+	/* A resumed run's first generation was pictured by the run it
+	 * continues, when it was due. */
+	bool snap_first = p->snap_every != 0 && !p->resume.run_id;
+	int rc = emit(l, p, &st, log_first, snap_first, o, err);
 	while (!rc && l->gen < p->last) {
 		rc = comm_agree(stop_reason(l, p, err), err);
 		if (rc) {

@@ -274,7 +274,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	int rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
 	if (rc)
 		return rc;
-	if (o->log && strcmp(o->log, "-") == 0 && outfile_is_stdout(o->output))
+	if (o->log && outfile_is_stdout(o->log) && outfile_is_stdout(o->output))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--log - and the universe both go to stdout; give -o FILE");
 	bool random;

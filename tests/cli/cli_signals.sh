@@ -7,11 +7,12 @@ cd "$T" || exit 99
 no_tmp() {  # DESCRIPTION: no temporary file is left
 	if ls -A | grep -q '\.tmp$'; then fail "$1: temporary files left: $(ls -A | grep '\.tmp$')"; else ok; fi
 }
-# Under valgrind everything is some 50 times slower: fewer, shorter runs.
+# Under valgrind everything is some 50 times slower: fewer, shorter runs,
+# and W seconds more for life3d to start before a signal is meant for it.
 if [ -n "${LIFE3D_VALGRIND:-}" ]; then
-	N=60 delays="0.3 2 4"
+	N=60 delays="3 5 7" W=4
 else
-	N=1500 delays="0.01 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.8 1.0"
+	W=0 N=1500 delays="0.01 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.8 1.0"
 fi
 "$LIFE3D" -q --random 128 --seed 6 -n 0 -o u.l3d || fail "make u.l3d"
 ARGS="-q --threads 1 --engine cpu --checkpoint-every 200 --snapshot-every 500 --snapshot-prefix s-"
@@ -68,11 +69,11 @@ rm -f s-*
 
 # While the input still comes through a pipe: SIGTERM stops at once with
 # 130 and writes nothing; SIGUSR1 does not break the read.
-slow() { head -c 64 u.l3d; sleep 2; tail -c +65 u.l3d; }
+slow() { head -c 64 u.l3d; sleep $((2 + 2 * W)); tail -c +65 u.l3d; }
 start=$(date +%s)
 slow | "$LIFE3D" -q -n 5 -o p.l3d 2>p.err &
 pid=$!
-sleep 0.5
+sleep 0.5; sleep $W
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -83,7 +84,7 @@ expect_absent p.l3d.ckpt.l3d "SIGTERM while reading a pipe (no checkpoint of the
 "$LIFE3D" -q -n 5 -o p5.l3d u.l3d || fail "five steps"
 slow | "$LIFE3D" -q -n 5 --checkpoint p.ckpt.l3d -o p.l3d 2>p.err &
 pid=$!
-sleep 0.5
+sleep 0.5; sleep $W
 kill -USR1 $pid
 wait $pid
 rc=$?
@@ -94,7 +95,7 @@ expect_same p5.l3d p.l3d "SIGUSR1 while reading a pipe"
 rm -f in.fifo && mkfifo in.fifo || exit 99
 "$LIFE3D" -q -n 1 -o f.l3d in.fifo 2>f.err &
 pid=$!
-sleep 0.5
+sleep 0.5; sleep $W
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -105,8 +106,8 @@ rc=$?
 rm -f l.ckpt.l3d
 rm -f l.pid
 { "$LIFE3D" -q --threads 1 --random 16 -n 100000000 --log - --checkpoint l.ckpt.l3d -o l.l3d 2>l.err &
-  echo $! >l.pid; wait $!; echo $? >l.rc; } | { sleep 2; cat >/dev/null; } &
-sleep 1
+  echo $! >l.pid; wait $!; echo $? >l.rc; } | { sleep $((2 + 2 * W)); cat >/dev/null; } &
+sleep 1; sleep $W
 pid=$(cat l.pid)
 kill -USR1 $pid
 sleep 0.2
@@ -119,8 +120,8 @@ expect_absent l.l3d "SIGTERM while --log - blocks"
 # A second signal ends the run at once, and says so in one line.
 rm -f l2.pid
 { "$LIFE3D" -q --threads 1 --random 16 -n 100000000 --log - --checkpoint l2.ckpt.l3d -o l2.l3d 2>l2.err &
-  echo $! >l2.pid; wait $!; echo $? >l2.rc; } | { sleep 2; cat >/dev/null; } &
-sleep 1
+  echo $! >l2.pid; wait $!; echo $? >l2.rc; } | { sleep $((2 + 2 * W)); cat >/dev/null; } &
+sleep 1; sleep $W
 pid=$(cat l2.pid)
 kill -TERM $pid
 sleep 0.2

@@ -3,6 +3,7 @@
  * Parse the command line, load the configuration file it names, run.  Every
  * failure is one line on stderr, "life3d: <file>: <problem>", and an exit
  * status from status.h. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +21,43 @@
 #include "mpi/comm.h"
 #include "run/run.h"
 
+/* One line on stderr from a signal handler: write(2) alone is safe there. */
+static void say(const char *what, int signo, const char *end)
+{
+	char line[160] = "life3d: ";
+	size_t n = strlen(line), k = strlen(what);
+	memcpy(line + n, what, k);
+	n += k;
+	char digits[4] = {(char)('0' + signo / 10 % 10), (char)('0' + signo % 10)};
+	memcpy(line + n, signo >= 10 ? digits : digits + 1, signo >= 10 ? 2 : 1);
+	n += signo >= 10 ? 2 : 1;
+	k = strlen(end);
+	memcpy(line + n, end, k);
+	n += k;
+	(void)!write(STDERR_FILENO, line, n);
+}
+
 static void on_signal(int signo)
 {
 	/* A second signal means "now": drop temporaries and go, without
-	 * touching any finished file. */
+	 * touching any finished file.  So does the first one while the
+	 * input is still being read: there is no work to save yet. */
 	static volatile sig_atomic_t seen;
+	int saved = errno;
 	if (seen) {
 		outfile_abort_all();
+		say("stopped at once by a second signal ", signo,
+		    "; no result; finished files are kept, temporary ones removed\n");
 		_exit(L3D_ERR_INTERRUPTED);
 	}
 	seen = 1;
-	run_request_stop(signo);
+	if (run_request_stop(signo)) {
+		outfile_abort_all();
+		say("interrupted by signal ", signo,
+		    " while reading the input; nothing written\n");
+		_exit(L3D_ERR_INTERRUPTED);
+	}
+	errno = saved;
 }
 
 static void on_usr1(int signo)
@@ -39,12 +66,19 @@ static void on_usr1(int signo)
 	run_request_checkpoint();
 }
 
+/* SA_RESTART: a signal that only sets a flag must not make a read from a
+ * pipe, a write to a slow reader or the opening of a FIFO fail with EINTR;
+ * the run looks at the flags between steps. */
 static void install_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* Batch systems and a closing terminal send SIGHUP: stop as cleanly. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,57 +39,142 @@ void outfile_abort_all(void)
 
 bool outfile_is_stdout(const char *path)
 {
-	return path == NULL || strcmp(path, "-") == 0;
+	return path == NULL || strcmp(path, "-") == 0 ||
+	       strcmp(path, "/dev/stdout") == 0;
 }
 
-static bool is_regular_or_missing(const char *path, bool *exists)
+/* A FIFO or character device is written in place when it is the user's
+ * own or the system's (/dev/null, a terminal): one that another user
+ * planted at an output path is not a place to pour a universe into. */
+static bool stream_of_ours(const struct stat *st)
+{
+	return (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode)) &&
+	       (st->st_uid == 0 || st->st_uid == geteuid());
+}
+
+static const char *kind_of(mode_t m)
+{
+	return S_ISLNK(m) ? "a symbolic link" : S_ISDIR(m) ? "a directory"
+	     : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+	     : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket"
+	     : "not a regular file";
+}
+
+/* The directory part of path ("." for a bare name) in buf. */
+static const char *dir_of(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return ".";
+	if (slash == path)
+		return "/";
+	size_t n = (size_t)(slash - path);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+int outfile_inspect(const char *path, bool force, outfile_kind *kind,
+		    l3d_err *err)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
-		*exists = false;
-		return true;
+	*kind = OUTFILE_NEW;
+	if (outfile_is_stdout(path)) {
+		*kind = OUTFILE_STDOUT;
+		return L3D_OK;
 	}
-	*exists = true;
-	return S_ISREG(st.st_mode);
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return L3D_OK;
+		if (errno == ENOTDIR) {
+			char dbuf[PATH_MAX];
+			return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
+					path, dir_of(path, dbuf, sizeof dbuf));
+		}
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
+				path, strerror(errno));
+	}
+	if (S_ISREG(st.st_mode)) {
+		*kind = OUTFILE_EXISTS;
+		if (!force)
+			return l3d_fail(err, L3D_ERR_CANTCREAT,
+					"%s: already exists; not overwritten (use -f to overwrite)",
+					path);
+		return L3D_OK;
+	}
+	if (stream_of_ours(&st)) {
+		*kind = OUTFILE_STREAM;
+		return L3D_OK;
+	}
+	if (S_ISLNK(st.st_mode))
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: is a symbolic link; life3d does not write through links "
+				"(name the file itself)", path);
+	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: is %s of another user; not written", path,
+				kind_of(st.st_mode));
+	return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: is %s; not written", path,
+			kind_of(st.st_mode));
 }
 
-static int check_dir(const char *path, l3d_err *err)
+static const char *base_of(const char *path)
 {
-	char *copy = strdup(path);
-	if (!copy)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
-	int rc = L3D_OK;
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* ".NAME.life3d-PID-XXXXXX.tmp" next to NAME: who left it, and for what. */
+static int tmp_name(const char *path, char *buf, size_t size)
+{
+	const char *base = base_of(path);
+	int n = snprintf(buf, size, "%.*s.%s.life3d-%ld-XXXXXX.tmp",
+			 (int)(base - path), path, base, (long)getpid());
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+int outfile_check_place(const char *path, l3d_err *err)
+{
+	char dbuf[PATH_MAX], tmp[PATH_MAX + 64];
+	const char *dir = dir_of(path, dbuf, sizeof dbuf);
 	struct stat st;
 	/* access() on a file says EACCES (no search permission): say what
 	 * is wrong instead. */
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
-			      path, dir);
-	else if (access(dir, W_OK | X_OK) != 0)
-		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot write to directory '%s': %s",
-			      path, dir, strerror(errno));
-	free(copy);
-	return rc;
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
+				path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: cannot write to directory '%s': %s", path, dir,
+				strerror(errno));
+	long max = pathconf(dir, _PC_NAME_MAX);
+	size_t extra = (size_t)tmp_name("", tmp, sizeof tmp);
+	size_t base = strlen(base_of(path));
+	if (max <= 0)
+		max = NAME_MAX;
+	if (tmp_name(path, tmp, sizeof tmp) < 0 || strlen(path) + extra >= PATH_MAX ||
+	    base + extra > (size_t)max)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: name too long: its temporary file needs %zu characters "
+				"more (%ld at most in '%s')", path, extra, max, dir);
+	return L3D_OK;
 }
 
 int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
 {
-	if (outfile_is_stdout(path)) {
+	outfile_kind kind;
+	int rc = outfile_inspect(path, force, &kind, err);
+	if (rc || kind == OUTFILE_STREAM)
+		return rc;
+	if (kind == OUTFILE_STDOUT) {
 		if (binary && !force && isatty(STDOUT_FILENO))
 			return l3d_fail(err, L3D_ERR_CANTCREAT,
 					"(stdout): is a terminal; refusing to write a binary universe there (use -o FILE, a pipe, or -f)");
 		return L3D_OK;
 	}
-	bool exists;
-	if (!is_regular_or_missing(path, &exists))
-		return L3D_OK;          /* device or FIFO: written in place */
-	if (exists && !force)
-		return l3d_fail(err, L3D_ERR_CANTCREAT,
-				"%s: already exists; not overwritten (use -f to overwrite)",
-				path);
-	return check_dir(path, err);
+	return outfile_check_place(path, err);
 }
 
 /* mkstemp makes 0600.  A new result gets the usual umask mode; one that
@@ -97,7 +183,7 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
 static void keep_mode(int fd, const char *path)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0)
 			return;      /* stays 0600 rather than widen it */
 		fchmod(fd, st.st_mode & 0777);
@@ -123,47 +209,57 @@ static int rename_new(const char *from, const char *to)
 	return 0;
 }
 
-int outfile_open(outfile *o, const char *path, bool force, bool binary,
-		 l3d_err *err)
+int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err)
 {
-	memset(o, 0, sizeof *o);
-	int rc = outfile_check(path, force, binary, err);
+	struct stat st;
+	*fd = open(path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (*fd < 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
+				path, strerror(errno));
+	/* Whatever is there now, not what was there when it was checked. */
+	if (fstat(*fd, &st) != 0 || !stream_of_ours(&st)) {
+		close(*fd);
+		*fd = -1;
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: changed while life3d opened it; not written", path);
+	}
+	return L3D_OK;
+}
+
+static int open_stream(outfile *o, const char *path, l3d_err *err)
+{
+	int fd;
+	int rc = outfile_open_stream(path, O_WRONLY, &fd, err);
 	if (rc)
 		return rc;
-	o->path = path ? path : "-";
-	if (outfile_is_stdout(path)) {
-		o->f = stdout;
-		o->name = "(stdout)";
-		return L3D_OK;
+	o->f = fdopen(fd, "wb");
+	if (!o->f) {
+		close(fd);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
 	}
-	o->name = path;
-	bool exists;
-	if (!is_regular_or_missing(path, &exists)) {
-		o->f = fopen(path, "wb");
-		if (!o->f)
-			return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
-					path, strerror(errno));
-		return L3D_OK;
-	}
-	size_t n = strlen(path) + 16;
+	return L3D_OK;
+}
+
+static int open_tmp(outfile *o, const char *path, l3d_err *err)
+{
+	size_t n = strlen(path) + 64;
 	o->tmp = malloc(n);
 	if (!o->tmp)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(o->tmp);
+	int fd = tmp_name(path, o->tmp, n) < 0 ? (errno = ENAMETOOLONG, -1)
+					       : mkostemps(o->tmp, 4, O_CLOEXEC);
 	if (fd < 0) {
-		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
-			      path, strerror(errno));
+		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
+				  path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
 		return rc;
 	}
 	track(o->tmp, true);
-	o->force = force;
 	keep_mode(fd, path);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
-		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
+		int rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
 		close(fd);
 		outfile_abort(o);
 		return rc;
@@ -171,6 +267,27 @@ int outfile_open(outfile *o, const char *path, bool force, bool binary,
 	return L3D_OK;
 }
 
+int outfile_open(outfile *o, const char *path, bool force, bool binary,
+		 l3d_err *err)
+{
+	memset(o, 0, sizeof *o);
+	outfile_kind kind;
+	int rc = outfile_check(path, force, binary, err);
+	if (!rc)
+		rc = outfile_inspect(path, force, &kind, err);
+	if (rc)
+		return rc;
+	o->path = path ? path : "-";
+	o->force = force;
+	if (kind == OUTFILE_STDOUT) {
+		o->f = stdout;
+		o->name = "(stdout)";
+		return L3D_OK;
+	}
+	o->name = path;
+	return kind == OUTFILE_STREAM ? open_stream(o, path, err)
+				      : open_tmp(o, path, err);
+}
 /* Someone created the path while the result was being written: keep
  * both, and say where the result is. */
 static int appeared(outfile *o, l3d_err *err)

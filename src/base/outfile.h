@@ -1,11 +1,14 @@
 /* outfile.h - writing a result file so that no partial or clobbered file
  * is ever left behind.
  *
- * A regular file is written to a temporary file in the same directory and
- * renamed over the target only after a successful flush and fsync; on any
- * error the temporary is removed and an existing target stays untouched.
- * "-" is stdout.  Devices and FIFOs (/dev/null, a named pipe) are written
- * in place: there is nothing to clobber. */
+ * A regular file is written to a temporary file in the same directory,
+ * ".NAME.life3d-PID-XXXXXX.tmp", and renamed over the target only after a
+ * successful flush and fsync; on any error the temporary is removed and an
+ * existing target stays untouched.  "-" and "/dev/stdout" are stdout.  No
+ * output follows a symbolic link.  A FIFO or character device (/dev/null, a
+ * named pipe) is written in place when it belongs to the user or to root:
+ * there is nothing to clobber; one of another user, a socket, a block
+ * device or a directory is refused. */
 #ifndef LIFE3D_BASE_OUTFILE_H
 #define LIFE3D_BASE_OUTFILE_H
 
@@ -22,11 +25,33 @@ typedef struct outfile {
 	bool force;            /* may replace a file that exists at commit */
 } outfile;
 
-/* Can we write `path`?  Refuses an existing regular file without `force`
- * and binary data to a terminal without `force` (L3D_ERR_CANTCREAT), and a
- * missing directory (L3D_ERR_CANTCREAT).  Run before long work starts so a
- * doomed run fails in a second, not after hours. */
+/* What is at an output path, seen without following a link. */
+typedef enum outfile_kind {
+	OUTFILE_STDOUT,          /* "-" or "/dev/stdout" */
+	OUTFILE_NEW,             /* nothing yet */
+	OUTFILE_EXISTS,          /* a regular file (only with force) */
+	OUTFILE_STREAM           /* a FIFO or character device of ours */
+} outfile_kind;
+
+/* Classify `path`.  L3D_ERR_CANTCREAT for a regular file without `force`,
+ * a symbolic link, a directory, a socket, a block device, a FIFO or device
+ * of another user, or a path that cannot be looked at. */
+int outfile_inspect(const char *path, bool force, outfile_kind *kind,
+		    l3d_err *err);
+
+/* Can a file be created at `path`: its directory writable, and its name
+ * short enough for the temporary name next to it (L3D_ERR_CANTCREAT). */
+int outfile_check_place(const char *path, l3d_err *err);
+
+/* Can we write `path`?  outfile_inspect, binary data to a terminal without
+ * `force`, then outfile_check_place for a file to be created or replaced
+ * (L3D_ERR_CANTCREAT).  Run before long work starts so a doomed run fails
+ * in a second, not after hours. */
 int outfile_check(const char *path, bool force, bool binary, l3d_err *err);
+
+/* open(2) a FIFO or device found by outfile_inspect with `flags`, never
+ * through a link, and only if it is still one of ours once open. */
+int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err);
 
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err);

@@ -72,7 +72,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_SNAPSHOT_VIEW, "snapshot-view", 0, OT_STRING, F(snapshot_view), "AZ,EL", NULL, 0, 0, true,
 	 "render: azimuth and elevation of the view, degrees (default 30,25)"},
 	{OPT_CHECKPOINT, "checkpoint", 0, OT_STRING, F(checkpoint), "FILE", NULL, 0, 0, true,
-	 "checkpoint file (native format; default: OUTPUT.ckpt.l3d)"},
+	 "checkpoint file (native format; default: OUTPUT.ckpt.l3d, or life3d-PID-TIME.ckpt.l3d for stdout or a device)"},
 	{OPT_CHECKPOINT_EVERY, "checkpoint-every", 0, OT_UINT, F(checkpoint_every), "K", NULL, 0, U64MAX, true,
 	 "write a checkpoint every K steps (default 0 = only when stopped)"},
 	{OPT_CHECKPOINT_INTERVAL, "checkpoint-interval", 0, OT_DOUBLE, F(checkpoint_interval), "SECONDS", NULL, 0, 1e9, true,

@@ -91,6 +91,13 @@ int hpcgame_read_start(reader *r, grid *g, universe_meta *meta,
 	if (meta)
 		meta->has_rule = false;
 	int rc = read_header(r, &m, &t, err);
+	/* A short file is told before the memory for its claim is taken. */
+	uint64_t have;
+	if (!rc && reader_short(r, HPCGAME_HEADER + m * m * m, &have))
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: truncated: expected %llu bytes of cells, got %llu",
+			      r->name, (unsigned long long)(m * m * m),
+			      (unsigned long long)(have - HPCGAME_HEADER));
 	if (!rc)
 		rc = reader_alloc(r, g, m, m, m, err);
 	if (rc)

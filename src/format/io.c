@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- the reader ---- */
 
@@ -11,6 +12,18 @@ void reader_init(reader *r, FILE *f, const char *name)
 	memset(r, 0, sizeof *r);
 	r->f = f;
 	r->name = name;
+	r->size = -1;
+	struct stat st;
+	off_t at = f ? ftello(f) : -1;
+	if (f && at >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size >= at)
+		r->size = (int64_t)(st.st_size - at);
+}
+
+bool reader_short(const reader *r, uint64_t total, uint64_t *have)
+{
+	*have = r->size < 0 ? 0 : (uint64_t)r->size;
+	return r->size >= 0 && (uint64_t)r->size < total;
 }
 
 size_t reader_read(reader *r, void *buf, size_t n)

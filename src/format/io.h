@@ -19,6 +19,8 @@ typedef struct reader {
 	unsigned char peek[64];
 	size_t npeek, ppos;        /* look-ahead bytes and read position in it */
 	uint64_t offset;           /* bytes consumed so far */
+	int64_t size;              /* bytes a regular file holds from where
+				    * reading began; -1 for a pipe */
 } reader;
 
 void reader_init(reader *r, FILE *f, const char *name);
@@ -29,6 +31,12 @@ size_t reader_read(reader *r, void *buf, size_t n);
 size_t reader_peek(reader *r, const unsigned char **bytes);
 /* true when no byte is left (reads ahead one byte if needed). */
 bool reader_at_eof(reader *r);
+
+/* Before allocating for a header's claim: true when the input is a
+ * regular file shorter than `total` bytes in all (header included), with
+ * its length in *have.  Always false for a pipe, whose length is known only
+ * at its end. */
+bool reader_short(const reader *r, uint64_t total, uint64_t *have);
 
 /* grid_alloc for a reader: a universe too large for memory is reported
  * with the name of the file that asked for it. */
@@ -54,13 +62,24 @@ int format_puts(FILE *out, const char *name, const char *s, l3d_err *err);
 /* fflush and ferror: the last check of every writer. */
 int format_finish(FILE *out, const char *name, l3d_err *err);
 
+/* Which run a checkpoint belongs to (.l3d files only; life3d-formats(5)):
+ * the run's identifier, and the length and CRC-32 of its population log
+ * when the checkpoint was taken, so that a resumed run continues only its
+ * own log. */
+typedef struct run_stamp {
+	uint64_t run_id;           /* 0: no stamp */
+	uint64_t log_bytes;        /* 0: no log file to continue */
+	uint32_t log_crc;
+} run_stamp;
+
 /* What a file says besides its cells.  has_rule is set by formats that
- * carry a rule (native, RLE3). */
+ * carry a rule (native, RLE3); stamp.run_id by checkpoints. */
 typedef struct universe_meta {
 	bool has_rule;
 	rule rule;
 	bool size_from_pattern;  /* RLE3 without size= or box=: the universe
 				    is the pattern's box (Golly: its own grid) */
+	run_stamp stamp;
 } universe_meta;
 
 /* A universe that a writer takes a run of rows at a time, so it need not
@@ -75,6 +94,7 @@ typedef struct row_source {
 	int (*rows)(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 		    const uint64_t **rows, l3d_err *err);
 	void *ctx;
+	const run_stamp *stamp;    /* written by .l3d (a checkpoint); or NULL */
 } row_source;
 
 /* Files fix their byte order: little-endian everywhere. */

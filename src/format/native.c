@@ -11,6 +11,7 @@
 #include "native.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define NATIVE_HEADER NATIVE_HEADER_BYTES
@@ -86,7 +87,7 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 	memset(h, 0, NATIVE_HEADER);
 	memcpy(h, native_magic, sizeof native_magic);
 	le_put32(h + 8, NATIVE_VERSION);
-	le_put32(h + 12, NATIVE_HEADER);
+	le_put32(h + 12, nh->header_bytes ? nh->header_bytes : NATIVE_HEADER);
 	le_put64(h + 16, nh->nx);
 	le_put64(h + 24, nh->ny);
 	le_put64(h + 32, nh->nz);
@@ -98,18 +99,59 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
 }
 
+void native_build_stamp(unsigned char s[NATIVE_STAMP_BYTES], const run_stamp *st)
+{
+	memset(s, 0, NATIVE_STAMP_BYTES);
+	le_put64(s, st->run_id);
+	le_put64(s + 8, st->log_bytes);
+	le_put32(s + 16, st->log_crc);
+	le_put32(s + 28, (uint32_t)crc32(0, s, 28));
+}
+
+int native_parse_stamp(const char *name, const unsigned char s[NATIVE_STAMP_BYTES],
+		       run_stamp *st, l3d_err *err)
+{
+	uint32_t stored = le_get32(s + 28), computed = (uint32_t)crc32(0, s, 28);
+	if (stored != computed)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: bad run stamp CRC (stored %08lx, computed %08lx)",
+				name, (unsigned long)stored, (unsigned long)computed);
+	st->run_id = le_get64(s);
+	st->log_bytes = le_get64(s + 8);
+	st->log_crc = le_get32(s + 16);
+	if (st->run_id == 0)
+		return l3d_fail(err, L3D_ERR_DATA, "%s: run stamp without a run", name);
+	return L3D_OK;
+}
+
+bool native_file_stamp(int fd, run_stamp *st)
+{
+	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
+	native_header nh;
+	memset(st, 0, sizeof *st);
+	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    native_parse_header("", h, &nh, NULL) != L3D_OK ||
+	    nh.header_bytes != sizeof h)
+		return false;
+	return native_parse_stamp("", h + NATIVE_HEADER, st, NULL) == L3D_OK;
+}
+
 int native_write(FILE *out, const char *name, const row_source *src,
 		 const rule *r, l3d_err *err)
 {
 	payload_out o = {.name = name, .src = src, .cell_bits = 1,
 			 .want_crc = true, .encode = encode};
 	int rc = payload_write(&o, err);        /* pass 1: the CRC only */
-	unsigned char h[NATIVE_HEADER];
+	bool stamped = src->stamp && src->stamp->run_id;
+	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
 	native_header nh = {src->nx, src->ny, src->nz, src->generation,
-			    r ? *r : rule_default, o.crc};
+			    r ? *r : rule_default, o.crc,
+			    NATIVE_HEADER + (stamped ? NATIVE_STAMP_BYTES : 0)};
 	native_build_header(h, &nh);
+	if (stamped)
+		native_build_stamp(h + NATIVE_HEADER, src->stamp);
 	if (!rc)
-		rc = format_put(out, name, h, sizeof h, err);
+		rc = format_put(out, name, h, nh.header_bytes, err);
 	if (!rc) {
 		o.out = out;
 		o.want_crc = false;
@@ -146,8 +188,8 @@ int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BY
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: unsupported .l3d version %lu (this life3d reads version 1)",
 				name, (unsigned long)version);
-	if (size != NATIVE_HEADER)
-		return l3d_fail(err, L3D_ERR_DATA, "%s: bad header size %lu (expected 64)",
+	if (size != NATIVE_HEADER && size != NATIVE_HEADER + NATIVE_STAMP_BYTES)
+		return l3d_fail(err, L3D_ERR_DATA, "%s: bad header size %lu (expected 64 or 96)",
 				name, (unsigned long)size);
 	uint32_t stored = le_get32(h + 60), computed = (uint32_t)crc32(0, h, 60);
 	if (stored != computed)
@@ -163,15 +205,32 @@ int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BY
 	out->rule.survive = le_get32(h + 52);
 	out->rule.hood = birth >> NATIVE_HOOD_SHIFT;
 	out->payload_crc = le_get32(h + 56);
+	out->header_bytes = size;
 	int rc = check_rule(name, &out->rule, err);
 	return rc ? rc : grid_check_size(out->nx, out->ny, out->nz, name, err);
 }
 
-static int read_header(reader *r, native_header *nh, l3d_err *err)
+/* The header, the stamp of a checkpoint, and the file's length checked
+ * against the payload the header claims before its memory is taken. */
+static int read_header(reader *r, native_header *nh, run_stamp *st, l3d_err *err)
 {
 	unsigned char h[NATIVE_HEADER];
 	int rc = reader_header(r, h, sizeof h, ".l3d", err);
-	return rc ? rc : native_parse_header(r->name, h, nh, err);
+	if (!rc)
+		rc = native_parse_header(r->name, h, nh, err);
+	if (!rc && nh->header_bytes > NATIVE_HEADER) {
+		rc = reader_header(r, h, NATIVE_STAMP_BYTES, ".l3d run stamp", err);
+		if (!rc)
+			rc = native_parse_stamp(r->name, h, st, err);
+	}
+	uint64_t cells = nh->nx * nh->ny * nh->nz, payload = cells / 8 + (cells % 8 != 0);
+	uint64_t have;
+	if (!rc && reader_short(r, nh->header_bytes + payload, &have))
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: truncated payload: expected %llu bytes, got %llu",
+			      r->name, (unsigned long long)payload,
+			      (unsigned long long)(have - nh->header_bytes));
+	return rc;
 }
 
 typedef struct native_in {
@@ -228,9 +287,10 @@ int native_read_start(reader *r, grid *g, universe_meta *meta,
 		      format_stream **out, l3d_err *err)
 {
 	native_header nh = { 0 };
+	run_stamp st = { 0 };
 	*out = NULL;
 	memset(g, 0, sizeof *g);
-	int rc = read_header(r, &nh, err);
+	int rc = read_header(r, &nh, &st, err);
 	if (!rc)
 		rc = reader_alloc(r, g, nh.nx, nh.ny, nh.nz, err);
 	if (rc)
@@ -239,6 +299,7 @@ int native_read_start(reader *r, grid *g, universe_meta *meta,
 	if (meta) {
 		meta->has_rule = true;
 		meta->rule = nh.rule;
+		meta->stamp = st;
 	}
 	native_in n = {{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
 			.decode = decode, .truncated = truncated},

@@ -256,6 +256,8 @@ typedef struct source {
 	rule rule;
 	uint32_t crc;
 	uint64_t size;            /* of the file, as rank 0 sees it */
+	uint64_t header;          /* .l3d: 64, or 96 with a run stamp */
+	run_stamp stamp;
 } source;
 
 static int parse_native(const char *name, const unsigned char *h, source *s,
@@ -265,7 +267,8 @@ static int parse_native(const char *name, const unsigned char *h, source *s,
 	int rc = native_parse_header(name, h, &nh, err);
 	*s = (source){.fmt = FMT_NATIVE, .nx = nh.nx, .ny = nh.ny, .nz = nh.nz,
 		      .generation = nh.generation, .has_rule = true,
-		      .rule = nh.rule, .crc = nh.payload_crc};
+		      .rule = nh.rule, .crc = nh.payload_crc,
+		      .header = nh.header_bytes};
 	return rc;
 }
 
@@ -284,7 +287,7 @@ static int check_length(const char *name, const source *s, uint64_t size,
 {
 	uint64_t cells = s->nx * s->ny * s->nz;
 	bool hpc = s->fmt == FMT_HPCGAME;
-	uint64_t header = hpc ? HPCGAME_HEADER : NATIVE_HEADER;
+	uint64_t header = hpc ? HPCGAME_HEADER : s->header;
 	uint64_t payload = hpc ? cells : cells / 8 + (cells % 8 != 0);
 	uint64_t got = size - header;
 	if (got < payload && hpc)
@@ -321,6 +324,10 @@ static int probe(FILE *f, const char *path, const char *name, source *s,
 				   hpc ? "HPCGame" : ".l3d", err);
 		if (!rc)
 			rc = hpc ? parse_hpcgame(name, h, s, err) : parse_native(name, h, s, err);
+		if (!rc && !hpc && s->header > NATIVE_HEADER)
+			rc = reader_header(&r, h, NATIVE_STAMP_BYTES, ".l3d run stamp", err);
+		if (!rc && !hpc && s->header > NATIVE_HEADER)
+			rc = native_parse_stamp(name, h, &s->stamp, err);
 		s->size = (uint64_t)st.st_size;
 		return rc ? rc : check_length(name, s, s->size, err);
 	}
@@ -329,7 +336,7 @@ static int probe(FILE *f, const char *path, const char *name, source *s,
 		rc = format_read(&r, whole, &meta, &id, err);
 	*s = (source){.fmt = id, .nx = whole->nx, .ny = whole->ny, .nz = whole->nz,
 		      .generation = whole->generation, .has_rule = meta.has_rule,
-		      .rule = meta.rule, .whole = true};
+		      .rule = meta.rule, .whole = true, .stamp = meta.stamp};
 	return rc;
 }
 
@@ -415,6 +422,8 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 {
 	layout L;
 	layout_init(&L, s->fmt, x0, slab->nx, s->ny, s->nz);
+	if (s->fmt == FMT_NATIVE)
+		L.header = s->header;
 	MPI_File fh = MPI_FILE_NULL;
 	unsigned char *buf = malloc(chunk_capacity(&L));
 	uint64_t *peers = malloc(16 * (size_t)comm_size());
@@ -474,6 +483,7 @@ int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
 	*nx = s.nx;
 	meta->has_rule = s.has_rule;
 	meta->rule = s.rule;
+	meta->stamp = s.stamp;
 	return L3D_OK;
 }
 
@@ -566,6 +576,7 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 		layout other;
 		comm_slab_of(nx, comm_size(), r, &x0, &n);
 		layout_init(&other, w->L->fmt, x0, n, w->L->ny, w->L->nz);
+		other.header = w->L->header;
 		for (uint64_t j = 0; j < other.chunks; j++) {
 			MPI_Status st;
 			int len;
@@ -579,17 +590,22 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 	return rc;
 }
 
-/* The header, once the payload's CRC is known. */
-static int put_header(const target *t, const grid *u, fmt_id f,
-		      uint64_t gen, const rule *r, uint32_t crc, l3d_err *err)
+/* The header, once the payload's CRC is known; a checkpoint's with its
+ * run stamp (L->header bytes). */
+static int put_header(const target *t, const layout *L, const grid *u,
+		      fmt_id f, uint64_t gen, const rule *r, uint32_t crc,
+		      const run_stamp *stamp, l3d_err *err)
 {
-	unsigned char h[NATIVE_HEADER];
-	size_t n = f == FMT_HPCGAME ? HPCGAME_HEADER : NATIVE_HEADER;
+	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
+	size_t n = L->header;
 	if (f == FMT_HPCGAME) {
 		le_put64(h, u->nz);
 		le_put64(h + 8, gen);
 	} else {
-		native_build_header(h, &(native_header){u->nx, u->ny, u->nz, gen, *r, crc});
+		native_build_header(h, &(native_header){u->nx, u->ny, u->nz, gen, *r,
+							crc, (uint32_t)n});
+		if (n > NATIVE_HEADER)
+			native_build_stamp(h + NATIVE_HEADER, stamp);
 	}
 	if (t->fh == MPI_FILE_NULL)
 		return format_put(t->f, t->name, h, n, err);
@@ -601,7 +617,8 @@ static int put_header(const target *t, const grid *u, fmt_id f,
 /* Payload and header of an HPCGame or .l3d file.  A relayed .l3d makes a
  * first pass for the CRC, as its header comes first in the stream. */
 static int write_payload(writer *w, const target *t, const grid *u,
-			 fmt_id f, uint64_t gen, const rule *r, l3d_err *err)
+			 fmt_id f, uint64_t gen, const rule *r,
+			 const run_stamp *stamp, l3d_err *err)
 {
 	bool relay = t->fh == MPI_FILE_NULL;
 	int rc = L3D_OK;
@@ -617,13 +634,13 @@ static int write_payload(writer *w, const target *t, const grid *u,
 		w->bytes = 0;
 	}
 	if (relay && comm_rank() == 0)
-		rc = put_header(t, u, f, gen, r, crc, err);
+		rc = put_header(t, w->L, u, f, gen, r, crc, stamp, err);
 	int prc = relay ? write_relayed(w, t, u->nx, err) : write_rounds(w, t, err);
 	rc = rc ? rc : prc;
 	if (!relay && f == FMT_NATIVE)
 		crc = combine_crcs(w->crc, w->bytes, w->peers);
 	if (!relay && comm_rank() == 0 && !rc)
-		rc = put_header(t, u, f, gen, r, crc, err);
+		rc = put_header(t, w->L, u, f, gen, r, crc, stamp, err);
 	return rc;
 }
 
@@ -665,7 +682,7 @@ static int open_target(outfile *out, target *t, const char *path, bool force,
 
 static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		       const char *path, bool force, fmt_id f, const rule *r,
-		       uint64_t gen, l3d_err *err)
+		       uint64_t gen, const run_stamp *stamp, l3d_err *err)
 {
 	if (f == FMT_HPCGAME && (u->nx != u->ny || u->ny != u->nz))
 		return l3d_fail(err, L3D_ERR_USAGE,
@@ -674,6 +691,8 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 				(unsigned long long)u->ny, (unsigned long long)u->nz);
 	layout L;
 	layout_init(&L, f, x0, slab->nx, u->ny, u->nz);
+	if (f == FMT_NATIVE && stamp && stamp->run_id)
+		L.header = NATIVE_HEADER + NATIVE_STAMP_BYTES;
 	writer w = {&L, slab, malloc(chunk_capacity(&L)), 0, 0,
 		    (uint32_t)crc32(0, NULL, 0), 0, malloc(16 * (size_t)comm_size())};
 	int rc = w.buf && w.peers ? L3D_OK
@@ -690,7 +709,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		free(w.peers);
 		return rc;
 	}
-	rc = write_payload(&w, &t, u, f, gen, r, err);
+	rc = write_payload(&w, &t, u, f, gen, r, stamp, err);
 	free(w.buf);
 	free(w.peers);
 	if (t.fh != MPI_FILE_NULL) {
@@ -746,10 +765,11 @@ static int write_gathered(const grid *u, const grid *slab, const char *path,
 }
 
 int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
-		  bool force, fmt_id f, const rule *r, uint64_t gen, l3d_err *err)
+		  bool force, fmt_id f, const rule *r, uint64_t gen,
+		  const run_stamp *stamp, l3d_err *err)
 {
 	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
 	if (f == FMT_HPCGAME || f == FMT_NATIVE)
-		return write_fixed(&u, slab, x0, path, force, f, r, gen, err);
+		return write_fixed(&u, slab, x0, path, force, f, r, gen, stamp, err);
 	return write_gathered(&u, slab, path, force, f, r, gen, err);
 }

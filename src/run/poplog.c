@@ -2,122 +2,261 @@
 #include "poplog.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "base/outfile.h"
 
-static int write_error(poplog *p, l3d_err *err)
-{
-	return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", p->name,
-			strerror(errno ? errno : EIO));
-}
-
 static const char header[] = "step\tpopulation\tbirths\tdeaths\n";
 
-/* Byte length of the part of an existing log to keep when resuming at
- * generation g, or -1 if the file is not a life3d log. */
-static long kept_length(FILE *f, uint64_t g, uint64_t *last)
+/* The first `n` bytes of an open log, read whole (a log is small). */
+static char *read_prefix(int fd, uint64_t n)
 {
-	char line[256];
-	if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0)
-		return -1;
-	long keep = ftell(f);
-	*last = 0;
-	while (fgets(line, sizeof line, f)) {
-		char *end;
-		uint64_t step = strtoull(line, &end, 10);
-		if (end == line || *end != '\t' || step > g || !strchr(line, '\n'))
-			break;
-		*last = step;
-		keep = ftell(f);
+	char *buf = malloc(n + 1);
+	size_t got = 0;
+	while (buf && got < n) {
+		ssize_t k = pread(fd, buf + got, n - got, (off_t)got);
+		if (k <= 0 && !(k < 0 && errno == EINTR)) {
+			free(buf);
+			return NULL;
+		}
+		got += k > 0 ? (size_t)k : 0;
 	}
-	return keep;
+	if (buf)
+		buf[n] = '\0';
+	return buf;
 }
 
-static bool is_log(const char *path)
+/* Is fd's file the log the stamp names: at least as long, and the same
+ * bytes up to its length? */
+static bool is_stamped_log(int fd, const run_stamp *st)
 {
-	char line[64] = "";
-	FILE *f = fopen(path, "r");
-	if (!f)
+	struct stat s;
+	if (!st->log_bytes || fstat(fd, &s) != 0 || !S_ISREG(s.st_mode) ||
+	    (uint64_t)s.st_size < st->log_bytes || st->log_bytes > ((uint64_t)1 << 32))
 		return false;
-	bool yes = fgets(line, sizeof line, f) && strcmp(line, header) == 0;
-	fclose(f);
+	char *buf = read_prefix(fd, st->log_bytes);
+	bool yes = buf && (uint32_t)crc32(0, (const Bytef *)buf, (uInt)st->log_bytes) ==
+			  st->log_crc;
+	free(buf);
 	return yes;
 }
 
-static int continue_log(poplog *p, const char *path, uint64_t g,
-			uint64_t *last, l3d_err *err)
+static bool continues(const char *path, const run_stamp *resume)
 {
-	p->f = fopen(path, "r+");
-	if (!p->f)
-		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
-				path, strerror(errno));
-	long keep = kept_length(p->f, g, last);
-	if (keep < 0)
+	if (!resume || !resume->log_bytes)
+		return false;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	bool yes = fd >= 0 && is_stamped_log(fd, resume);
+	if (fd >= 0)
+		close(fd);
+	return yes;
+}
+
+int poplog_check(const char *path, bool force, const run_stamp *resume,
+		 poplog_mode *mode, l3d_err *err)
+{
+	outfile_kind kind;
+	int rc = outfile_inspect(path, true, &kind, err);
+	if (rc)
+		return rc;
+	*mode = kind == OUTFILE_STDOUT ? POPLOG_STDOUT
+	      : kind == OUTFILE_STREAM ? POPLOG_STREAM
+	      : kind == OUTFILE_NEW ? POPLOG_CREATE
+	      : continues(path, resume) ? POPLOG_CONTINUE : POPLOG_REPLACE;
+	if (*mode == POPLOG_CREATE)
+		return outfile_check_place(path, err);
+	if (*mode != POPLOG_REPLACE || force)
+		return L3D_OK;
+	if (resume && resume->run_id)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: not the log of the run that wrote the checkpoint; not "
+				"continued or overwritten (use -f to start it afresh)", path);
+	return l3d_fail(err, L3D_ERR_CANTCREAT,
+			"%s: already exists; not overwritten (use -f to overwrite)", path);
+}
+
+/* The last generation logged in the kept bytes (0 for none). */
+static uint64_t last_step(const char *buf, size_t n)
+{
+	size_t i = n > 0 ? n - 1 : 0;
+	while (i > 0 && buf[i - 1] != '\n')
+		i--;
+	if (i == 0)
+		return 0;        /* only the header */
+	return strtoull(buf + i, NULL, 10);
+}
+
+/* Cut a continued log back to the stamp's length, keeping what is cut in
+ * memory, so that a failure can put it back. */
+static int cut_back(poplog *p, int fd, const run_stamp *st, uint64_t *last,
+		    l3d_err *err)
+{
+	struct stat s;
+	char *kept = fstat(fd, &s) == 0 ? read_prefix(fd, (uint64_t)s.st_size) : NULL;
+	if (!kept)
 		return l3d_fail(err, L3D_ERR_IO, "%s: cannot read the log: %s",
-				path, strerror(errno));
-	if (fflush(p->f) != 0 || ftruncate(fileno(p->f), keep) != 0 ||
-	    fseek(p->f, 0, SEEK_END) != 0)
-		return write_error(p, err);
+				p->name, strerror(errno ? errno : EIO));
+	p->kept = st->log_bytes;
+	p->tail_len = (size_t)((uint64_t)s.st_size - st->log_bytes);
+	p->tail = malloc(p->tail_len + 1);
+	if (p->tail)
+		memcpy(p->tail, kept + p->kept, p->tail_len);
+	*last = last_step(kept, p->kept);
+	free(kept);
+	if (!p->tail)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	if (ftruncate(fd, (off_t)p->kept) != 0 || lseek(fd, 0, SEEK_END) < 0)
+		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", p->name,
+				strerror(errno));
+	p->bytes = st->log_bytes;
+	p->crc = st->log_crc;
 	return L3D_OK;
 }
 
-int poplog_open(poplog *p, const char *path, bool force, uint64_t resume_gen,
+static int open_fd(poplog *p, const char *path, int *fd, l3d_err *err)
+{
+	static const int flags[] = {
+		[POPLOG_CREATE] = O_WRONLY | O_CREAT | O_EXCL,
+		[POPLOG_REPLACE] = O_WRONLY,
+		[POPLOG_CONTINUE] = O_RDWR,
+	};
+	if (p->mode == POPLOG_STREAM)
+		return outfile_open_stream(path, O_WRONLY, fd, err);
+	struct stat s;
+	*fd = open(path, flags[p->mode] | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+	if (*fd < 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s", path,
+				strerror(errno));
+	if (fstat(*fd, &s) != 0 || !S_ISREG(s.st_mode))
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: changed while life3d opened it; not written", path);
+	p->dev = s.st_dev;
+	p->ino = s.st_ino;
+	if (p->mode == POPLOG_REPLACE && ftruncate(*fd, 0) != 0)
+		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", path,
+				strerror(errno));
+	return L3D_OK;
+}
+
+/* Everything written goes through here, so the CRC is of the file's
+ * bytes. */
+static int put(poplog *p, const char *text, size_t n, l3d_err *err);
+
+int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume,
 		bool *resumed, uint64_t *last_logged, l3d_err *err)
 {
 	memset(p, 0, sizeof *p);
 	*resumed = false;
-	if (outfile_is_stdout(path)) {
+	*last_logged = 0;
+	p->crc = (uint32_t)crc32(0, NULL, 0);
+	int rc = poplog_check(path, force, resume, &p->mode, err);
+	if (rc)
+		return rc;
+	if (p->mode == POPLOG_STDOUT) {
 		p->f = stdout;
 		p->name = "(stdout)";
-	} else {
-		struct stat st;
-		bool exists = stat(path, &st) == 0;
-		bool regular = exists && S_ISREG(st.st_mode);
-		p->name = path;
-		if (regular && st.st_size > 0 && resume_gen > 0 && is_log(path)) {
-			*resumed = true;
-			return continue_log(p, path, resume_gen, last_logged, err);
-		}
-		if (regular && !force)
-			return l3d_fail(err, L3D_ERR_CANTCREAT,
-					"%s: already exists; not overwritten (use -f to overwrite)",
-					path);
-		p->f = fopen(path, "w");
-		if (!p->f)
-			return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
-					path, strerror(errno));
+		return put(p, header, strlen(header), err);
 	}
-	if (fputs(header, p->f) < 0 || fflush(p->f) != 0)
-		return write_error(p, err);
+	p->name = path;
+	p->path = path;
+	int fd = -1;
+	rc = open_fd(p, path, &fd, err);
+	if (!rc && p->mode == POPLOG_CONTINUE)
+		rc = cut_back(p, fd, resume, last_logged, err);
+	if (!rc && !(p->f = fdopen(fd, p->mode == POPLOG_CONTINUE ? "r+" : "w")))
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
+		if (p->mode == POPLOG_CREATE)
+			unlink(path);
+		free(p->tail);
+		p->tail = NULL;
+		return rc;
+	}
+	*resumed = p->mode == POPLOG_CONTINUE;
+	if (*resumed)
+		return fseek(p->f, 0, SEEK_END) == 0 ? L3D_OK
+		       : l3d_fail(err, L3D_ERR_IO, "%s: %s", path, strerror(errno));
+	return put(p, header, strlen(header), err);
+}
+
+/* After a write error: the file as it was before the run. */
+static void restore(poplog *p)
+{
+	int fd = p->path ? dup(fileno(p->f)) : -1;
+	if (p->f != stdout)
+		fclose(p->f);
+	p->f = NULL;
+	struct stat s, now;
+	if (fd >= 0 && fstat(fd, &s) == 0 && s.st_dev == p->dev && s.st_ino == p->ino) {
+		if (p->mode == POPLOG_CONTINUE) {
+			if (ftruncate(fd, (off_t)p->kept) == 0 && p->tail_len)
+				(void)!pwrite(fd, p->tail, p->tail_len, (off_t)p->kept);
+		} else if (lstat(p->path, &now) == 0 && now.st_dev == p->dev &&
+			   now.st_ino == p->ino) {
+			unlink(p->path);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(p->tail);
+	p->tail = NULL;
+}
+
+static int write_error(poplog *p, int e, l3d_err *err)
+{
+	int rc = l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", p->name,
+			  strerror(e ? e : EIO));
+	restore(p);
+	return rc;
+}
+
+static int put(poplog *p, const char *text, size_t n, l3d_err *err)
+{
+	errno = 0;
+	if (fwrite(text, 1, n, p->f) != n || fflush(p->f) != 0)
+		return write_error(p, errno, err);
+	p->bytes += n;
+	p->crc = (uint32_t)crc32(p->crc, (const Bytef *)text, (uInt)n);
 	return L3D_OK;
 }
 
 int poplog_write(poplog *p, uint64_t generation, const engine_stats *s,
 		 l3d_err *err)
 {
-	errno = 0;
-	if (fprintf(p->f, "%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
-		    generation, s->population, s->births, s->deaths) < 0 ||
-	    fflush(p->f) != 0)
-		return write_error(p, err);
-	return L3D_OK;
+	char line[128];
+	int n = snprintf(line, sizeof line, "%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+			 generation, s->population, s->births, s->deaths);
+	return put(p, line, (size_t)n, err);
+}
+
+void poplog_identity(const poplog *p, uint64_t *bytes, uint32_t *crc)
+{
+	bool file = p->f && p->path && p->mode != POPLOG_STREAM;
+	*bytes = file ? p->bytes : 0;
+	*crc = file ? p->crc : 0;
 }
 
 int poplog_close(poplog *p, l3d_err *err)
 {
-	int rc = L3D_OK;
 	if (!p->f)
-		return rc;
+		return L3D_OK;
 	errno = 0;
 	if (fflush(p->f) != 0 || ferror(p->f))
-		rc = write_error(p, err);
-	if (p->f != stdout && fclose(p->f) != 0 && !rc)
-		rc = write_error(p, err);
+		return write_error(p, errno, err);
+	int e = 0;
+	if (p->f != stdout && fclose(p->f) != 0)
+		e = errno ? errno : EIO;
 	p->f = NULL;
-	return rc;
+	free(p->tail);
+	p->tail = NULL;
+	return e ? l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", p->name,
+			    strerror(e)) : L3D_OK;
 }

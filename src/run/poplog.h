@@ -5,29 +5,63 @@
  *
  * `step` is the generation; births and deaths are those of the step that
  * produced it (0 for the first line of a fresh run).  Every line is flushed
- * as written so `tail -f` and pipes see it live. */
+ * as written so `tail -f` and pipes see it live.
+ *
+ * The log is written in place, never through a symbolic link.  A run
+ * resumed from a checkpoint continues the log only when the log is the one
+ * the checkpoint names (its length and CRC-32 when the checkpoint was
+ * taken, io.h's run_stamp).  A write error leaves the file as it was before
+ * the run: removed if the run created or replaced it, back to its old
+ * bytes if the run continued it. */
 #ifndef LIFE3D_RUN_POPLOG_H
 #define LIFE3D_RUN_POPLOG_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "engine/engine.h"
+#include "format/io.h"
+
+typedef enum poplog_mode {
+	POPLOG_STDOUT,           /* "-" */
+	POPLOG_STREAM,           /* a FIFO or device of ours, in place */
+	POPLOG_CREATE,           /* a new file */
+	POPLOG_REPLACE,          /* an existing file, with force */
+	POPLOG_CONTINUE          /* the resumed run's own log */
+} poplog_mode;
 
 typedef struct poplog {
 	FILE *f;
-	const char *name;
+	const char *name;        /* for messages */
+	const char *path;
+	poplog_mode mode;
+	uint64_t bytes;          /* in the file so far (all flushed) */
+	uint32_t crc;            /* CRC-32 of those bytes */
+	uint64_t kept;           /* CONTINUE: the length it was cut to */
+	char *tail;              /* CONTINUE: the bytes cut off, for a restore */
+	size_t tail_len;
+	dev_t dev;
+	ino_t ino;
 } poplog;
 
-/* "-" is stdout.  A new file gets the header line.  When `resume_gen` is
- * above 0 (a run resuming from a checkpoint) and `path` is an existing log,
- * the log is continued instead: lines after resume_gen (written after the
- * checkpoint by the run that was stopped) are cut off, *resumed is set and
- * *last_logged is the generation of the last line kept. */
-int poplog_open(poplog *p, const char *path, bool force, uint64_t resume_gen,
+/* What poplog_open would do with `path`, without touching it; `resume` is
+ * the stamp of the checkpoint the run resumes from (run_id 0: a fresh
+ * run).  L3D_ERR_CANTCREAT for an existing file that is not the resumed
+ * run's log (without force), and whatever outfile_inspect refuses. */
+int poplog_check(const char *path, bool force, const run_stamp *resume,
+		 poplog_mode *mode, l3d_err *err);
+
+/* Open the log.  A new, replaced or streamed log gets the header line; a
+ * continued one is cut back to what the checkpoint saw, and *last_logged
+ * is the generation of its last line (0 for none).  *resumed says which. */
+int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume,
 		bool *resumed, uint64_t *last_logged, l3d_err *err);
 int poplog_write(poplog *p, uint64_t generation, const engine_stats *s,
 		 l3d_err *err);
+/* What identifies the log now, for a checkpoint's stamp: *bytes 0 when
+ * there is no file to continue (stdout, a stream). */
+void poplog_identity(const poplog *p, uint64_t *bytes, uint32_t *crc);
 int poplog_close(poplog *p, l3d_err *err);
 
 #endif

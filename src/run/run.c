@@ -7,20 +7,30 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "base/outfile.h"
 #include "engine/choose.h"
 #include "mpi/comm.h"
+#include "outputs.h"
 #include "poplog.h"
 #include "universe.h"
 
-static volatile sig_atomic_t stop_signal, checkpoint_requested;
+/* Where the run is, for the signal handlers: while the input is read
+ * there is nothing to save, and once the last step is done the result is
+ * written to the end. */
+enum { PHASE_INPUT, PHASE_STEPS, PHASE_OUTPUT };
+static volatile sig_atomic_t stop_signal, checkpoint_requested, phase;
 
-void run_request_stop(int signo)
+bool run_request_stop(int signo)
 {
+	if (phase == PHASE_INPUT)
+		return true;
 	stop_signal = signo;
+	return false;
 }
 
 void run_request_checkpoint(void)
@@ -40,6 +50,8 @@ typedef struct plan {
 	uint64_t ckpt_every;
 	double ckpt_interval, max_time;   /* seconds; 0 = off */
 	char ckpt_path[4096];
+	run_stamp resume;       /* the input's, when it is a checkpoint */
+	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
 } plan;
 
@@ -240,13 +252,48 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 					"--max-time: '%s' is not a duration (90, 90s, 15m, 2h, 1:30:00)",
 					o->max_time);
 	}
-	const char *base = outfile_is_stdout(o->output) ? "life3d" : o->output;
-	int n = o->checkpoint
-		? snprintf(p->ckpt_path, sizeof p->ckpt_path, "%s", o->checkpoint)
-		: snprintf(p->ckpt_path, sizeof p->ckpt_path, "%s.ckpt.l3d", base);
+	if (!o->checkpoint)      /* rank 0's name on every rank */
+		return outputs_default_checkpoint(o->output, (long)comm_max(getpid() * (comm_rank() == 0)),
+						  (long)comm_max((double)time(NULL)),
+						  p->ckpt_path, sizeof p->ckpt_path, err);
+	int n = snprintf(p->ckpt_path, sizeof p->ckpt_path, "%s", o->checkpoint);
 	if (n < 0 || (size_t)n >= sizeof p->ckpt_path)
 		return l3d_fail(err, L3D_ERR_USAGE, "--checkpoint: path too long");
 	return L3D_OK;
+}
+
+/* The run's identity: a resumed run's is its checkpoint's; a new run draws
+ * one, the same on every rank. */
+static uint64_t choose_run_id(const plan *p)
+{
+	if (p->resume.run_id)
+		return p->resume.run_id;
+	uint64_t id = 0;
+	if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id)
+		id = (uint64_t)time(NULL) << 24 ^ (uint64_t)getpid() ^ (uint64_t)clock();
+	id = comm_rank() == 0 ? id : 0;
+	uint64_t hi = (uint64_t)comm_max((double)(id >> 32)), lo = (uint64_t)comm_max((double)(id & 0xffffffffu));
+	id = hi << 32 | lo;
+	return id ? id : 1;
+}
+
+/* Every output path, before the first step (outputs.h); the log is rank
+ * 0's alone. */
+static int check_outputs(const options *o, plan *p, l3d_err *err)
+{
+	bool random = !p->src.name || strcmp(p->src.name, "--random") == 0;
+	run_outputs r = {
+		.input = random || outfile_is_stdout(o->input) ? NULL : o->input,
+		.result = o->output ? o->output : "-", .log = o->log,
+		.checkpoint = p->ckpt_path, .snap = &p->snap, .snap_every = p->snap_every,
+		.first = p->first, .last = p->last, .snap_first = !p->resume.run_id,
+		.resume = &p->resume,
+		.run_id = p->run_id, .force = o->force};
+	int rc = outputs_check(&r, err);
+	poplog_mode mode;
+	if (!rc && o->log && comm_rank() == 0)
+		rc = poplog_check(o->log, o->force, &p->resume, &mode, err);
+	return rc;
 }
 
 /* --random or INPUT: the command line wins over a config file, as for
@@ -288,7 +335,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	int rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
 	if (rc)
 		return rc;
-	if (o->log && strcmp(o->log, "-") == 0 && outfile_is_stdout(o->output))
+	if (o->log && outfile_is_stdout(o->log) && outfile_is_stdout(o->output))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--log - and the universe both go to stdout; give -o FILE");
 	rc = check_extension(o, err);
@@ -303,6 +350,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	if (p->src.meta.has_rule)
 		rule_from_input(o, p, rule_given);
 	warn_sizeless(o, p);
+	p->resume = p->src.meta.stamp;
+	p->run_id = choose_run_id(p);
 	rc = choose_steps(o, p, err);
 	if (!rc)
 		rc = choose_format(o, p, err);
@@ -312,6 +361,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)
 		rc = choose_checkpoints(o, p, err);
+	if (!rc)
+		rc = check_outputs(o, p, err);
 	return comm_agree(rc, err);
 }
 
@@ -353,13 +404,22 @@ static void show_progress(loop *l, const plan *p, bool final)
 		l->gen, p->last, 100.0 * done / total, rate, eta);
 }
 
-/* Write the current universe, atomically, in the native format.  A
- * checkpoint replaces the previous one: that is its purpose. */
+/* Write the current universe, atomically, in the native format, stamped
+ * with the run and its log.  A checkpoint replaces the previous one of the
+ * same run: that is its purpose; a file put there meanwhile by anyone else
+ * is not replaced. */
 static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	double t = l3d_seconds();
-	int rc = universe_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,
-				NULL, err);
+	run_stamp stamp = {p->run_id, 0, 0};
+	if (l->logging && comm_rank() == 0)
+		poplog_identity(&l->log, &stamp.log_bytes, &stamp.log_crc);
+	int rc = comm_rank() != 0 ? L3D_OK
+		 : outputs_checkpoint_ours(p->ckpt_path, p->run_id, o->input, o->force, err);
+	rc = comm_agree(rc, err);
+	if (!rc)
+		rc = universe_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,
+				    &stamp, NULL, err);
 	l->last_ckpt = l3d_seconds();
 	l->ckpt_cost = l->last_ckpt - t;
 	if (!rc && o->verbose)
@@ -468,7 +528,10 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		     l3d_err *err)
 {
 	engine_stats st = {l->population, 0, 0};
-	int rc = emit(l, p, &st, log_first, p->snap_every != 0, o, err);
+	/* A resumed run's first generation was pictured by the run it
+	 * continues, when it was due. */
+	bool snap_first = p->snap_every != 0 && !p->resume.run_id;
+	int rc = emit(l, p, &st, log_first, snap_first, o, err);
 	rc = abandoned(l, p, o, rc, err);
 	while (!rc && l->gen < p->last) {
 		rc = comm_agree(stop_reason(l, p, err), err);
@@ -493,7 +556,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	return universe_write(l->e, o->output, o->force, p->out_format, &p->rule,
-			      p->last, &l->population, err);
+			      p->last, NULL, &l->population, err);
 }
 
 static void summary(const loop *l, const plan *p, const options *o)
@@ -529,7 +592,7 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 	bool resumed = false;
 	uint64_t last_logged = 0;
 	int rc = comm_rank() != 0 ? L3D_OK
-		 : poplog_open(&l->log, o->log, o->force, p->first, &resumed,
+		 : poplog_open(&l->log, o->log, o->force, &p->resume, &resumed,
 			       &last_logged, err);
 	rc = comm_agree(rc, err);
 	l->logging = rc == L3D_OK;
@@ -566,6 +629,7 @@ int run(const options *o, l3d_err *err)
 	 * and what the engine needed after that is its set-up time. */
 	if (p.t_read > 0)
 		t_input = p.t_read;
+	phase = PHASE_STEPS;
 	if (!rc && o->verbose)
 		say_engine(&p, l.e);
 	if (!rc)
@@ -574,6 +638,8 @@ int run(const options *o, l3d_err *err)
 	l.progress = !o->quiet && isatty(STDERR_FILENO);
 	if (!rc)
 		rc = step_loop(&l, &p, o, log_first, err);
+	if (!rc)
+		phase = PHASE_OUTPUT;
 	/* The last snapshot may still be being written. */
 	int src = snapshot_wait(rc ? NULL : err);
 	if (!rc)

@@ -4,6 +4,8 @@
 #ifndef LIFE3D_RUN_H
 #define LIFE3D_RUN_H
 
+#include <stdbool.h>
+
 #include "cli/options.h"
 
 /* Returns an l3d_status; err holds the message when it is not L3D_OK. */
@@ -11,8 +13,11 @@ int run(const options *o, l3d_err *err);
 
 /* Called from signal handlers.  A stop finishes the steps in flight,
  * writes a checkpoint, flushes the log and ends the run with
- * L3D_ERR_INTERRUPTED; a checkpoint request writes one and goes on. */
-void run_request_stop(int signo);
+ * L3D_ERR_INTERRUPTED; once the last step is done, the result is written
+ * and the run ends as it would have.  true: the input is still being read,
+ * there is nothing to save, and the caller should end the process at once.
+ * A checkpoint request writes one and goes on. */
+bool run_request_stop(int signo);
 void run_request_checkpoint(void);
 
 #endif

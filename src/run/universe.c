@@ -222,12 +222,12 @@ static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
  * a GPU comes a chunk of rows at a time, each downloaded while the chunk
  * before is encoded and written; RLE3 alone needs it whole first. */
 static int write_whole(engine *e, const char *path, bool force, fmt_id f,
-		       const rule *r, uint64_t gen, uint64_t *population,
-		       l3d_err *err)
+		       const rule *r, uint64_t gen, const run_stamp *stamp,
+		       uint64_t *population, l3d_err *err)
 {
 	grid tmp = {0}, *g = engine_host_grid(e);
 	engine_rows rows = {e, (e->nz + 63) / 64, 0, 0};
-	row_source src = {e->nx, e->ny, e->nz, gen, fetch_rows, &rows};
+	row_source src = {e->nx, e->ny, e->nz, gen, fetch_rows, &rows, stamp};
 	int rc = !g && f == FMT_RLE3 ? current_grid(e, &tmp, &g, err) : L3D_OK;
 	if (!rc && g) {
 		g->generation = gen;
@@ -238,8 +238,12 @@ static int write_whole(engine *e, const char *path, bool force, fmt_id f,
 	if (!rc)
 		rc = outfile_open(&out, path, force,
 				  comm_tty_guard(format_is_binary(f)), err);
+	if (g && f != FMT_RLE3) {
+		row_source_of_grid(&src, g);
+		src.stamp = stamp;
+	}
 	if (!rc) {
-		rc = g ? format_write(out.f, out.name, f, g, r, err)
+		rc = g && f == FMT_RLE3 ? format_write(out.f, out.name, f, g, r, err)
 		       : format_write_rows(out.f, out.name, f, &src, r, err);
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 	}
@@ -253,8 +257,8 @@ static int write_whole(engine *e, const char *path, bool force, fmt_id f,
 /* Across ranks: every rank writes its own planes where the format allows
  * it (slab_io.h). */
 static int write_slabs(engine *e, const char *path, bool force, fmt_id f,
-		       const rule *r, uint64_t gen, uint64_t *population,
-		       l3d_err *err)
+		       const rule *r, uint64_t gen, const run_stamp *stamp,
+		       uint64_t *population, l3d_err *err)
 {
 	grid slab;
 	uint64_t x0;
@@ -263,18 +267,19 @@ static int write_slabs(engine *e, const char *path, bool force, fmt_id f,
 		return rc;
 	if (population)
 		*population = comm_sum(grid_population(&slab));
-	return slab_io_write(&slab, x0, e->nx, path, force, f, r, gen, err);
+	return slab_io_write(&slab, x0, e->nx, path, force, f, r, gen, stamp, err);
 }
 #endif
 
 int universe_write(engine *e, const char *path, bool force, fmt_id f,
-		   const rule *r, uint64_t gen, uint64_t *population, l3d_err *err)
+		   const rule *r, uint64_t gen, const run_stamp *stamp,
+		   uint64_t *population, l3d_err *err)
 {
 #ifdef HAVE_MPI
 	if (distributed())
-		return write_slabs(e, path, force, f, r, gen, population, err);
+		return write_slabs(e, path, force, f, r, gen, stamp, population, err);
 #endif
-	return write_whole(e, path, force, f, r, gen, population, err);
+	return write_whole(e, path, force, f, r, gen, stamp, population, err);
 }
 
 /* Across ranks: the slab engine's views are collective and land on rank

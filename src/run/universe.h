@@ -58,10 +58,11 @@ int universe_engine(universe_source *u, const engine_opts *eo, const rule *r,
 void universe_close(universe_source *u);
 
 /* Write the engine's universe atomically to `path` (outfile.h) as
- * generation `gen` in format f; *population, if not NULL, gets its
- * population. */
+ * generation `gen` in format f, a .l3d file with `stamp` when it is not
+ * NULL (a checkpoint); *population, if not NULL, gets its population. */
 int universe_write(engine *e, const char *path, bool force, fmt_id f,
-		   const rule *r, uint64_t gen, uint64_t *population, l3d_err *err);
+		   const rule *r, uint64_t gen, const run_stamp *stamp,
+		   uint64_t *population, l3d_err *err);
 
 /* A snapshot of the engine's universe; the file name is left in `path`.
  * In one process it is encoded and written while the next steps run

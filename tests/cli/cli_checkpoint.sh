@@ -8,21 +8,54 @@ gen_of() { od -An -t u8 -j 40 -N 8 "$1" | tr -d ' '; }   # native header
 "$LIFE3D" -q -n 30 --log full.tsv -o full.l3d start.l3d || fail "uninterrupted run"
 
 # Checkpoints every 10 steps hold generations 10 and 20 (not the final 30).
-"$LIFE3D" -q -n 30 --checkpoint-every 10 --checkpoint ck.l3d -o ck-final.l3d start.l3d || fail "checkpointed run"
+"$LIFE3D" -q -n 30 --checkpoint-every 10 --checkpoint ck.l3d --log ck.tsv -o ck-final.l3d start.l3d || fail "checkpointed run"
 [ "$(gen_of ck.l3d)" = 20 ] && ok || fail "last checkpoint is at generation $(gen_of ck.l3d)"
 expect_same full.l3d ck-final.l3d "checkpointing does not change the result"
+expect_same full.tsv ck.tsv "checkpointing does not change the log"
 
-# Resume from generation 20 after a run that was killed at 25: the log
-# loses its lines after 20 and continues; the result is bit-identical.
-head -n 27 full.tsv >resumed.tsv              # header + generations 0..25
-"$LIFE3D" -q --until 30 --log resumed.tsv -o resumed.l3d ck.l3d && ok || fail "resume"
+# Resume from generation 20 as after a run killed at 25: the log loses its
+# lines after 20 and continues; the result is bit-identical.
+head -n 27 ck.tsv >cut.tsv && cat cut.tsv >ck.tsv     # header + generations 0..25
+"$LIFE3D" -q --until 30 --log ck.tsv -o resumed.l3d ck.l3d && ok || fail "resume"
 expect_same full.l3d resumed.l3d "resumed universe"
-expect_same full.tsv resumed.tsv "resumed log"
+expect_same full.tsv ck.tsv "resumed log"
 # With --log-every 4, resuming at 20 (a logged generation) adds no duplicate.
 "$LIFE3D" -q -n 30 --log-every 4 --log full4.tsv -o /dev/null start.l3d || fail "every 4"
-awk -F'\t' 'NR == 1 || $1 <= 20' full4.tsv >resumed4.tsv
-"$LIFE3D" -q --until 30 --log-every 4 --log resumed4.tsv -o /dev/null ck.l3d || fail "resume 4"
+"$LIFE3D" -q -n 30 --log-every 4 --checkpoint-every 10 --checkpoint ck4.l3d --log resumed4.tsv -o /dev/null start.l3d || fail "every 4, checkpointed"
+awk -F'\t' 'NR == 1 || $1 <= 24' resumed4.tsv >cut.tsv && cat cut.tsv >resumed4.tsv
+"$LIFE3D" -q --until 30 --log-every 4 --log resumed4.tsv -o /dev/null ck4.l3d || fail "resume 4"
 expect_same full4.tsv resumed4.tsv "resumed log every 4"
+
+# Another run's files: a log that the checkpoint does not name is neither
+# continued nor overwritten, and a checkpoint replaces only its own run's.
+# (A log is the checkpoint's when its bytes up to the checkpoint are those
+# the checkpoint recorded: another log of the very same run would be.)
+cp full4.tsv other.tsv && cp other.tsv other-before.tsv
+expect_exit 73 "resume with another run's log" -- "$LIFE3D" -q --until 30 --log other.tsv -o other.l3d ck.l3d
+expect_err_line "other.tsv: not the log of the run that wrote the checkpoint" "another run's log message"
+expect_same other-before.tsv other.tsv "another run's log untouched"
+expect_absent other.l3d "another run's log"
+"$LIFE3D" -q -f --until 30 --log other.tsv -o other.l3d ck.l3d && ok || fail "-f starts another run's log afresh"
+{ head -n 1 full.tsv; awk -F'\t' -v OFS='\t' '$1 == 20 { $3 = 0; $4 = 0 } NR > 1 && $1 >= 20' full.tsv; } >fresh.tsv
+expect_same fresh.tsv other.tsv "a log started afresh at the checkpoint"
+cp full.tsv thesis.l3d
+expect_exit 73 "checkpoint over a file of no run" -- "$LIFE3D" -q --random 8 -n 3 --checkpoint-every 1 --checkpoint thesis.l3d -o /dev/null
+expect_same full.tsv thesis.l3d "a file at the checkpoint path untouched"
+cp ck.l3d ck-other.l3d
+expect_exit 73 "checkpoint over another run's checkpoint" -- "$LIFE3D" -q --random 8 -n 3 --checkpoint-every 1 --checkpoint ck-other.l3d -o /dev/null
+expect_same ck.l3d ck-other.l3d "another run's checkpoint untouched"
+expect_exit 64 "checkpoint and log the same file" -- "$LIFE3D" -q --random 8 -n 3 --checkpoint x.tsv --log x.tsv -o /dev/null
+expect_exit 64 "log and the input the same file" -- "$LIFE3D" -q -f -n 3 --log start.l3d -o /dev/null start.l3d
+expect_exit 64 "log and the result the same file" -- "$LIFE3D" -q -f -n 3 --log y.l3d -o y.l3d start.l3d
+expect_absent y.l3d "log and the result the same file"
+# The resumed run's checkpoint replaces the one it resumed from, and the
+# one after that (its own run's).
+cp ck.l3d again.l3d
+"$LIFE3D" -q --until 25 --checkpoint-every 2 --checkpoint again.l3d -o /dev/null again.l3d && ok || fail "checkpoint over the input"
+[ "$(gen_of again.l3d)" = 24 ] && ok || fail "the resumed run's checkpoint is at generation $(gen_of again.l3d)"
+"$LIFE3D" -q --until 27 --checkpoint-every 2 --checkpoint ck-again.l3d -o /dev/null ck.l3d || fail "resume to a second checkpoint"
+"$LIFE3D" -q --until 29 --checkpoint-every 2 --checkpoint ck-again.l3d -o /dev/null again.l3d && ok || fail "checkpoint over the same run's checkpoint"
+[ "$(gen_of ck-again.l3d)" = 28 ] && ok || fail "the same run's checkpoint is at generation $(gen_of ck-again.l3d)"
 
 # SIGINT: finish the step, write the checkpoint, keep no output, exit 130.
 "$LIFE3D" -q --random 60 --seed 4 -n 100000000 --checkpoint sig.l3d --log sig.tsv -o sig-out.l3d &
@@ -33,7 +66,7 @@ wait $pid
 rc=$?
 [ "$rc" -eq 130 ] && ok || fail "SIGINT exit $rc, expected 130"
 expect_absent sig-out.l3d "SIGINT"
-if ls | grep -q '\.tmp\.'; then fail "temporary files after SIGINT"; else ok; fi
+if ls -A | grep -q '\.tmp$'; then fail "temporary files after SIGINT"; else ok; fi
 g=$(gen_of sig.l3d)
 [ -n "$g" ] && [ "$g" -gt 0 ] && ok || fail "checkpoint after SIGINT at generation '$g'"
 # It resumes to the same universe as a run that was never interrupted.
@@ -73,10 +106,10 @@ if [ -w /dev/full ]; then
 	expect_absent x.l3d "checkpoint to a full disk"
 fi
 cp ck.l3d ck-before.l3d
-expect_exit 74 "checkpoint over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --random 40 -n 3 --checkpoint-every 1 --checkpoint ck.l3d -o big.l3d"
+expect_exit 74 "checkpoint over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q -f --random 40 -n 3 --checkpoint-every 1 --checkpoint ck.l3d -o big.l3d"
 expect_same ck-before.l3d ck.l3d "previous checkpoint intact"
 expect_absent big.l3d "file size limit"
-if ls | grep -q '\.tmp\.'; then fail "temporary files after a failed checkpoint"; else ok; fi
+if ls -A | grep -q '\.tmp$'; then fail "temporary files after a failed checkpoint"; else ok; fi
 
 # The same for a snapshot and for the universe itself: an I/O error, and no
 # partial file left behind.
@@ -84,5 +117,5 @@ expect_exit 74 "snapshot over the file size limit" -- sh -c "ulimit -f 1; '$LIFE
 expect_absent fsz-000000.png "snapshot over the file size limit"
 expect_exit 74 "universe over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --random 64 -n 1 -o fsz.l3d"
 expect_absent fsz.l3d "universe over the file size limit"
-if ls | grep -q '\.tmp\.'; then fail "temporary files after failed writes"; else ok; fi
+if ls -A | grep -q '\.tmp$'; then fail "temporary files after failed writes"; else ok; fi
 finish

@@ -86,7 +86,8 @@ done
 "$LIFE3D" -q --engine cuda -n 3 --checkpoint-every 2 --checkpoint ck.l3d \
 	-o ck.out.l3d odd.in.l3d && ok || fail "checkpoint from the device"
 "$LIFE3D" -q --engine cpu -n 2 -o ck.cpu.l3d odd.in.l3d && ok || fail "cpu to generation 2"
-expect_same ck.l3d ck.cpu.l3d "checkpoint from the device"
+"$LIFE3D" -q -n 0 -o ck.plain.l3d ck.l3d || fail "read back the checkpoint"
+expect_same ck.plain.l3d ck.cpu.l3d "checkpoint from the device"
 # A truncated input: the reader's error, not the engine's.
 head -c 1000000 big.in.bin >cut.bin
 expect_exit 65 "truncated input with the CUDA engine" -- \

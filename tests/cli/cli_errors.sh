@@ -115,7 +115,16 @@ expect_exit 1 "universe larger than memory" -- run --random 4096x4096x65536 -n 1
 expect_err_line "needs [0-9.]* MiB of memory; only [0-9.]* MiB is available" "memory message"
 expect_absent out.l3d "universe larger than memory"
 { u64 60000; u64 0; } >bigm.bin
-bad_case bigm.bin 1 "needs .* MiB of memory" "HPCGame header larger than memory"
+# From a pipe, whose length is not known, the claim meets the memory check;
+# a regular file shorter than its header claims is refused before any
+# memory is taken, even when the claim would fit (4000^3 cells: 7.5 GiB).
+expect_exit 1 "HPCGame header larger than memory" -- sh -c "cat bigm.bin | '$LIFE3D' -n 1 -o out.l3d"
+expect_err_line "needs .* MiB of memory" "HPCGame header larger than memory message"
+bad_case bigm.bin 65 "truncated: expected 216000000000000 bytes of cells, got 0" "HPCGame file shorter than its claim"
+{ u64 4000; u64 0; } >big4000.bin
+start=$(date +%s)
+bad_case big4000.bin 65 "truncated: expected 64000000000 bytes of cells, got 0" "HPCGame 4000^3 claim in 16 bytes"
+[ $(( $(date +%s) - start )) -le 3 ] && ok || fail "a short 4000^3 HPCGame file took $(( $(date +%s) - start )) s to refuse"
 
 # Writing to a full disk is an I/O error, not success.
 if [ -w /dev/full ]; then

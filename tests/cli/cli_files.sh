@@ -1,7 +1,10 @@
 #!/bin/sh
 # Files and signals that never lose a user's data: a replaced file keeps
 # its mode, a file that appears while the result is written is not
-# clobbered, and SIGHUP stops a run like SIGTERM.
+# clobbered, no output follows a link or pours into someone else's FIFO,
+# every output path is checked before the first step, a failed log is left
+# as it was, the default checkpoint is the run's own, and SIGHUP stops a
+# run like SIGTERM.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 "$LIFE3D" -q --random 16 --seed 2 -n 0 -o u.l3d || fail "make u.l3d"
@@ -49,5 +52,80 @@ rc=$?
 [ "$rc" -eq 130 ] && ok || fail "SIGHUP exit $rc, expected 130"
 expect_absent hup-out.l3d "SIGHUP"
 [ -s hup.l3d ] && "$LIFE3D" -q -n 1 -o /dev/null hup.l3d && ok || fail "no resumable checkpoint after SIGHUP"
-if ls | grep -q '\.tmp\.'; then fail "temporary files after SIGHUP"; else ok; fi
+if ls -A | grep -q '\.tmp$'; then fail "temporary files after SIGHUP"; else ok; fi
+
+# No output follows a symbolic link, even with -f; a link to a FIFO is not
+# written into.
+ln -s target.l3d link.l3d
+for opt in "-o" "--log" "--checkpoint"; do
+	for f in "" "-f"; do
+		expect_exit 73 "$opt to a symbolic link $f" -- "$LIFE3D" -q $f -n 1 --checkpoint-every 1 -o x.l3d $opt link.l3d u.l3d
+		expect_err_line "link.l3d: is a symbolic link" "$opt to a symbolic link $f message"
+		expect_absent target.l3d "$opt to a symbolic link $f"
+		[ -L link.l3d ] && ok || fail "$opt to a symbolic link $f: the link was replaced"
+		rm -f x.l3d
+	done
+done
+mkfifo fifo && ln -s fifo fifolink || exit 99
+expect_exit 73 "-o to a link to a FIFO" -- timeout 10 "$LIFE3D" -q -n 1 -o fifolink u.l3d
+expect_exit 73 "snapshot name that is a link" -- sh -c "ln -s target.png snap-000000.png; '$LIFE3D' -q -f -n 1 --snapshot-every 1 --snapshot-prefix snap- -o x.l3d u.l3d"
+expect_absent target.png "snapshot name that is a link"
+expect_absent x.l3d "snapshot name that is a link"
+# The user's own FIFO and /dev/stdout are written to, like "-".
+cat fifo >fromfifo.l3d &
+"$LIFE3D" -q -n 0 -o fifo u.l3d && ok || fail "-o to the user's FIFO"
+wait
+expect_same u.l3d fromfifo.l3d "-o to the user's FIFO"
+"$LIFE3D" -q -n 0 -o /dev/stdout u.l3d >stdout.l3d && ok || fail "-o /dev/stdout"
+expect_same u.l3d stdout.l3d "-o /dev/stdout"
+# Root may be handed another user's FIFO in a shared directory: refused.
+if [ "$(id -u)" = 0 ] && chown nobody fifo 2>/dev/null; then
+	expect_exit 73 "-o to another user's FIFO" -- timeout 10 "$LIFE3D" -q -n 1 -o fifo u.l3d
+	expect_err_line "fifo: is a FIFO of another user" "another user's FIFO message"
+fi
+
+# Every output path is checked before the first step: each of these fails
+# at once, with no result.
+long=$(printf 'n%.0s' $(seq 1 240)).l3d
+for c in "73|snapshot name that exists|--snapshot-every 10 --snapshot-prefix taken-|" \
+	 "73|checkpoint in a missing directory|--max-time 1h --checkpoint nodir/ck.l3d|" \
+	 "73|name whose temporary name is too long|-o $long|" \
+	 "64|log equal to -o|--log same.l3d -o same.l3d|" \
+	 "64|checkpoint equal to -o|--checkpoint same.l3d -o same.l3d|" \
+	 "64|-o one of the snapshots|--snapshot-every 10 --snapshot-prefix sn- -o sn-000000.png|"; do
+	code=${c%%|*}; rest=${c#*|}; what=${rest%%|*}; args=${rest#*|}; args=${args%|}
+	: >taken-000020.png
+	start=$(date +%s)
+	expect_exit "$code" "$what" -- timeout 20 "$LIFE3D" -q -n 999999 -o up.l3d $args u.l3d
+	[ $(( $(date +%s) - start )) -le 5 ] && ok || fail "$what: refused only after $(( $(date +%s) - start )) s"
+	expect_absent up.l3d "$what"
+	expect_absent same.l3d "$what"
+done
+
+# A log that cannot be written (a full disk, a file size limit) is left as
+# it was: removed when the run made it, its old bytes back when the run
+# continued it.
+expect_exit 74 "log over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q -n 400 --log big.tsv -o /dev/null u.l3d"
+expect_absent big.tsv "log over the file size limit"
+"$LIFE3D" -q -n 20 --checkpoint-every 10 --checkpoint c.l3d --log c.tsv -o /dev/null u.l3d || fail "checkpointed run"
+head -n 17 c.tsv >c.cut && cat c.cut >c.tsv && cp c.tsv c.before     # stopped at 15
+expect_exit 74 "continued log over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --until 400 --log c.tsv -o /dev/null c.l3d"
+expect_same c.before c.tsv "continued log over the file size limit"
+if [ -w /dev/full ]; then
+	expect_exit 74 "log to a full disk" -- "$LIFE3D" -q -n 2 --log /dev/full -o /dev/null u.l3d
+fi
+
+# The default checkpoint of a run whose result goes to standard output or
+# a device is its own (life3d-PID-TIME.ckpt.l3d), never /dev/null.ckpt.l3d
+# or a name every such run shares.
+"$LIFE3D" -q --threads 1 --random 60 --seed 4 -n 100000000 -o /dev/null 2>dn.err &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && ok || fail "-o /dev/null SIGTERM: exit $rc: $(cat dn.err)"
+ck=$(sed -n 's/.*checkpoint in \(life3d-'$pid'-[0-9]*\.ckpt\.l3d\)$/\1/p' dn.err)
+[ -n "$ck" ] && [ -s "$ck" ] && ok || fail "-o /dev/null checkpoint: $(cat dn.err)"
+expect_absent /dev/null.ckpt.l3d "-o /dev/null checkpoint"
 finish

@@ -106,9 +106,12 @@ mpi 2 -- -q -n 5 -o - cube.bin | cat >pipe.bin && ok || fail "pipe"
 expect_same cube.ref.bin pipe.bin "HPCGame to a pipe np 2"
 
 # A checkpoint mid-run, and a resumed run, as the single process has them.
-"$LIFE3D" -q -n 7 --checkpoint-every 3 --checkpoint ck.ref.l3d -o /dev/null 13x4x70.in.l3d || fail "ckpt ref"
-mpi 4 -- -q -n 7 --checkpoint-every 3 --checkpoint ck.4.l3d -o /dev/null 13x4x70.in.l3d && ok || fail "ckpt"
-expect_same ck.ref.l3d ck.4.l3d "checkpoint np 4"
+"$LIFE3D" -q -n 7 --checkpoint-every 3 --checkpoint ck.ref.l3d --log res.ref.tsv -o /dev/null 13x4x70.in.l3d || fail "ckpt ref"
+mpi 4 -- -q -n 7 --checkpoint-every 3 --checkpoint ck.4.l3d --log res.3.tsv -o /dev/null 13x4x70.in.l3d && ok || fail "ckpt"
+# The same universe, each stamped with its own run (96-byte header).
+"$LIFE3D" -q -n 0 -o ck.ref.plain.l3d ck.ref.l3d && "$LIFE3D" -q -n 0 -o ck.4.plain.l3d ck.4.l3d || fail "read back checkpoints"
+expect_same ck.ref.plain.l3d ck.4.plain.l3d "checkpoint np 4"
+[ "$(od -An -t u4 -j 12 -N 4 ck.4.l3d | tr -d ' ')" = 96 ] && ok || fail "checkpoint np 4 has no run stamp"
 "$LIFE3D" -q --until 9 --log res.ref.tsv -o res.ref.l3d ck.ref.l3d || fail "resume ref"
 mpi 3 -- -q --until 9 --log res.3.tsv -o res.3.l3d ck.4.l3d && ok || fail "resume"
 expect_same res.ref.l3d res.3.l3d "resumed universe np 3"

@@ -403,6 +403,44 @@ START_TEST(test_native_layout)
 }
 END_TEST
 
+/* A checkpoint's run stamp: 32 bytes after the 64, read back as written;
+ * a damaged stamp is refused. */
+START_TEST(test_native_stamp)
+{
+	grid g, back;
+	random_grid(&g, 5, 3, 70, 0.5, 4);
+	run_stamp st = {0x0123456789abcdefull, 4242, 0xdeadbeef}, got_st;
+	row_source src;
+	row_source_of_grid(&src, &g);
+	src.stamp = &st;
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+	l3d_err err = { 0 };
+	ck_assert_int_eq(format_write_rows(out, "ck.test", FMT_NATIVE, &src, &rule_default, &err), L3D_OK);
+	fclose(out);
+	unsigned char *b = (unsigned char *)buf;
+	ck_assert_uint_eq(len, 96 + (5 * 3 * 70 + 7) / 8);
+	ck_assert_uint_eq(get_le32(b + 12), 96);
+	ck_assert_uint_eq(get_le64(b + 64), st.run_id);
+	ck_assert_uint_eq(get_le32(b + 92), crc32(0, b + 64, 28));
+	universe_meta meta;
+	fmt_id found;
+	ck_assert_int_eq(read_bytes(b, len, "ck.test", &back, &meta, &found, &err), L3D_OK);
+	ck_assert(grid_equal(&g, &back));
+	got_st = meta.stamp;
+	ck_assert_uint_eq(got_st.run_id, st.run_id);
+	ck_assert_uint_eq(got_st.log_bytes, st.log_bytes);
+	ck_assert_uint_eq(got_st.log_crc, st.log_crc);
+	grid_free(&back);
+	b[70] ^= 1;
+	ck_assert_int_eq(read_bytes(b, len, "ck.test", &back, &meta, &found, &err), L3D_ERR_DATA);
+	ck_assert_ptr_nonnull(strstr(err.msg, "bad run stamp CRC"));
+	free(buf);
+	grid_free(&g);
+}
+END_TEST
+
 START_TEST(test_native_errors)
 {
 	grid g;
@@ -899,6 +937,7 @@ static Suite *formats_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_native_round_trip);
 	tcase_add_test(t, test_native_layout);
+	tcase_add_test(t, test_native_stamp);
 	tcase_add_test(t, test_native_errors);
 	suite_add_tcase(s, t);
 

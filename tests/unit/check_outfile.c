@@ -1,7 +1,8 @@
 /* check_outfile.c - result files: a file that appears at the path while
  * the temporary is written is never replaced (without -f), the result is
- * kept under the name the message gives, and -f keeps a replaced file's
- * mode. */
+ * kept under the name the message gives, -f keeps a replaced file's
+ * mode, temporaries are named after their file and process, and a link at
+ * the path is never written through. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -89,6 +90,43 @@ START_TEST(test_new_file_committed)
 }
 END_TEST
 
+/* A temporary says whose it is: .NAME.life3d-PID-XXXXXX.tmp, next to NAME. */
+START_TEST(test_temporary_name)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	unlink("t.out");
+	ck_assert_int_eq(outfile_open(&o, "./t.out", false, false, &err), L3D_OK);
+	char want[64];
+	snprintf(want, sizeof want, "./.t.out.life3d-%ld-", (long)getpid());
+	ck_assert_ptr_nonnull(o.tmp);
+	ck_assert_int_eq(strncmp(o.tmp, want, strlen(want)), 0);
+	ck_assert_int_eq(strlen(o.tmp), strlen(want) + strlen("XXXXXX.tmp"));
+	ck_assert_str_eq(o.tmp + strlen(o.tmp) - 4, ".tmp");
+	ck_assert_int_eq(access(o.tmp, F_OK), 0);
+	outfile_abort(&o);
+	ck_assert_int_eq(access("t.out", F_OK), -1);
+}
+END_TEST
+
+/* A link at the path is refused, with or without force, and left alone. */
+START_TEST(test_link_refused)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	unlink("l.out");
+	ck_assert_int_eq(symlink("l.target", "l.out"), 0);
+	ck_assert_int_eq(outfile_open(&o, "l.out", false, false, &err), L3D_ERR_CANTCREAT);
+	ck_assert_int_eq(outfile_open(&o, "l.out", true, false, &err), L3D_ERR_CANTCREAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "symbolic link"));
+	ck_assert_int_eq(access("l.target", F_OK), -1);
+	struct stat st;
+	ck_assert_int_eq(lstat("l.out", &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	unlink("l.out");
+}
+END_TEST
+
 int main(void)
 {
 	if (!setup()) {
@@ -100,6 +138,8 @@ int main(void)
 	tcase_add_test(tc, test_new_file_committed);
 	tcase_add_test(tc, test_appeared_not_clobbered);
 	tcase_add_test(tc, test_force_replaces_and_keeps_mode);
+	tcase_add_test(tc, test_temporary_name);
+	tcase_add_test(tc, test_link_refused);
 	suite_add_tcase(s, tc);
 	int failed = run_suite(s, true);
 	rmdir(dir);

@@ -1,0 +1,211 @@
+/* outputs.c - see outputs.h. */
+#include "outputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+#include "format/native.h"
+
+int outputs_default_checkpoint(const char *result, long pid, long time,
+			       char *buf, size_t size, l3d_err *err)
+{
+	outfile_kind kind = OUTFILE_STDOUT;
+	if (!outfile_is_stdout(result) && outfile_inspect(result, true, &kind, NULL))
+		kind = OUTFILE_NEW;      /* refused later, as the result */
+	int n;
+	if (kind != OUTFILE_STDOUT && kind != OUTFILE_STREAM) {
+		n = snprintf(buf, size, "%s.ckpt.l3d", result);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		const char *dir = access(".", W_OK | X_OK) == 0 ? NULL
+				: tmp && *tmp ? tmp : "/tmp";
+		n = snprintf(buf, size, "%s%slife3d-%ld-%ld.ckpt.l3d", dir ? dir : "",
+			     dir ? "/" : "", pid, time);
+	}
+	if (n < 0 || (size_t)n >= size)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s.ckpt.l3d: name too long", result);
+	return L3D_OK;
+}
+
+/* ---- names ---- */
+
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The real directory of path (its last component need not exist). */
+static bool real_dir(const char *path, char out[PATH_MAX])
+{
+	char dir[PATH_MAX];
+	size_t n = (size_t)(base_of(path) - path);
+	if (n >= sizeof dir)
+		return false;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return realpath(n ? dir : ".", out) != NULL;
+}
+
+/* One file: the same inode where both exist, else the same name in the
+ * same directory. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char da[PATH_MAX], db[PATH_MAX];
+	return !ea && !eb && strcmp(base_of(a), base_of(b)) == 0 &&
+	       real_dir(a, da) && real_dir(b, db) && strcmp(da, db) == 0;
+}
+
+/* ---- snapshots ---- */
+
+static bool snap_generation(const run_outputs *r, uint64_t g)
+{
+	return (g == r->first && r->snap_first) || (g > r->first && g <= r->last && g % r->snap_every == 0);
+}
+
+/* Is the file name `name` in the prefix's directory one this run's
+ * snapshots will take (PREFIX, the generation in at least `digits`
+ * digits, ".png")? */
+static bool snap_name(const run_outputs *r, const char *name)
+{
+	const char *pb = base_of(r->snap->prefix);
+	size_t lp = strlen(pb), ln = strlen(name);
+	if (ln < lp + 5 || strncmp(name, pb, lp) != 0 || strcmp(name + ln - 4, ".png") != 0)
+		return false;
+	const char *d = name + lp;
+	size_t nd = ln - lp - 4;
+	if (nd < r->snap->digits || nd > 20 || (nd > r->snap->digits && d[0] == '0'))
+		return false;
+	for (size_t i = 0; i < nd; i++)
+		if (d[i] < '0' || d[i] > '9')
+			return false;
+	errno = 0;
+	uint64_t g = strtoull(d, NULL, 10);
+	return errno == 0 && snap_generation(r, g);
+}
+
+static bool is_snapshot_path(const run_outputs *r, const char *path)
+{
+	char dp[PATH_MAX], ds[PATH_MAX];
+	return r->snap_every && snap_name(r, base_of(path)) && real_dir(path, dp) &&
+	       real_dir(r->snap->prefix, ds) && strcmp(dp, ds) == 0;
+}
+
+/* Every name the snapshots will take: the longest must fit, and none may
+ * be there already (without force) or be a link. */
+static int check_snapshots(const run_outputs *r, l3d_err *err)
+{
+	char path[PATH_MAX + 64];
+	int n = snprintf(path, sizeof path, "%s%0*" PRIu64 ".png", r->snap->prefix,
+			 (int)r->snap->digits, r->last);
+	if (n < 0 || (size_t)n >= PATH_MAX)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: name too long", r->snap->prefix);
+	int rc = outfile_check_place(path, err);
+	size_t dl = (size_t)(base_of(r->snap->prefix) - r->snap->prefix);
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%.*s", (int)dl, r->snap->prefix);
+	DIR *d = rc ? NULL : opendir(dl ? dir : ".");
+	struct dirent *e;
+	while (!rc && d && (e = readdir(d)) != NULL) {
+		if (!snap_name(r, e->d_name))
+			continue;
+		outfile_kind kind;
+		snprintf(path, sizeof path, "%.*s%s", (int)dl, r->snap->prefix, e->d_name);
+		rc = outfile_inspect(path, r->force, &kind, err);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+/* ---- the checkpoint ---- */
+
+int outputs_checkpoint_ours(const char *path, uint64_t run_id, const char *input,
+			    bool force, l3d_err *err)
+{
+	struct stat st;
+	if (force || lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (input && same_file(path, input)))
+		return L3D_OK;
+	run_stamp stamp;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	bool ours = fd >= 0 && native_file_stamp(fd, &stamp) && stamp.run_id == run_id;
+	if (fd >= 0)
+		close(fd);
+	if (ours)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_CANTCREAT,
+			"%s: exists and is not a checkpoint of this run; not overwritten "
+			"(resume from it, or use -f to overwrite)", path);
+}
+
+static int check_checkpoint(const run_outputs *r, l3d_err *err)
+{
+	outfile_kind kind;
+	int rc = outfile_inspect(r->checkpoint, true, &kind, err);
+	if (!rc && kind == OUTFILE_STDOUT)
+		rc = l3d_fail(err, L3D_ERR_USAGE,
+			      "--checkpoint: a checkpoint is a file, not standard output");
+	if (rc || kind == OUTFILE_STREAM)
+		return rc;
+	rc = outputs_checkpoint_ours(r->checkpoint, r->run_id, r->input, r->force, err);
+	return rc ? rc : outfile_check_place(r->checkpoint, err);
+}
+
+/* ---- one file, two uses ---- */
+
+static bool is_file(const char *path)
+{
+	return path && !outfile_is_stdout(path);
+}
+
+static int conflict(const char *a, const char *what_a, const char *b,
+		    const char *what_b, l3d_err *err)
+{
+	if (!is_file(a) || !is_file(b) || !same_file(a, b))
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_USAGE, "%s and %s name the same file (%s)",
+			what_a, what_b, a);
+}
+
+static int check_distinct(const run_outputs *r, l3d_err *err)
+{
+	const char *names[] = {r->result, r->log, r->checkpoint, r->input};
+	const char *what[] = {"-o", "--log", "--checkpoint", "the input"};
+	int rc = L3D_OK;
+	for (int i = 0; i < 3 && !rc; i++)
+		for (int j = i + 1; j < 4 && !rc; j++)
+			/* -f -o INPUT replaces the input once it is read; a
+			 * checkpoint replaces the one the run resumed from. */
+			if (j < 3 || i == 1)
+				rc = conflict(names[i], what[i], names[j], what[j], err);
+	for (int i = 0; i < 4 && !rc; i++)
+		if (is_file(names[i]) && is_snapshot_path(r, names[i]))
+			rc = l3d_fail(err, L3D_ERR_USAGE,
+				      "%s and the snapshots name the same file (%s)",
+				      what[i], names[i]);
+	return rc;
+}
+
+int outputs_check(const run_outputs *r, l3d_err *err)
+{
+	int rc = check_distinct(r, err);
+	if (!rc)
+		rc = check_checkpoint(r, err);
+	if (!rc && r->snap_every)
+		rc = check_snapshots(r, err);
+	return rc;
+}

@@ -1,0 +1,133 @@
+#!/bin/sh
+# Signals do what life3d(1) says whatever the run is doing: reading the
+# input (from a file, a pipe or a FIFO), stepping, logging to a slow
+# reader, writing checkpoints, snapshots and the result.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+no_tmp() {  # DESCRIPTION: no temporary file is left
+	if ls -A | grep -q '\.tmp$'; then fail "$1: temporary files left: $(ls -A | grep '\.tmp$')"; else ok; fi
+}
+# Under valgrind everything is some 50 times slower: fewer, shorter runs,
+# and W seconds more for life3d to start before a signal is meant for it.
+if [ -n "${LIFE3D_VALGRIND:-}" ]; then
+	N=60 delays="3 5 7" W=4
+else
+	W=0 N=1500 delays="0.01 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.8 1.0"
+fi
+"$LIFE3D" -q --random 128 --seed 6 -n 0 -o u.l3d || fail "make u.l3d"
+ARGS="-q --threads 1 --engine cpu --checkpoint-every 200 --snapshot-every 500 --snapshot-prefix s-"
+"$LIFE3D" $ARGS -n $N --log ref.tsv -o ref.l3d u.l3d || fail "reference run"
+rm -f s-*
+
+# SIGTERM at many points: the result complete or absent, a resumable
+# checkpoint whenever stepping had begun, the resumed run bit-identical.
+for d in $delays; do
+	rm -f o.l3d o.tsv o.ckpt.l3d s-*
+	"$LIFE3D" $ARGS -n $N --checkpoint o.ckpt.l3d --log o.tsv -o o.l3d u.l3d 2>o.err &
+	pid=$!
+	sleep "$d"
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	echo "SIGTERM at $d s: exit $rc: $(cat o.err)"
+	case $rc in
+	0)  expect_same ref.l3d o.l3d "finished despite SIGTERM at $d s"
+	    expect_same ref.tsv o.tsv "log finished despite SIGTERM at $d s" ;;
+	130)
+	    expect_absent o.l3d "SIGTERM at $d s"
+	    if grep -q "while reading the input" o.err; then
+		expect_absent o.ckpt.l3d "SIGTERM while reading, at $d s"
+		expect_absent o.tsv "SIGTERM while reading, at $d s"
+	    elif grep -q "checkpoint in o.ckpt.l3d" o.err; then
+		"$LIFE3D" $ARGS --until $N --checkpoint o.ckpt.l3d --log o.tsv -o o.l3d o.ckpt.l3d \
+			&& ok || fail "resume after SIGTERM at $d s"
+		expect_same ref.l3d o.l3d "resumed after SIGTERM at $d s"
+		expect_same ref.tsv o.tsv "log resumed after SIGTERM at $d s"
+	    else
+		fail "SIGTERM at $d s: $(cat o.err)"
+	    fi
+	    [ "$(wc -l <o.err)" -eq 1 ] && ok || fail "SIGTERM at $d s said: $(cat o.err)" ;;
+	*)  fail "SIGTERM at $d s: exit $rc: $(cat o.err)" ;;
+	esac
+	no_tmp "SIGTERM at $d s"
+done
+
+# SIGUSR1 at many points: the run goes on to the same result.
+for d in $delays; do
+	rm -f o.l3d o.tsv o.ckpt.l3d s-*
+	"$LIFE3D" $ARGS -n $N --checkpoint o.ckpt.l3d --log o.tsv -o o.l3d u.l3d 2>o.err &
+	pid=$!
+	sleep "$d"
+	kill -USR1 $pid
+	wait $pid
+	rc=$?
+	[ "$rc" -eq 0 ] && ok || fail "SIGUSR1 at $d s: exit $rc: $(cat o.err)"
+	expect_same ref.l3d o.l3d "SIGUSR1 at $d s"
+	no_tmp "SIGUSR1 at $d s"
+done
+rm -f s-*
+
+# While the input still comes through a pipe: SIGTERM stops at once with
+# 130 and writes nothing; SIGUSR1 does not break the read.
+slow() { head -c 64 u.l3d; sleep $((2 + 2 * W)); tail -c +65 u.l3d; }
+start=$(date +%s)
+slow | "$LIFE3D" -q -n 5 -o p.l3d 2>p.err &
+pid=$!
+sleep 0.5; sleep $W
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && ok || fail "SIGTERM while reading a pipe: exit $rc: $(cat p.err)"
+grep -q "while reading the input" p.err && ok || fail "SIGTERM while reading a pipe said: $(cat p.err)"
+expect_absent p.l3d "SIGTERM while reading a pipe"
+expect_absent p.l3d.ckpt.l3d "SIGTERM while reading a pipe (no checkpoint of the input)"
+"$LIFE3D" -q -n 5 -o p5.l3d u.l3d || fail "five steps"
+slow | "$LIFE3D" -q -n 5 --checkpoint p.ckpt.l3d -o p.l3d 2>p.err &
+pid=$!
+sleep 0.5; sleep $W
+kill -USR1 $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 0 ] && ok || fail "SIGUSR1 while reading a pipe: exit $rc: $(cat p.err)"
+expect_same p5.l3d p.l3d "SIGUSR1 while reading a pipe"
+
+# SIGTERM while opening a FIFO for input (no writer yet): 130, not 66.
+rm -f in.fifo && mkfifo in.fifo || exit 99
+"$LIFE3D" -q -n 1 -o f.l3d in.fifo 2>f.err &
+pid=$!
+sleep 0.5; sleep $W
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && ok || fail "SIGTERM while opening a FIFO: exit $rc: $(cat f.err)"
+
+# --log - to a reader that has stopped reading: the run blocks in a write;
+# SIGUSR1 and SIGTERM there neither fail the write nor lose the checkpoint.
+rm -f l.ckpt.l3d
+rm -f l.pid
+{ "$LIFE3D" -q --threads 1 --random 16 -n 100000000 --log - --checkpoint l.ckpt.l3d -o l.l3d 2>l.err &
+  echo $! >l.pid; wait $!; echo $? >l.rc; } | { sleep $((2 + 2 * W)); cat >/dev/null; } &
+sleep 1; sleep $W
+pid=$(cat l.pid)
+kill -USR1 $pid
+sleep 0.2
+kill -TERM $pid
+wait
+[ "$(cat l.rc)" = 130 ] && ok || fail "SIGTERM while --log - blocks: exit $(cat l.rc): $(cat l.err)"
+"$LIFE3D" -q -n 1 -o /dev/null l.ckpt.l3d && ok || fail "no resumable checkpoint after SIGTERM while --log - blocks"
+expect_absent l.l3d "SIGTERM while --log - blocks"
+
+# A second signal ends the run at once, and says so in one line.
+rm -f l2.pid
+{ "$LIFE3D" -q --threads 1 --random 16 -n 100000000 --log - --checkpoint l2.ckpt.l3d -o l2.l3d 2>l2.err &
+  echo $! >l2.pid; wait $!; echo $? >l2.rc; } | { sleep $((2 + 2 * W)); cat >/dev/null; } &
+sleep 1; sleep $W
+pid=$(cat l2.pid)
+kill -TERM $pid
+sleep 0.2
+kill -TERM $pid
+wait
+[ "$(cat l2.rc)" = 130 ] && ok || fail "second SIGTERM: exit $(cat l2.rc)"
+[ "$(wc -l <l2.err)" -eq 1 ] && grep -q "second signal" l2.err && ok || fail "second SIGTERM said: $(cat l2.err)"
+no_tmp "signals"
+finish

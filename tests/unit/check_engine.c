@@ -206,6 +206,19 @@ static const char *const rule_texts[] = {
 	"B0/S", "B0,6/S0,13,26", "B1,2/S", "B26/S26", "B13..26/S0..12",
 };
 
+/* One size, rule and density on every path, against the reference. */
+static void check_case(const size_case *c, const rule *r, double density, uint64_t seed)
+{
+	trajectory t;
+	trajectory_make(&t, c->nx, c->ny, c->nz, density, seed, r, c->steps);
+	char label[96], text[64];
+	rule_format(r, text, sizeof text);
+	snprintf(label, sizeof label, "%llux%llux%llu %s", (unsigned long long)c->nx,
+		 (unsigned long long)c->ny, (unsigned long long)c->nz, text);
+	check_all_paths(&t, r, label);
+	trajectory_free(&t);
+}
+
 /* Each size runs B6/S567 and two more rules: one from the list, one from
  * random masks (which often hold count 0, births from nothing). */
 START_TEST(random_universes_match_reference)
@@ -215,18 +228,8 @@ START_TEST(random_universes_match_reference)
 			 parse(rule_texts[_i % (sizeof rule_texts / sizeof *rule_texts)]),
 			 random_rule((uint64_t)_i)};
 	double densities[3] = {0.3, 0.1 + 0.1 * (_i % 5), 0.5};
-	for (int k = 0; k < 3; k++) {
-		trajectory t;
-		trajectory_make(&t, c->nx, c->ny, c->nz, densities[k],
-				1000 + (uint64_t)_i * 7 + (uint64_t)k, &rules[k], c->steps);
-		char label[96], text[64];
-		rule_format(&rules[k], text, sizeof text);
-		snprintf(label, sizeof label, "%llux%llux%llu %s",
-			 (unsigned long long)c->nx, (unsigned long long)c->ny,
-			 (unsigned long long)c->nz, text);
-		check_all_paths(&t, &rules[k], label);
-		trajectory_free(&t);
-	}
+	for (int k = 0; k < 3; k++)
+		check_case(c, &rules[k], densities[k], 1000 + (uint64_t)_i * 7 + (uint64_t)k);
 }
 END_TEST
 
@@ -244,18 +247,8 @@ START_TEST(random_hoods_match_reference)
 	rule rules[2] = {parse(hood_rule_texts[_i % listed]),
 			 random_hood_rule(500 + (uint64_t)_i, (rule_hood)(1 + _i % 4))};
 	double densities[2] = {0.2 + 0.05 * (_i % 5), 0.4};
-	for (int k = 0; k < 2; k++) {
-		trajectory t;
-		trajectory_make(&t, c->nx, c->ny, c->nz, densities[k],
-				3000 + (uint64_t)_i * 5 + (uint64_t)k, &rules[k], c->steps);
-		char label[96], text[64];
-		rule_format(&rules[k], text, sizeof text);
-		snprintf(label, sizeof label, "%llux%llux%llu %s",
-			 (unsigned long long)c->nx, (unsigned long long)c->ny,
-			 (unsigned long long)c->nz, text);
-		check_all_paths(&t, &rules[k], label);
-		trajectory_free(&t);
-	}
+	for (int k = 0; k < 2; k++)
+		check_case(c, &rules[k], densities[k], 3000 + (uint64_t)_i * 5 + (uint64_t)k);
 }
 END_TEST
 

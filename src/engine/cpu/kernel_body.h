@@ -514,17 +514,19 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
  * (packed short rows or chunks of long ones). */
 #define BAND_CASE(kind, whole, packed)                                        \
 	FN(band_kind)(p, s, xa, xb, ya, yb, ring, counts, kind, whole, packed)
+/* CASE(a, b, packed) for the layout of the plan's rows. */
 #if VL > 1
-#define BAND_LAYOUT(kind, whole)                                              \
+#define BY_LAYOUT(CASE, a, b)                                                 \
 	do {                                                                  \
 		if (p->group > 1)                                             \
-			BAND_CASE(kind, whole, true);                         \
+			CASE(a, b, true);                                     \
 		else                                                          \
-			BAND_CASE(kind, whole, false);                        \
+			CASE(a, b, false);                                    \
 	} while (0)
 #else
-#define BAND_LAYOUT(kind, whole) BAND_CASE(kind, whole, false)
+#define BY_LAYOUT(CASE, a, b) CASE(a, b, false)
 #endif
+#define BAND_LAYOUT(kind, whole) BY_LAYOUT(BAND_CASE, kind, whole)
 
 #include "kernel_hood.h"
 
@@ -551,6 +553,7 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 
 #undef BAND_CASE
 #undef BAND_LAYOUT
+#undef BY_LAYOUT
 #undef TXOR3
 #undef TMAJ
 #undef TMUX

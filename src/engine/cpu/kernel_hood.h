@@ -217,17 +217,7 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 /* One instance per neighbourhood, row kind and layout. */
 #define HOOD_CASE(hood, whole, packed)                                        \
 	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, whole, packed)
-#if VL > 1
-#define HOOD_LAYOUT(hood, whole)                                              \
-	do {                                                                  \
-		if (p->group > 1)                                             \
-			HOOD_CASE(hood, whole, true);                         \
-		else                                                          \
-			HOOD_CASE(hood, whole, false);                        \
-	} while (0)
-#else
-#define HOOD_LAYOUT(hood, whole) HOOD_CASE(hood, whole, false)
-#endif
+#define HOOD_LAYOUT(hood, whole) BY_LAYOUT(HOOD_CASE, hood, whole)
 #define HOOD_ROWS(hood)                                                       \
 	do {                                                                  \
 		if (p->nz % 64 == 0)                                          \

@@ -69,6 +69,15 @@ grep -q "population 0," err && ok || fail "the mirrored H oscillator lives: $(ca
 grep -q "rule B6/S567 (from the command line) replaces the rule B3/S3H" err && ok ||
 	fail "replaced rule: $(cat err)"
 
+# The manual's Python reader of .l3d finds the neighbourhood and counts.
+if command -v python3 >/dev/null; then
+	awk '/^import struct, zlib/ { on = 1 } on && /^\.fi/ { exit } on' "$SRCDIR/man/life3d-formats.5" |
+		sed 's/\\e/\\/g' >read_l3d.py
+	printf 'import sys\nshape, gen, b, s, hood, alive = read_l3d(sys.argv[1])\nprint(hood, b, s)\n' >>read_l3d.py
+	got=$(python3 read_l3d.py hex-p4.l3d 2>&1)
+	[ "$got" = "H 8 8" ] && ok || fail "the manual's read_l3d on hex-p4.l3d: $got"
+fi
+
 # Bad rules: one line, exit 64 on the command line, 65 in a file.
 for bad in 3D7/3F 3D/0H 3D5/6X 3D13/3E 3D9/3C BB BusyBoxesW "B7/S1F"; do
 	expect_exit 64 "-r $bad" -- "$LIFE3D" -r "$bad" --random 4 -n 1 -o /dev/null -f

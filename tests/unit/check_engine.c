@@ -252,6 +252,90 @@ START_TEST(random_hoods_match_reference)
 }
 END_TEST
 
+/* ---- activity skipping against dense stepping ---- */
+
+/* The percentage of tiles stepped, from the engine's description. */
+static double stepped_percent(const engine *e)
+{
+	const char *d = strstr(engine_describe(e), ", ");
+	return d ? atof(d + 2) : 100;
+}
+
+typedef struct skip_case {
+	uint64_t nx, ny, nz;
+	const char *rule;
+	double density;
+	int steps;          /* one at a time, every log line compared */
+	uint64_t jump;      /* then this many in one call */
+} skip_case;
+
+/* Soups that settle (so tiles are skipped), in every neighbourhood, on odd
+ * sizes; a chaotic one (so the engine falls back to dense stepping and
+ * comes back); a universe that empties.  The skipping engine must give
+ * the dense engine's universe and counts at every step. */
+static const skip_case skip_cases[] = {
+	{40, 37, 70, "B6/S567", 0.25, 160, 20001},
+	{33, 64, 128, "B6/S567", 0.2, 120, 301},
+	{29, 30, 31, "3D3/3H", 0.05, 120, 1001},
+	{30, 29, 65, "3D2,3/3F", 0.2, 120, 1001},
+	{31, 27, 64, "3D4..8/3C", 0.2, 100, 1001},
+	{28, 31, 33, "3D4..6/4E", 0.2, 100, 1001},
+	{24, 24, 64, "B5..7/S4..9", 0.25, 150, 3},
+	{20, 21, 22, "B7/S", 0.3, 20, 1000000001},
+};
+
+START_TEST(skipping_matches_dense)
+{
+	const skip_case *c = &skip_cases[_i];
+	rule r = parse(c->rule);
+	grid g;
+	ck_assert_int_eq(grid_alloc(&g, c->nx, c->ny, c->nz, NULL), L3D_OK);
+	grid_random(&g, c->density, 40 + (uint64_t)_i);
+	engine *skip = make_engine(&g, &r, NULL, 2);
+	setenv("LIFE3D_SKIP", "0", 1);
+	engine *dense = make_engine(&g, &r, NULL, 2);
+	engine_stats a, b;
+	ck_assert_int_eq(engine_step(dense, 1, &b, NULL), L3D_OK);  /* dense from here */
+	unsetenv("LIFE3D_SKIP");
+	ck_assert_int_eq(engine_step(skip, 1, &a, NULL), L3D_OK);
+	char what[96];
+	snprintf(what, sizeof what, "%s %llux%llux%llu", c->rule, (unsigned long long)c->nx,
+		 (unsigned long long)c->ny, (unsigned long long)c->nz);
+	grid want;
+	ck_assert_int_eq(grid_alloc(&want, c->nx, c->ny, c->nz, NULL), L3D_OK);
+	for (int i = 1; i <= c->steps; i++) {
+		if (i > 1) {
+			ck_assert_int_eq(engine_step(skip, 1, &a, NULL), L3D_OK);
+			ck_assert_int_eq(engine_step(dense, 1, &b, NULL), L3D_OK);
+		}
+		assert_stats(&a, &b, what, i);
+		if (i % 7 == 0 || i == c->steps) {
+			ck_assert_int_eq(engine_read(dense, &want, NULL), L3D_OK);
+			assert_same(skip, &want, what, i);
+		}
+	}
+	if (c->jump < 100000) {
+		ck_assert_int_eq(engine_step(skip, c->jump, &a, NULL), L3D_OK);
+		ck_assert_int_eq(engine_step(dense, c->jump, &b, NULL), L3D_OK);
+	} else {
+		/* a settled universe: a billion steps at once, checked against
+		 * the dense engine's parity */
+		ck_assert_int_eq(engine_step(skip, c->jump, &a, NULL), L3D_OK);
+		ck_assert_int_eq(engine_step(dense, 2 + c->jump % 2, &b, NULL), L3D_OK);
+	}
+	assert_stats(&a, &b, what, c->steps + 1);
+	ck_assert_int_eq(engine_read(dense, &want, NULL), L3D_OK);
+	assert_same(skip, &want, what, c->steps + 1);
+	double pct = stepped_percent(skip);
+	if (strcmp(c->rule, "B5..7/S4..9") != 0)
+		ck_assert_msg(pct < 50, "%s: %.3g%% of tiles stepped; nothing skipped", what, pct);
+	engine_destroy(skip);
+	engine_destroy(dense);
+	grid_free(&g);
+	grid_free(&want);
+}
+END_TEST
+
 /* ---- the slab seam: two slabs with halos in their own buffers ---- */
 
 static void check_slabs(const char *rule_text)
@@ -591,6 +675,8 @@ static Suite *engine_suite(void)
 	tcase_add_loop_test(t, random_hoods_match_reference, 0,
 			    (int)(sizeof sizes / sizeof *sizes));
 	tcase_add_test(t, slabs_with_separate_halos_match_reference);
+	tcase_add_loop_test(t, skipping_matches_dense, 0,
+			    (int)(sizeof skip_cases / sizeof *skip_cases));
 	suite_add_tcase(s, t);
 	t = tcase_create("patterns");
 	tcase_set_timeout(t, 60);

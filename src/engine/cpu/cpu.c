@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 
 #include "kernel.h"
+#include "skip.h"
 #include "base/pool.h"
 
 /* Ring bytes per thread: 2 planes of Y (4 bits per cell) for a tile. */
@@ -250,6 +251,13 @@ struct cpu_stepper {
 	uint64_t ring_words;
 	count_slot *counts;        /* one cache line per thread */
 	char desc[64];
+	/* tiles mode (cpu_stepper_step_tiles): the tiles listed, their shape,
+	 * their results, and each thread's copy of the tile it overwrites */
+	const uint32_t *tile_list;
+	uint64_t tile_x, tile_y, tiles_y;
+	cpu_tile_result *tile_out;
+	uint64_t *save;            /* threads * save_words */
+	uint64_t save_words;
 	/* the step in progress: pieces of (x range, tile of rows) */
 	const cpu_slab *slab;
 	bool count;
@@ -278,6 +286,28 @@ static int64_t take_piece(cpu_stepper *st)
 	return -1;
 }
 
+/* One listed tile: keep what dst held there, step it with its own counts,
+ * and say whether the new generation differs from what it replaced. */
+static void step_tile(cpu_stepper *st, int t, uint64_t i, uint64_t *ring)
+{
+	const cpu_slab *s = st->slab;
+	uint32_t tile = st->tile_list[i];
+	uint64_t ix = tile / st->tiles_y, iy = tile % st->tiles_y;
+	uint64_t xa = ix * st->tile_x, xb = xa + st->tile_x < s->nx ? xa + st->tile_x : s->nx;
+	uint64_t ya = iy * st->tile_y, yb = ya + st->tile_y < s->ny ? ya + st->tile_y : s->ny;
+	uint64_t plane = s->ny * s->words, run = (yb - ya) * s->words;
+	uint64_t *save = st->save + (uint64_t)t * st->save_words;
+	for (uint64_t x = xa; x < xb; x++)
+		memcpy(save + (x - xa) * run, s->dst + x * plane + ya * s->words, run * 8);
+	cpu_tile_result *r = &st->tile_out[tile];
+	r->st = (engine_stats){0, 0, 0};
+	st->band(&st->plan, s, xa, xb, ya, yb, ring, &r->st);
+	r->changed = 0;
+	for (uint64_t x = xa; x < xb && !r->changed; x++)
+		r->changed = memcmp(save + (x - xa) * run, s->dst + x * plane + ya * s->words,
+				    run * 8) != 0;
+}
+
 /* Threads take pieces rather than a fixed share, so a thread the system
  * holds back holds up only the piece it is working on. */
 static void step_task(void *arg, int t)
@@ -285,6 +315,11 @@ static void step_task(void *arg, int t)
 	cpu_stepper *st = arg;
 	uint64_t *ring = st->ring + (uint64_t)t * st->ring_words;
 	for (int64_t i; (i = take_piece(st)) >= 0;) {
+		if (st->tile_list) {
+			step_tile(st, t, (uint64_t)i, ring);
+			atomic_fetch_add_explicit(&st->done, 1, memory_order_release);
+			continue;
+		}
 		const cpu_slab *s = st->slab;
 		engine_stats *c = st->count ? &st->counts[t].st : NULL;
 		uint64_t ix = (uint64_t)i % st->xranges, iy = (uint64_t)i / st->xranges;
@@ -361,6 +396,52 @@ void cpu_stepper_step(cpu_stepper *st, const cpu_slab *s, engine_stats *stats)
 		}
 }
 
+uint64_t cpu_stepper_row_unit(const cpu_stepper *st)
+{
+	uint64_t words = st->plan.words;
+	uint64_t line_rows = 8 / (words & 7 ? words & -words : 8);
+	return line_rows > st->plan.group ? line_rows : st->plan.group;
+}
+
+uint64_t cpu_stepper_max_rows(const cpu_stepper *st)
+{
+	return st->plan.tile_rows;
+}
+
+int cpu_stepper_step_tiles(cpu_stepper *st, const cpu_slab *s, uint64_t tx,
+			   uint64_t ty, const uint32_t *tiles, uint64_t n,
+			   cpu_tile_result *results, l3d_err *err)
+{
+	uint64_t words = tx * ty * s->words;
+	if (words > st->save_words) {
+		free(st->save);
+		st->save = aligned_alloc(64, ((words * 8 + 63) & ~(uint64_t)63) *
+					     (uint64_t)st->threads);
+		st->save_words = st->save ? (words + 7) & ~(uint64_t)7 : 0;
+		if (!st->save)
+			return l3d_fail(err, L3D_ERR_RUNTIME,
+					"out of memory for the CPU engine's tiles");
+	}
+	st->plan.stream = false;     /* the tile is read back at once */
+	st->slab = s;
+	st->count = true;
+	st->tile_list = tiles;
+	st->tile_x = tx;
+	st->tile_y = ty;
+	st->tiles_y = (s->ny + ty - 1) / ty;
+	st->tile_out = results;
+	st->pieces = n;
+	atomic_store_explicit(&st->done, 0, memory_order_relaxed);
+	st->step++;
+	atomic_store_explicit(&st->claim, (uint64_t)st->step << 32 | n, memory_order_release);
+	if (st->threads > 1 && n > 1)
+		cpu_pool_wake(st->pool, step_task, st);
+	step_task(st, 0);
+	wait_done(st);
+	st->tile_list = NULL;
+	return L3D_OK;
+}
+
 const char *cpu_stepper_describe(const cpu_stepper *st)
 {
 	return st->desc;
@@ -371,6 +452,7 @@ void cpu_stepper_destroy(cpu_stepper *st)
 	if (!st)
 		return;
 	cpu_pool_destroy(st->pool);
+	free(st->save);
 	free(st->ring);
 	free(st->counts);
 	free(st);
@@ -441,16 +523,29 @@ typedef struct cpu_engine {
 	engine base;
 	grid cur, next;            /* next is allocated at the first step */
 	cpu_stepper *st;
+	cpu_skip *skip;            /* NULL: every cell every step */
+	char desc[96];
 } cpu_engine;
+
+/* Skipping is on unless LIFE3D_SKIP=0 asks for dense stepping. */
+static bool skip_wanted(void)
+{
+	const char *v = getenv("LIFE3D_SKIP");
+	return !v || strcmp(v, "0") != 0;
+}
 
 static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
 	cpu_engine *c = (cpu_engine *)e;
 	if (steps && !c->next.bits) {
 		int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
+		if (!rc && skip_wanted())
+			rc = cpu_skip_create(c->st, &c->cur, &c->skip, err);
 		if (rc)
 			return rc;
 	}
+	if (c->skip)
+		return cpu_skip_run(c->skip, c->st, &c->cur, &c->next, steps, stats, err);
 	uint64_t plane = c->cur.ny * c->cur.words;
 	for (uint64_t i = 0; i < steps; i++) {
 		cpu_slab s = {c->cur.nx, c->cur.ny, c->cur.nz, c->cur.words,
@@ -494,12 +589,18 @@ static grid *cpu_host_grid(engine *e)
 
 static const char *cpu_describe(const engine *e)
 {
-	return cpu_stepper_describe(((const cpu_engine *)e)->st);
+	cpu_engine *c = (cpu_engine *)e;
+	if (!c->skip)
+		return cpu_stepper_describe(c->st);
+	snprintf(c->desc, sizeof c->desc, "%s, %.3g%% of tiles stepped",
+		 cpu_stepper_describe(c->st), 100 * cpu_skip_stepped(c->skip));
+	return c->desc;
 }
 
 static void cpu_destroy(engine *e)
 {
 	cpu_engine *c = (cpu_engine *)e;
+	cpu_skip_destroy(c->skip);
 	cpu_stepper_destroy(c->st);
 	grid_free(&c->cur);
 	grid_free(&c->next);

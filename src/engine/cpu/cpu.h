@@ -30,6 +30,24 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
  * non-NULL, add the population, births and deaths of dst to it; they are
  * counted in the same pass. */
 void cpu_stepper_step(cpu_stepper *st, const cpu_slab *s, engine_stats *stats);
+/* Tiles of a slab: tx planes by ty rows by all of z, numbered
+ * ix * ceil(ny / ty) + iy.  Advance the n tiles listed (each once), and
+ * fill results[tile] for each: its population, births and deaths, and
+ * whether its new cells differ from what dst held there (the generation
+ * before src, when the caller keeps one).  ty must be a multiple of
+ * cpu_stepper_row_unit() and at most cpu_stepper_max_rows().  Fails only
+ * when memory runs out (L3D_ERR_RUNTIME), before any tile is stepped. */
+typedef struct cpu_tile_result {
+	engine_stats st;
+	uint32_t changed;
+} cpu_tile_result;
+
+int cpu_stepper_step_tiles(cpu_stepper *st, const cpu_slab *s, uint64_t tx,
+			   uint64_t ty, const uint32_t *tiles, uint64_t n,
+			   cpu_tile_result *results, l3d_err *err);
+uint64_t cpu_stepper_row_unit(const cpu_stepper *st);
+uint64_t cpu_stepper_max_rows(const cpu_stepper *st);
+
 /* e.g. "cpu/avx512 x2 threads" */
 const char *cpu_stepper_describe(const cpu_stepper *st);
 void cpu_stepper_destroy(cpu_stepper *st);

@@ -40,7 +40,7 @@ __device__ __forceinline__ int alive(const Cells &c, const int64_t cell[3])
 	return (int)(__ldg(&c.bits[(x * c.ny + y) * c.w32 + (z >> 5)]) >> (z & 31) & 1u);
 }
 
-__global__ void __launch_bounds__(TILE_W *TILE_H)
+__global__ void __launch_bounds__(TILE_W * TILE_H)
 render_kernel(render_view v, Cells c, uint64_t tiles_x, uint64_t tiles, uint8_t *rgb)
 {
 	__shared__ render_view sv;

@@ -12,6 +12,8 @@
  *             blocking; halo rows recomputed, z-sums shared in shared memory);
  *   generic - any box: one thread per 32-bit word, one generation a launch;
  *             the only path of the F, C, E and H neighbourhoods.
+ * Views (views.cu, render.cu) read the universe and write a picture's
+ * data, on whatever stream they are given.
  * Every launch is asynchronous on the given stream; errors are returned as
  * cudaError_t and nothing is printed. */
 #ifndef LIFE3D_KERNELS_H
@@ -111,6 +113,15 @@ cudaError_t l3dk_project(const l3dk_plan *p, const void *bits, int axis,
 			 uint32_t *counts, cudaStream_t s);
 cudaError_t l3dk_slice(const l3dk_plan *p, const void *bits, int axis,
 		       uint64_t index, uint8_t *cells, cudaStream_t s);
+
+/* The 3D render of base/render.h, byte for byte render_rows()'s: the view
+ * v (render_setup's, for the plan's box; host memory, read before this
+ * returns) drawn from bits into rgb, a device buffer of v->width *
+ * v->height pixels of 3 bytes.  cudaErrorInvalidValue for a view of
+ * another box or of no pixels. */
+struct render_view;
+cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
+			const struct render_view *v, uint8_t *rgb, cudaStream_t s);
 
 #ifdef __cplusplus
 }

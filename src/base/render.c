@@ -6,10 +6,6 @@
 
 #include "colormap.h"
 
-static const uint8_t background[3] = {20, 20, 24};
-static const uint8_t front_line[3] = {220, 220, 220};
-static const uint8_t back_line[3] = {110, 110, 110};
-
 /* ---- set-up: floating point allowed, once per run ---- */
 
 static int32_t q14(double v)
@@ -118,59 +114,11 @@ void render_setup(render_view *v, uint64_t nx, uint64_t ny, uint64_t nz,
 		   (int64_t)nz * llabs(v->toward[2]);
 	shades(v);
 	edges(v);
+	for (unsigned i = 0; i < 256; i++)
+		colormap_rgb(i, v->colour[i]);
 }
 
 /* ---- the picture: integers only ---- */
-
-/* A ray's walk: the cell it is in, per axis the distance (RENDER_SUB
- * units) to the next boundary it crosses, the step and the speed. */
-typedef struct walk {
-	int64_t cell[3], dist[3], step[3], speed[3];
-	int face;                  /* axis of the last boundary crossed */
-} walk;
-
-/* Where the ray from p0 along -toward enters the box: false if it
- * misses.  Fractions a / speed compare by cross-multiplication. */
-static int enter(const render_view *v, const int64_t p0[3], walk *w)
-{
-	const int64_t n[3] = {(int64_t)v->nx * RENDER_SUB, (int64_t)v->ny * RENDER_SUB,
-			      (int64_t)v->nz * RENDER_SUB};
-	int m = -1;
-	int64_t ta = 0, tv = 1, ea = 0, ev = 0;
-	for (int k = 0; k < 3; k++) {
-		int64_t dir = -v->toward[k], s = llabs(dir);
-		w->speed[k] = s;
-		w->step[k] = dir > 0 ? 1 : -1;
-		if (s == 0) {
-			if (p0[k] < 0 || p0[k] >= n[k])
-				return 0;
-			continue;
-		}
-		int64_t a = dir > 0 ? -p0[k] : p0[k] - n[k];
-		int64_t b = dir > 0 ? n[k] - p0[k] : p0[k];
-		if (m < 0 || a * tv > ta * s)
-			ta = a, tv = s, m = k;
-		if (ev == 0 || b * ev < ea * s)
-			ea = b, ev = s;
-	}
-	if (m < 0 || ta * ev >= ea * tv)
-		return 0;
-	for (int k = 0; k < 3; k++) {
-		int64_t p = k == m ? (w->step[k] > 0 ? 0 : n[k])
-				   : p0[k] + ta * -v->toward[k] / tv;
-		int64_t lo = w->step[k] > 0 || w->speed[k] == 0 ? 0 : 1;
-		p = p < lo ? lo : p > n[k] - 1 + lo ? n[k] - 1 + lo : p;
-		if (w->step[k] > 0 || w->speed[k] == 0) {
-			w->cell[k] = p / RENDER_SUB;
-			w->dist[k] = (w->cell[k] + 1) * RENDER_SUB - p;
-		} else {
-			w->cell[k] = (p - 1) / RENDER_SUB;
-			w->dist[k] = p - w->cell[k] * RENDER_SUB;
-		}
-	}
-	w->face = m;
-	return 1;
-}
 
 static int alive(const grid *g, const int64_t c[3])
 {
@@ -179,92 +127,15 @@ static int alive(const grid *g, const int64_t c[3])
 	return (int)((row[z >> 6] >> (z & 63)) & 1);
 }
 
-/* Walk to the first live cell: false if the ray leaves the box first. */
-static int march(const grid *g, walk *w)
-{
-	const int64_t n[3] = {(int64_t)g->nx, (int64_t)g->ny, (int64_t)g->nz};
-	for (;;) {
-		if (alive(g, w->cell))
-			return 1;
-		int k = -1;
-		for (int a = 0; a < 3; a++)
-			if (w->speed[a] &&
-			    (k < 0 || w->dist[a] * w->speed[k] < w->dist[k] * w->speed[a]))
-				k = a;
-		w->cell[k] += w->step[k];
-		if (w->cell[k] < 0 || w->cell[k] >= n[k])
-			return 0;
-		w->dist[k] += RENDER_SUB;
-		w->face = k;
-	}
-}
-
-/* A hit cell's colour: the map by depth (near: yellow), times the face's
- * brightness. */
-static void shade_hit(const render_view *v, const walk *w, uint8_t *px)
-{
-	const int64_t n[3] = {(int64_t)v->nx, (int64_t)v->ny, (int64_t)v->nz};
-	int64_t d = 0;
-	for (int k = 0; k < 3; k++)
-		d += (2 * w->cell[k] + 1 - n[k]) * v->toward[k];
-	int64_t R = v->depth > 0 ? v->depth : 1;
-	d = d < -R ? -R : d > R ? R : d;
-	uint8_t c[3];
-	colormap_rgb((unsigned)(64 + (d + R) * 191 / (2 * R)), c);
-	for (int k = 0; k < 3; k++)
-		px[k] = (uint8_t)((c[k] * v->shade[w->face] + 127) / 255);
-}
-
-/* Is pixel centre (x, y) (1/256 pixel) on edge e? */
-static int on_edge(const render_view *v, const render_edge *e, int64_t x, int64_t y)
-{
-	int64_t dx = e->bx - e->ax, dy = e->by - e->ay;
-	int64_t wx = x - e->ax, wy = y - e->ay;
-	if (dx == 0 && dy == 0)          /* seen end-on: a point */
-		return wx * wx + wy * wy <= v->line * v->line;
-	int64_t along = wx * dx + wy * dy;
-	if (along < 0 || along > dx * dx + dy * dy)
-		return 0;
-	int64_t cross = wx * dy - wy * dx;
-	return llabs(cross) <= v->line * (e->len > 0 ? e->len : 1);
-}
-
-/* 0: no edge; 1: a back edge; 2: a front one. */
-static int edge_at(const render_view *v, uint32_t i, uint32_t j)
-{
-	int64_t x = 256 * (int64_t)i + 128, y = 256 * (int64_t)j + 128;
-	int found = 0;
-	for (int e = 0; e < 12 && found < 2; e++)
-		if (on_edge(v, &v->edge[e], x, y))
-			found = v->edge[e].back ? (found ? found : 1) : 2;
-	return found;
-}
-
+/* render_pixel.h's walk, with the cells looked up in the host's layout. */
 static void pixel(const render_view *v, const grid *g, uint32_t i, uint32_t j,
 		  uint8_t *px)
 {
-	int64_t sx = v->left + (int64_t)((2 * (uint64_t)i + 1) * RENDER_SUB / (2 * v->scale));
-	int64_t sy = v->top - (int64_t)((2 * (uint64_t)j + 1) * RENDER_SUB / (2 * v->scale));
-	const uint64_t n[3] = {v->nx, v->ny, v->nz};
-	int64_t far = 0;
-	for (int k = 0; k < 3; k++)
-		far += (int64_t)(n[k] * RENDER_SUB / 2);
-	far += RENDER_SUB;
-	int64_t p0[3];
-	for (int k = 0; k < 3; k++)
-		p0[k] = (int64_t)(n[k] * RENDER_SUB / 2) +
-			(sx * v->right[k] + sy * v->up[k] + far * v->toward[k]) / RENDER_ONE;
-	walk w;
-	int hit = enter(v, p0, &w) && march(g, &w);
-	int edge = edge_at(v, i, j);
-	const uint8_t *c = edge == 2 || (edge == 1 && !hit) ? (edge == 2 ? front_line : back_line)
-			 : hit ? NULL : background;
-	if (!c) {
-		shade_hit(v, &w, px);
-		return;
-	}
-	for (int k = 0; k < 3; k++)
-		px[k] = c[k];
+	render_walk w;
+	int hit = render_first(v, i, j, &w);
+	while (hit && !alive(g, w.cell))
+		hit = render_next(v, &w);
+	render_paint(v, i, j, hit, &w, px);
 }
 
 void render_rows(const render_view *v, const grid *g, uint32_t first,

@@ -6,8 +6,9 @@
  * that uses floating point.  render_rows() fills rows of the picture from
  * the packed universe (grid.h) and that render_view alone, in integer
  * arithmetic, one pixel independent of every other: any split of the rows
- * among threads, or a port of it to a GPU given the same render_view,
- * gives the same bytes.
+ * among threads gives the same bytes, and so does the GPU
+ * (kernels/render.cu), which draws each pixel with the same code
+ * (render_pixel.h, where render_view is defined).
  *
  * Geometry.  Cell (x, y, z) is the unit cube [x, x+1) x [y, y+1) x [z, z+1);
  * z is up.  The camera looks at the box's centre from azimuth `az` (degrees
@@ -30,34 +31,12 @@
 #include <stdint.h>
 
 #include "grid.h"
+#include "render_pixel.h"
 #include "status.h"
-
-#define RENDER_ONE 16384           /* unit vectors: Q14 */
-#define RENDER_SUB 65536           /* positions: 1 cell = 2^16 units */
 
 /* Default angles, in degrees. */
 #define RENDER_AZIMUTH 30.0
 #define RENDER_ELEVATION 25.0
-
-typedef struct render_edge {
-	int64_t ax, ay, bx, by;     /* ends, in 1/256 pixel */
-	int64_t len;                /* their distance, 1/256 pixel */
-	int back;                   /* meets the far corner */
-} render_edge;
-
-typedef struct render_view {
-	uint64_t nx, ny, nz;
-	uint32_t width, height;     /* pixels */
-	uint32_t scale;             /* pixels per cell edge */
-	int32_t right[3], up[3], toward[3];   /* the camera's axes, Q14 */
-	int64_t left, top;          /* screen position of the picture's top-left
-	                               corner, in RENDER_SUB units from the
-	                               box's centre (up is positive) */
-	int64_t depth;              /* depth range: sum of n * |toward| */
-	uint8_t shade[3];           /* brightness of a face across axis k */
-	int64_t line;               /* half the width of an edge, 1/256 pixel */
-	render_edge edge[12];
-} render_view;
 
 /* Picture size for the box seen from (az, el) at `scale` pixels per cell:
  * the box's outline and a margin.  Angles in degrees. */

@@ -1,6 +1,6 @@
 /* engine.c - the engine interface: calls through the ops table, and the
- * fall-backs (views and rows through a full read-back) for engines that
- * lack an operation. */
+ * fall-backs (views, renders and rows through a full read-back) for
+ * engines that lack an operation. */
 #include "engine.h"
 
 #include <stdio.h>
@@ -75,6 +75,32 @@ int engine_view_start(engine *e, bool project, int axis, uint64_t index,
 int engine_view_wait(engine *e, l3d_err *err)
 {
 	return e->ops->view_wait ? e->ops->view_wait(e, err) : L3D_OK;
+}
+
+int engine_render_start(engine *e, const render_view *v, uint8_t *rgb,
+			l3d_err *err)
+{
+	if (v->nx != e->nx || v->ny != e->ny || v->nz != e->nz)
+		return l3d_fail(err, L3D_ERR_USAGE, "engine '%s': a render of another universe",
+				e->ops->name);
+	if (e->ops->render_start)
+		return e->ops->render_start(e, v, rgb, err);
+	grid tmp = {0};
+	const grid *g = engine_host_grid(e);
+	if (!g) {
+		int rc = read_back(e, &tmp, err);
+		if (rc)
+			return rc;
+		g = &tmp;
+	}
+	render_rows(v, g, 0, v->height, rgb);
+	grid_free(&tmp);
+	return L3D_OK;
+}
+
+bool engine_renders(const engine *e)
+{
+	return e->ops->renders ? e->ops->renders(e) : e->ops->render_start != NULL;
 }
 
 int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err)

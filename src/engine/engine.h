@@ -23,6 +23,7 @@
 
 #include "base/grid.h"
 #include "base/progress.h"
+#include "base/render.h"
 #include "base/rule.h"
 #include "base/status.h"
 
@@ -61,6 +62,13 @@ typedef struct engine_ops {
 	int (*view_start)(engine *e, bool project, int axis, uint64_t index,
 			  void *out, l3d_err *err);
 	int (*view_wait)(engine *e, l3d_err *err);
+	/* a 3D render drawn by the engine, which may still be on its way into
+	 * rgb when render_start returns (view_wait waits for it as for a
+	 * view); and whether the engine draws one now (NULL: whether
+	 * render_start is there) */
+	int (*render_start)(engine *e, const render_view *v, uint8_t *rgb,
+			    l3d_err *err);
+	bool (*renders)(const engine *e);
 	void (*destroy)(engine *e);
 	/* the engine's own universe when it lives in host memory in grid
 	 * layout (lets the result be written without a copy) */
@@ -99,6 +107,18 @@ int engine_slice(engine *e, int axis, uint64_t index, uint8_t *cells,
 int engine_view_start(engine *e, bool project, int axis, uint64_t index,
 		      void *out, l3d_err *err);
 int engine_view_wait(engine *e, l3d_err *err);
+/* The 3D render (render.h) of the current universe, as a view: v is
+ * render_setup()'s for the engine's sizes, rgb has room for v->width *
+ * v->height pixels of 3 bytes, and engine_view_wait() returns once rgb
+ * holds render_rows()'s bytes.  Engines that do not draw renders
+ * themselves (engine_renders() false) read the universe back and draw it
+ * on this thread before returning: correct, but a caller that can copy
+ * the universe and draw it on threads of its own does better. */
+int engine_render_start(engine *e, const render_view *v, uint8_t *rgb,
+			l3d_err *err);
+/* True when the engine draws renders itself, from its own memory (a GPU):
+ * cheaper than taking the universe to draw it. */
+bool engine_renders(const engine *e);
 const char *engine_describe(const engine *e);
 /* The engine's current universe if it is a host grid, else NULL; valid
  * until the next engine call. */

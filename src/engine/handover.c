@@ -118,6 +118,19 @@ static int handover_view_wait(engine *e, l3d_err *err)
 	return h->view_on ? engine_view_wait(h->view_on, err) : L3D_OK;
 }
 
+static int handover_render_start(engine *e, const render_view *v, uint8_t *rgb,
+				 l3d_err *err)
+{
+	handover *h = (handover *)e;
+	h->view_on = h->cur;
+	return engine_render_start(h->cur, v, rgb, err);
+}
+
+static bool handover_renders(const engine *e)
+{
+	return engine_renders(((const handover *)e)->cur);
+}
+
 static grid *handover_host_grid(engine *e)
 {
 	return engine_host_grid(((handover *)e)->cur);
@@ -159,6 +172,8 @@ static const engine_ops handover_ops = {
 	.slice = handover_slice,
 	.view_start = handover_view_start,
 	.view_wait = handover_view_wait,
+	.render_start = handover_render_start,
+	.renders = handover_renders,
 	.host_grid = handover_host_grid,
 	.destroy = handover_destroy,
 	.describe = handover_describe,

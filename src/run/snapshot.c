@@ -19,6 +19,10 @@
 /* Bytes of a projection or slice encoded between two looks at the stop
  * flag (about 10 ms of work). */
 #define GROUP_BYTES ((uint64_t)1 << 20)
+/* A render drawn by the engine (engine_renders(): a GPU's) comes back
+ * whole; it is taken that way when it is no larger than this or than a
+ * copy of the universe, else drawn on the host from a copy, in bands. */
+#define WHOLE_RENDER_BYTES ((uint64_t)64 << 20)
 
 static const char *const kind_names[] = {"projection", "slice", "render"};
 
@@ -73,6 +77,14 @@ static uint64_t band_rows(const snapshot_opts *o, uint64_t w, uint64_t h)
 	return rows ? rows : 1;
 }
 
+/* Whether a render of w x h pixels may come from the engine whole. */
+static bool whole_render(const uint64_t n[3], uint64_t w, uint64_t h)
+{
+	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
+	uint64_t bytes = 3 * w * h;
+	return bytes <= WHOLE_RENDER_BYTES || bytes <= grid_bytes(&dims);
+}
+
 static int band_slots(const snapshot_opts *o, uint64_t w, uint64_t h)
 {
 	uint64_t rows = band_rows(o, w, h), chunks = (h + rows - 1) / rows;
@@ -102,6 +114,9 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 		dims.words = (n[2] + 63) / 64;
 		*bytes = grid_bytes(&dims) + (uint64_t)band_slots(o, w, h) *
 			 band_rows(o, w, h) * w * 3;
+		/* drawn by the engine: the picture, and its pinned copy */
+		if (whole_render(n, w, h) && 6 * w * h > *bytes)
+			*bytes = 6 * w * h;
 	} else {
 		*bytes = vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) + 3 * w;
 	}
@@ -157,7 +172,10 @@ static int notes(const snapshot_opts *o, const uint64_t n[3], uint64_t gen,
 
 typedef struct picture {
 	engine *e;               /* NULL: the view is there already */
-	void *view;              /* uint32_t counts or uint8_t cells */
+	void *view;              /* uint32_t counts or uint8_t cells, or a
+	                            render's rgb pixels when drawn */
+	bool drawn;              /* a render the engine draws into view */
+	render_view rv;          /* its view */
 	bool own_view;           /* view is ours to free */
 	grid copy;               /* a render's universe, when ours */
 	const grid *universe;    /* a render's universe */
@@ -281,10 +299,29 @@ static int write_render(picture *pic, pngw *png, l3d_err *err)
 	return rc;
 }
 
+/* A render the engine drew, whole in pic->view. */
+static int write_drawn(picture *pic, pngw *png, l3d_err *err)
+{
+	const render_view *v = &pic->rv;
+	size_t stride = 3 * (size_t)v->width;
+	uint64_t group = GROUP_BYTES / stride;
+	group = group ? group : 1;
+	int rc = L3D_OK;
+	for (uint64_t j = 0; j < v->height && !rc; j += group) {
+		uint64_t n = v->height - j < group ? v->height - j : group;
+		rc = stopped(pic, err);
+		if (!rc)
+			rc = pngw_rows(png, (const uint8_t *)pic->view + j * stride, (uint32_t)n,
+				       stride, err);
+	}
+	return rc;
+}
+
 /* Draw, encode and write atomically; frees the picture's buffers. */
 static int develop(picture *pic, l3d_err *err)
 {
-	int rc = pic->e && pic->o.kind != SNAP_RENDER ? engine_view_wait(pic->e, err) : L3D_OK;
+	bool waits = pic->e && (pic->o.kind != SNAP_RENDER || pic->drawn);
+	int rc = waits ? engine_view_wait(pic->e, err) : L3D_OK;
 	uint64_t w, h;
 	picture_size(&pic->o, pic->n, pic->o.scale, &w, &h);
 	pngw_note text[16];
@@ -297,8 +334,9 @@ static int develop(picture *pic, l3d_err *err)
 		rc = pngw_begin(&png, f.f, pic->path, (uint32_t)w, (uint32_t)h, text,
 				     n_text, err);
 		if (!rc)
-			rc = pic->o.kind == SNAP_RENDER ? write_render(pic, png, err)
-							: write_view(pic, png, err);
+			rc = pic->drawn ? write_drawn(pic, png, err)
+			     : pic->o.kind == SNAP_RENDER ? write_render(pic, png, err)
+							  : write_view(pic, png, err);
 		if (!rc)
 			rc = pngw_finish(png, err);
 		pngw_free(png);
@@ -311,14 +349,38 @@ static int develop(picture *pic, l3d_err *err)
 	return rc;
 }
 
+/* A render the engine draws itself, started. */
+static int take_drawn(engine *e, picture *pic, l3d_err *err)
+{
+	const snapshot_opts *o = &pic->o;
+	render_setup(&pic->rv, pic->n[0], pic->n[1], pic->n[2], o->azimuth, o->elevation,
+		     o->scale);
+	pic->drawn = pic->own_view = true;
+	pic->view = malloc(3 * (size_t)pic->rv.width * pic->rv.height);
+	if (!pic->view)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
+	int rc = engine_render_start(e, &pic->rv, pic->view, err);
+	if (rc) {
+		free(pic->view);
+		pic->view = NULL;
+	}
+	return rc;
+}
+
 /* The view from the engine: started (a GPU's may still be on its way), or
- * for a render the whole universe, copied. */
+ * for a render the engine does not draw, the whole universe, copied. */
 static int take(engine *e, const snapshot_opts *o, uint64_t generation,
 		picture *pic, l3d_err *err)
 {
 	const uint64_t n[3] = {e->nx, e->ny, e->nz};
 	frame(pic, o, n, generation);
 	pic->e = e;
+	if (o->kind == SNAP_RENDER && engine_renders(e)) {
+		uint64_t w, h;
+		picture_size(o, n, o->scale, &w, &h);
+		if (whole_render(n, w, h))
+			return take_drawn(e, pic, err);
+	}
 	if (o->kind == SNAP_RENDER) {
 		int rc = grid_alloc(&pic->copy, n[0], n[1], n[2], err);
 		if (!rc)

@@ -50,9 +50,11 @@ typedef struct snapshot_opts {
 int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 		 uint64_t *bytes, l3d_err *err);
 
-/* Take a snapshot and write it, overlapped with the run: the view (for a
- * render, a copy of the universe) is taken from the engine now, and drawn,
- * encoded and written on a thread of its own while the next steps run;
+/* Take a snapshot and write it, overlapped with the run: the view is
+ * taken from the engine now (for a render, the picture when the engine
+ * draws it itself, as a GPU does, else a copy of the universe, drawn on
+ * the host's threads), and drawn, encoded and written on a thread of its
+ * own while the next steps run;
  * the file name is left in `path`.  A failure is reported by the next
  * snapshot_start() or by snapshot_wait(), which every run calls before it
  * ends; a picture abandoned for a stop is L3D_ERR_INTERRUPTED. */

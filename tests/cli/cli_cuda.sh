@@ -63,6 +63,25 @@ done
 for f in r.cpu.*.png; do
 	expect_same "$f" "$(echo "$f" | sed 's/\.cpu\./.cuda./')" "render $f"
 done
+# Renders drawn on the device of odd sizes (rows that end inside a 32-bit
+# word, edges of 1, rows longer than the fused kernel's), from several
+# sides and at several scales: the CPU's bytes.
+n=0
+for spec in "33x17x65 0.05 30,25 1" "7x5x1 0.5 -90,90 5" "3x2x5000 0.2 0,0 1" \
+	"31x5x33 0.1 120,10 3" "9x70x130 0.02 200,-40 2" "64x48x200 0.01 45,60 2"; do
+	set -- $spec
+	n=$((n + 1))
+	for eng in cpu cuda; do
+		"$LIFE3D" -q --engine $eng --random "$1" --density "$2" --seed $n -n 3 \
+			--snapshot-every 2 --snapshot-kind render --snapshot-view "$3" \
+			--snapshot-scale "$4" --snapshot-prefix "rv$n.$eng." -o /dev/null &&
+			ok || fail "render $spec, $eng"
+	done
+	for f in rv$n.cpu.*.png; do
+		[ -e "$f" ] || { fail "no render for $spec"; break; }
+		expect_same "$f" "$(echo "$f" | sed 's/\.cpu\./.cuda./')" "render $spec: $f"
+	done
+done
 
 # Results in every format that streams from the device, read from a file
 # and from a pipe: the CPU engine's bytes exactly (130^3 is several chunks

@@ -5,7 +5,8 @@
  * of 1 and 2, z lengths that are not multiples of 32 or 64, rows too long
  * for the fused kernel), several rules, step counts that leave remainders
  * after fused launches, every launch mode and forced small tiles must give
- * the reference's cells, counts and views bit for bit.  A universe handed
+ * the reference's cells, counts and views bit for bit, and 3D renders
+ * render_rows()'s bytes.  A universe handed
  * over while it is still being filled in, and read back a run of rows at a
  * time, must arrive and come back whole. */
 #include <check.h>
@@ -94,6 +95,43 @@ static void check_views(engine *e, const grid *g, const char *what)
 	}
 }
 
+/* A 3D render (render.h) drawn by the engine against render_rows() on g;
+ * with step, the engine steps once between the start and the wait: the
+ * picture is still of the universe as it was when it was started. */
+static void check_render(engine *e, const grid *g, double az, double el, uint64_t scale,
+			 bool step, const char *what)
+{
+	l3d_err err;
+	render_view v;
+	render_setup(&v, g->nx, g->ny, g->nz, az, el, scale);
+	size_t bytes = 3 * (size_t)v.width * v.height;
+	uint8_t *want = malloc(bytes), *got = malloc(bytes);
+	ck_assert(want && got);
+	memset(got, 0x5a, bytes);
+	render_rows(&v, g, 0, v.height, want);
+	ck_assert_msg(engine_render_start(e, &v, got, &err) == L3D_OK, "%s", err.msg);
+	if (step)
+		ck_assert_msg(engine_step(e, 1, NULL, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_view_wait(e, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(!memcmp(want, got, bytes), "%s: render %g,%g x%llu%s", what, az, el,
+		      (unsigned long long)scale, step ? " before a step" : "");
+	free(want), free(got);
+}
+
+/* Renders from several sides and at several scales: one seen straight
+ * down, one straight along x (rays inside a plane of cells), one from
+ * below.  The last steps the engine on. */
+static void check_renders(engine *e, const grid *g, const char *what)
+{
+	static const struct { double az, el; uint64_t scale; } views[] = {
+		{30, 25, 1}, {120, 10, 3}, {-90, 90, 2}, {0, 0, 1}, {200, -40, 2}, {45, 60, 5},
+	};
+	ck_assert(engine_renders(e));
+	for (size_t k = 0; k < sizeof views / sizeof *views; k++)
+		check_render(e, g, views[k].az, views[k].el, views[k].scale, false, what);
+	check_render(e, g, 30, 25, 2, true, what);
+}
+
 /* Step a random universe in calls of `per_call` generations, comparing the
  * counts after every call and the cells and views at the end. */
 static void compare_run(box b, const char *rule_text, uint64_t calls, uint64_t per_call,
@@ -129,8 +167,10 @@ static void compare_run(box b, const char *rule_text, uint64_t calls, uint64_t p
 	ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
 	ck_assert(ref_to_grid(&ref, &g) == 0);
 	ck_assert_msg(grid_equal(&g, &got), "%s: cells differ from the reference", what);
-	if (views)
+	if (views) {
 		check_views(e, &g, what);
+		check_renders(e, &g, what);
+	}
 	engine_destroy(e);
 	ref_free(&ref);
 	grid_free(&g);

@@ -573,6 +573,78 @@ START_TEST(views_match_the_universe)
 }
 END_TEST
 
+/* An engine with nothing but the required operations, over another: the
+ * fall-backs of engine.c serve it. */
+typedef struct bare_engine {
+	engine base;
+	engine *inner;
+} bare_engine;
+
+static int bare_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
+{
+	return engine_step(((bare_engine *)e)->inner, steps, stats, err);
+}
+
+static int bare_read(engine *e, grid *out, l3d_err *err)
+{
+	return engine_read(((bare_engine *)e)->inner, out, err);
+}
+
+static void bare_destroy(engine *e)
+{
+	engine_destroy(((bare_engine *)e)->inner);
+}
+
+static const engine_ops bare_ops = {
+	.name = "bare", .step = bare_step, .read = bare_read, .destroy = bare_destroy,
+};
+
+/* A render through engine_render_start: render_rows()'s bytes at once. */
+static void assert_render(engine *e, const grid *g, double az, double el, uint64_t scale)
+{
+	render_view v;
+	render_setup(&v, g->nx, g->ny, g->nz, az, el, scale);
+	size_t bytes = 3 * (size_t)v.width * v.height;
+	uint8_t *want = malloc(bytes), *got = calloc(bytes, 1);
+	ck_assert(want && got);
+	render_rows(&v, g, 0, v.height, want);
+	ck_assert_int_eq(engine_render_start(e, &v, got, NULL), L3D_OK);
+	ck_assert_int_eq(engine_view_wait(e, NULL), L3D_OK);
+	ck_assert_mem_eq(want, got, bytes);
+	free(want), free(got);
+}
+
+/* Engines that do not draw renders: engine_render_start draws from the
+ * host grid, or from a read-back; a view of another box is refused. */
+START_TEST(renders_without_an_engine_of_their_own)
+{
+	grid g, back;
+	ck_assert_int_eq(grid_alloc(&g, 9, 5, 70, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&back, 9, 5, 70, NULL), L3D_OK);
+	grid_random(&g, 0.1, 8);
+	rule r = rule_default;
+	engine *e = make_engine(&g, &r, NULL, 2);
+	ck_assert_int_eq(engine_step(e, 2, NULL, NULL), L3D_OK);
+	ck_assert_int_eq(engine_read(e, &back, NULL), L3D_OK);
+	ck_assert(!engine_renders(e));
+	assert_render(e, &back, 30, 25, 2);
+	bare_engine bare = {{&bare_ops, g.nx, g.ny, g.nz, rule_default}, e};
+	ck_assert(!engine_renders(&bare.base));
+	ck_assert_ptr_null(engine_host_grid(&bare.base));
+	assert_render(&bare.base, &back, 120, 10, 3);
+	render_view other;
+	render_setup(&other, 9, 5, 71, 30, 25, 1);
+	uint8_t *rgb = malloc(3 * (size_t)other.width * other.height);
+	l3d_err err;
+	ck_assert_int_eq(engine_render_start(&bare.base, &other, rgb, &err), L3D_ERR_USAGE);
+	ck_assert_str_eq(err.msg, "engine 'bare': a render of another universe");
+	free(rgb);
+	engine_destroy(&bare.base);
+	grid_free(&g);
+	grid_free(&back);
+}
+END_TEST
+
 START_TEST(random_grid_is_deterministic)
 {
 	grid a, b, c;
@@ -653,6 +725,8 @@ START_TEST(handover_keeps_the_trajectory)
 		ck_assert_int_eq(engine_project(e, 2, got, NULL), L3D_OK);
 		grid_project(&t.gens[gen - 1], 2, want);
 		ck_assert_mem_eq(got, want, sizeof got);
+		ck_assert(!engine_renders(e));
+		assert_render(e, &t.gens[gen - 1], 30, 25, 1);
 		const char *d = engine_describe(e);
 		bool moved = cases[c].after >= 0 && !cases[c].unavailable;
 		ck_assert_int_eq(f.made, cases[c].after >= 0 ? 1 : 0);
@@ -689,6 +763,7 @@ static Suite *engine_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, simd_paths_are_chosen_and_checked);
 	tcase_add_test(t, views_match_the_universe);
+	tcase_add_test(t, renders_without_an_engine_of_their_own);
 	tcase_add_test(t, random_grid_is_deterministic);
 	tcase_add_test(t, handover_keeps_the_trajectory);
 	suite_add_tcase(s, t);

@@ -11,10 +11,10 @@
  * is `bulk` graphs of BULK_LAUNCHES launches and one graph for the rest,
  * each cached by its shape.  On compute capability 9.0 and later the
  * launches use programmatic dependent launch, so a kernel's start-up
- * overlaps the end of the one before.  Population, births, deaths, slices
- * and projections are computed on the device; only their results travel,
- * a snapshot's view on a stream of its own into pinned memory while the
- * next steps run.
+ * overlaps the end of the one before.  Population, births, deaths, slices,
+ * projections and 3D renders are computed on the device; only their
+ * results travel, a snapshot's view on a stream of its own into pinned
+ * memory while the next steps run.
  *
  * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
  * ("fuse=2,warps=8,chunk=64,words=4,generic=1") override the launch mode
@@ -372,6 +372,22 @@ static int view_buffers(cuda_engine *c, size_t bytes, l3d_err *err)
 	return L3D_OK;
 }
 
+/* Once the view's kernel is queued on the stepping stream: its result
+ * (`bytes` of c->view.dev) to pinned memory on the view's stream, for
+ * cuda_view_wait() to take into out. */
+static int view_copy(cuda_engine *c, size_t bytes, void *out, l3d_err *err)
+{
+	CUDA_TRY(cudaEventRecord(c->view.computed, c->stream), "cudaEventRecord");
+	CUDA_TRY(cudaStreamWaitEvent(c->view.copy, c->view.computed, 0), "cudaStreamWaitEvent");
+	CUDA_TRY(cudaMemcpyAsync(c->view.pinned, c->view.dev, bytes, cudaMemcpyDeviceToHost,
+				 c->view.copy),
+		 "copying a view");
+	CUDA_TRY(cudaEventRecord(c->view.copied, c->view.copy), "cudaEventRecord");
+	c->view.bytes = bytes;
+	c->view.out = out;
+	return L3D_OK;
+}
+
 /* The view kernel runs on the stepping stream, ahead of the next steps
  * (which overwrite the universe it reads); its result goes to pinned
  * memory on a stream of its own, so the next steps need not wait for the
@@ -394,15 +410,22 @@ static int cuda_view_start(engine *e, bool project, int axis, uint64_t index, vo
 	cudaError_t k = project ? l3dk_project(&c->plan, c->buf[c->cur], axis, c->view.dev, c->stream)
 				: l3dk_slice(&c->plan, c->buf[c->cur], axis, index, c->view.dev, c->stream);
 	CUDA_TRY(k, project ? "computing a projection" : "computing a slice");
-	CUDA_TRY(cudaEventRecord(c->view.computed, c->stream), "cudaEventRecord");
-	CUDA_TRY(cudaStreamWaitEvent(c->view.copy, c->view.computed, 0), "cudaStreamWaitEvent");
-	CUDA_TRY(cudaMemcpyAsync(c->view.pinned, c->view.dev, bytes, cudaMemcpyDeviceToHost,
-				 c->view.copy),
-		 "copying a view");
-	CUDA_TRY(cudaEventRecord(c->view.copied, c->view.copy), "cudaEventRecord");
-	c->view.bytes = bytes;
-	c->view.out = out;
-	return L3D_OK;
+	return view_copy(c, bytes, out, err);
+}
+
+/* A render is a view like the others: drawn on the stepping stream, its
+ * picture copied back on the view's stream. */
+static int cuda_render_start(engine *e, const render_view *v, uint8_t *rgb, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	size_t bytes = (size_t)v->width * v->height * 3;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = view_buffers(c, bytes, err);
+	if (rc)
+		return rc;
+	CUDA_TRY(l3dk_render(&c->plan, c->buf[c->cur], v, c->view.dev, c->stream),
+		 "drawing a render");
+	return view_copy(c, bytes, rgb, err);
 }
 
 /* May run on the snapshot thread while the stepping thread goes on. */
@@ -475,6 +498,7 @@ static const engine_ops cuda_ops = {
 	.slice = cuda_slice,
 	.view_start = cuda_view_start,
 	.view_wait = cuda_view_wait,
+	.render_start = cuda_render_start,
 	.destroy = cuda_destroy,
 	.describe = cuda_describe,
 };

@@ -267,6 +267,7 @@ typedef struct skip_case {
 	double density;
 	int steps;          /* one at a time, every log line compared */
 	uint64_t jump;      /* then this many in one call */
+	int busy;           /* may not settle: no skipping asked of it */
 } skip_case;
 
 /* Soups that settle (so tiles are skipped), in every neighbourhood, on odd
@@ -274,14 +275,16 @@ typedef struct skip_case {
  * comes back); a universe that empties.  The skipping engine must give
  * the dense engine's universe and counts at every step. */
 static const skip_case skip_cases[] = {
-	{40, 37, 70, "B6/S567", 0.25, 160, 20001},
-	{33, 64, 128, "B6/S567", 0.2, 120, 301},
-	{29, 30, 31, "3D3/3H", 0.05, 120, 1001},
-	{30, 29, 65, "3D2,3/3F", 0.2, 120, 1001},
-	{31, 27, 64, "3D4..8/3C", 0.2, 100, 1001},
-	{28, 31, 33, "3D4..6/4E", 0.2, 100, 1001},
-	{24, 24, 64, "B5..7/S4..9", 0.25, 150, 3},
-	{20, 21, 22, "B7/S", 0.3, 20, 1000000001},
+	{40, 37, 70, "B6/S567", 0.25, 160, 20001, 0},
+	{33, 64, 128, "B6/S567", 0.2, 120, 301, 0},
+	{29, 30, 31, "3D3/3H", 0.05, 120, 1001, 0},
+	{30, 29, 65, "3D2,3/3F", 0.2, 120, 1001, 0},
+	{31, 27, 64, "3D4..8/3C", 0.2, 100, 1001, 0},
+	{28, 31, 33, "3D4..6/4E", 0.2, 100, 1001, 0},
+	{24, 24, 64, "B5..7/S4..9", 0.25, 150, 3, 1},
+	/* tiles enough to be shared among threads */
+	{96, 90, 512, "B6/S567", 0.25, 30, 101, 1},
+	{20, 21, 22, "B7/S", 0.3, 20, 1000000001, 0},
 };
 
 START_TEST(skipping_matches_dense)
@@ -327,7 +330,7 @@ START_TEST(skipping_matches_dense)
 	ck_assert_int_eq(engine_read(dense, &want, NULL), L3D_OK);
 	assert_same(skip, &want, what, c->steps + 1);
 	double pct = stepped_percent(skip);
-	if (strcmp(c->rule, "B5..7/S4..9") != 0)
+	if (!c->busy)
 		ck_assert_msg(pct < 50, "%s: %.3g%% of tiles stepped; nothing skipped", what, pct);
 	engine_destroy(skip);
 	engine_destroy(dense);

@@ -7,17 +7,24 @@
 #define TILE_X 4
 #define TILE_Y 8
 #define ACTIVE_MAX 0.4
-#define PROBE_EVERY 64
+/* Dense steps before looking again: doubled each time the look finds the
+ * universe still busy, back to the first when skipping pays. */
+#define PROBE_FIRST 64
+#define PROBE_MOST 4096
 
 struct cpu_skip {
 	uint64_t nx, ny, tx, ty, ntx, nty, ntiles;
-	uint8_t *changed;          /* per tile: differs from two generations back */
+	uint32_t *changed;         /* tiles that differ from two generations back */
+	uint64_t nchanged;
+	uint32_t *mark;            /* per tile: the step that listed it */
+	uint32_t epoch;
 	engine_stats *slot[2];     /* per tile, by the parity of the generation */
 	uint32_t *list;
 	cpu_tile_result *res;
 	uint64_t produced;         /* generations made since creation */
 	int seeded;                /* every-tile steps in a row, up to 2 */
 	uint64_t dense_left;       /* dense steps before looking again */
+	uint64_t probe_every;
 	double stepped, total;     /* tiles */
 };
 
@@ -38,14 +45,16 @@ int cpu_skip_create(const cpu_stepper *st, const grid *g, cpu_skip **out,
 	k->ntx = (g->nx + k->tx - 1) / k->tx;
 	k->nty = (g->ny + k->ty - 1) / k->ty;
 	k->ntiles = k->ntx * k->nty;
+	k->probe_every = PROBE_FIRST;
 	if (k->ntiles <= UINT32_MAX) {
-		k->changed = calloc(k->ntiles, 1);
+		k->changed = calloc(k->ntiles, sizeof *k->changed);
+		k->mark = calloc(k->ntiles, sizeof *k->mark);
 		k->slot[0] = calloc(k->ntiles, sizeof(engine_stats));
 		k->slot[1] = calloc(k->ntiles, sizeof(engine_stats));
 		k->list = calloc(k->ntiles, sizeof *k->list);
 		k->res = calloc(k->ntiles, sizeof *k->res);
 	}
-	if (!k->changed || !k->slot[0] || !k->slot[1] || !k->list || !k->res) {
+	if (!k->changed || !k->mark || !k->slot[0] || !k->slot[1] || !k->list || !k->res) {
 		cpu_skip_destroy(k);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the tiles");
 	}
@@ -58,6 +67,7 @@ void cpu_skip_destroy(cpu_skip *k)
 	if (!k)
 		return;
 	free(k->changed);
+	free(k->mark);
 	free(k->slot[0]);
 	free(k->slot[1]);
 	free(k->list);
@@ -70,29 +80,34 @@ double cpu_skip_stepped(const cpu_skip *k)
 	return k->total > 0 ? k->stepped / k->total : 1;
 }
 
-/* Did tile (ix, iy) or any of its neighbours, on the torus of tiles,
- * change in the last step? */
-static bool near_change(const cpu_skip *k, uint64_t ix, uint64_t iy)
-{
-	for (int dx = -1; dx <= 1; dx++) {
-		uint64_t x = (ix + k->ntx + (uint64_t)(int64_t)dx) % k->ntx;
-		for (int dy = -1; dy <= 1; dy++) {
-			uint64_t y = (iy + k->nty + (uint64_t)(int64_t)dy) % k->nty;
-			if (k->changed[x * k->nty + y])
-				return true;
-		}
-	}
-	return false;
-}
-
-/* The tiles to step: all, or those near a change. */
+/* The tiles to step: all, or each changed tile and its eight neighbours
+ * on the torus of tiles, each once. */
 static uint64_t make_list(cpu_skip *k, bool all)
 {
 	uint64_t n = 0;
-	for (uint64_t ix = 0; ix < k->ntx; ix++)
-		for (uint64_t iy = 0; iy < k->nty; iy++)
-			if (all || near_change(k, ix, iy))
-				k->list[n++] = (uint32_t)(ix * k->nty + iy);
+	if (all) {
+		for (uint64_t t = 0; t < k->ntiles; t++)
+			k->list[n++] = (uint32_t)t;
+		return n;
+	}
+	if (++k->epoch == 0) {          /* wrapped: forget every old mark */
+		memset(k->mark, 0, k->ntiles * sizeof *k->mark);
+		k->epoch = 1;
+	}
+	for (uint64_t i = 0; i < k->nchanged; i++) {
+		uint64_t ix = k->changed[i] / k->nty, iy = k->changed[i] % k->nty;
+		for (int dx = -1; dx <= 1; dx++) {
+			uint64_t x = (ix + k->ntx + (uint64_t)(int64_t)dx) % k->ntx;
+			for (int dy = -1; dy <= 1; dy++) {
+				uint64_t y = (iy + k->nty + (uint64_t)(int64_t)dy) % k->nty;
+				uint64_t t = x * k->nty + y;
+				if (k->mark[t] != k->epoch) {
+					k->mark[t] = k->epoch;
+					k->list[n++] = (uint32_t)t;
+				}
+			}
+		}
+	}
 	return n;
 }
 
@@ -128,11 +143,12 @@ static int step_listed(cpu_skip *k, cpu_stepper *st, const cpu_slab *s, uint64_t
 	int rc = cpu_stepper_step_tiles(st, s, k->tx, k->ty, k->list, n, k->res, err);
 	if (rc)
 		return rc;
-	memset(k->changed, 0, k->ntiles);
+	k->nchanged = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		uint32_t t = k->list[i];
 		k->slot[par][t] = k->res[t].st;
-		k->changed[t] = k->res[t].changed != 0;
+		if (k->res[t].changed)
+			k->changed[k->nchanged++] = t;
 	}
 	k->stepped += (double)n;
 	k->total += (double)k->ntiles;
@@ -153,8 +169,13 @@ static int step_one(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		if (n == 0)
 			return 1;
 		dense = (double)n > ACTIVE_MAX * (double)k->ntiles;
-		if (dense)
-			k->dense_left = PROBE_EVERY;
+		if (dense) {
+			k->dense_left = k->probe_every;
+			if (k->probe_every < PROBE_MOST)
+				k->probe_every *= 2;
+		} else {
+			k->probe_every = PROBE_FIRST;
+		}
 	}
 	if (dense) {
 		if (stats)

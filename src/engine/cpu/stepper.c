@@ -29,6 +29,9 @@
  * which saves reading each line before it is overwritten. */
 #define STREAM_ABOVE ((uint64_t)16 << 20)
 #define MIN_XRANGE 8
+/* Tiles of fewer words than this in all are stepped by the calling thread
+ * alone. */
+#define TILES_ALONE_WORDS ((uint64_t)1 << 16)
 
 static const char *const simd_names[CPU_SIMD_COUNT] = {
 	[CPU_SIMD_PORTABLE] = "portable",
@@ -434,7 +437,8 @@ int cpu_stepper_step_tiles(cpu_stepper *st, const cpu_slab *s, uint64_t tx,
 	atomic_store_explicit(&st->done, 0, memory_order_relaxed);
 	st->step++;
 	atomic_store_explicit(&st->claim, (uint64_t)st->step << 32 | n, memory_order_release);
-	if (st->threads > 1 && n > 1)
+	/* a few small tiles are done before the other threads would wake */
+	if (st->threads > 1 && n > 1 && n * words >= TILES_ALONE_WORDS)
 		cpu_pool_wake(st->pool, step_task, st);
 	step_task(st, 0);
 	wait_done(st);

@@ -53,7 +53,9 @@ if [ "${EX_DRY:-0}" = 1 ]; then
 		set -- "$@" "$a"
 		prev=$orig
 	done
-	[ "$stoppable" = 1 ] && set -- --engine cpu --threads 1 "$@"
+	# a run that must outlast --max-time steps densely: a settled soup
+	# would finish its steps at once
+	[ "$stoppable" = 1 ] && set -- --engine cpu --threads 1 "$@" && export LIFE3D_SKIP=0
 fi
 "$LIFE3D" "$@"
 rc=$?

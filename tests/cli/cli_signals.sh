@@ -7,6 +7,19 @@ cd "$T" || exit 99
 no_tmp() {  # DESCRIPTION: no temporary file is left
 	if ls -A | grep -q '\.tmp$'; then fail "$1: temporary files left: $(ls -A | grep '\.tmp$')"; else ok; fi
 }
+# ready PID: wait (up to 10 s) until the process catches SIGTERM and
+# SIGUSR1, so a delay counts from when life3d can answer a signal, not from
+# an exec that a slow start (sanitizers, a loaded machine) may stretch.
+ready() {
+	i=0
+	while [ $i -lt 1000 ] && [ -r "/proc/$1/status" ]; do
+		mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+		[ -n "$mask" ] && [ $(( 0x$mask & 0x4200 )) -eq $(( 0x4200 )) ] && return 0
+		sleep 0.01
+		i=$((i + 1))
+	done
+	return 0
+}
 # Under valgrind everything is some 50 times slower: fewer, shorter runs,
 # and W seconds more for life3d to start before a signal is meant for it.
 if [ -n "${LIFE3D_VALGRIND:-}" ]; then
@@ -25,6 +38,7 @@ for d in $delays; do
 	rm -f o.l3d o.tsv o.ckpt.l3d s-*
 	"$LIFE3D" $ARGS -n $N --checkpoint o.ckpt.l3d --log o.tsv -o o.l3d u.l3d 2>o.err &
 	pid=$!
+	ready $pid
 	sleep "$d"
 	kill -TERM $pid
 	wait $pid
@@ -57,6 +71,7 @@ for d in $delays; do
 	rm -f o.l3d o.tsv o.ckpt.l3d s-*
 	"$LIFE3D" $ARGS -n $N --checkpoint o.ckpt.l3d --log o.tsv -o o.l3d u.l3d 2>o.err &
 	pid=$!
+	ready $pid
 	sleep "$d"
 	kill -USR1 $pid
 	wait $pid

@@ -53,6 +53,7 @@ typedef struct plan {
 	run_stamp resume;       /* the input's, when it is a checkpoint */
 	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
+	bool random;            /* the universe is --random's, not a file's */
 } plan;
 
 /* A random universe; with --random-rule it carries that rule, as a file
@@ -281,9 +282,8 @@ static uint64_t choose_run_id(const plan *p)
  * 0's alone. */
 static int check_outputs(const options *o, plan *p, l3d_err *err)
 {
-	bool random = !p->src.name || strcmp(p->src.name, "--random") == 0;
 	run_outputs r = {
-		.input = random || outfile_is_stdout(o->input) ? NULL : o->input,
+		.input = p->random || outfile_is_stdout(o->input) ? NULL : o->input,
 		.result = o->output ? o->output : "-", .log = o->log,
 		.checkpoint = p->ckpt_path, .snap = &p->snap, .snap_every = p->snap_every,
 		.first = p->first, .last = p->last, .snap_first = !p->resume.run_id,
@@ -322,11 +322,10 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 	char given[128], stored[128];
 	rule_format(&p->rule, given, sizeof given);
 	rule_format(mine, stored, sizeof stored);
-	bool random = strcmp(p->src.name, "--random") == 0;
 	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s %s%s\n",
 		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->source[OPT_RULE],
-		stored, random ? "given by --random-rule" : "stored in ",
-		random ? "" : p->src.name);
+		stored, p->random ? "given by --random-rule" : "stored in ",
+		p->random ? "" : p->src.name);
 }
 
 static int prepare(const options *o, plan *p, l3d_err *err)
@@ -341,10 +340,9 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	rc = check_extension(o, err);
 	if (rc)
 		return rc;
-	bool random;
-	rc = choose_source(o, &random, err);
+	rc = choose_source(o, &p->random, err);
 	if (!rc)
-		rc = random ? load_random(o, p, err) : universe_open(&p->src, o->input, err);
+		rc = p->random ? load_random(o, p, err) : universe_open(&p->src, o->input, err);
 	if (rc)
 		return rc;
 	if (p->src.meta.has_rule)

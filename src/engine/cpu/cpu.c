@@ -38,11 +38,8 @@ static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 	}
 	if (c->skip)
 		return cpu_skip_run(c->skip, c->st, &c->cur, &c->next, steps, stats, err);
-	uint64_t plane = c->cur.ny * c->cur.words;
 	for (uint64_t i = 0; i < steps; i++) {
-		cpu_slab s = {c->cur.nx, c->cur.ny, c->cur.nz, c->cur.words,
-			      c->cur.bits, c->next.bits,
-			      c->cur.bits + (c->cur.nx - 1) * plane, c->cur.bits};
+		cpu_slab s = cpu_slab_torus(&c->cur, &c->next);
 		bool last = i + 1 == steps;
 		if (last && stats)
 			*stats = (engine_stats){0, 0, 0};

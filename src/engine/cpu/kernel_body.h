@@ -272,16 +272,24 @@ ALWAYS_INLINE V FN(tree)(const uint8_t *pairs, const V *leaf, const V s[5],
 	return TL(s[4], lo, hi, TMUX);
 }
 
+/* A dead cell's and a live cell's trees, and the cell picks: any rule
+ * as a function of the bits of a count and the cell itself. */
+ALWAYS_INLINE V FN(trees)(const uint8_t *pairs_dead, const uint8_t *pairs_live,
+			  const V s[5], V self, const int depth)
+{
+	V zero = VSPLAT(0);
+	V leaf[4] = {zero, s[0], ~s[0], ~zero};
+	V dead = FN(tree)(pairs_dead, leaf, s, depth);
+	V live = FN(tree)(pairs_live, leaf, s, depth);
+	return TL(self, dead, live, TMUX);
+}
+
 ALWAYS_INLINE V FN(rule_table)(const uint8_t *pairs_dead, const uint8_t *pairs_live,
 			       const V s4[4], const V hi[2], V self, V mask,
 			       const int depth)
 {
 	V s[5] = {s4[0], s4[1], s4[2], s4[3], hi[0] | hi[1]};
-	V zero = VSPLAT(0);
-	V leaf[4] = {zero, s[0], ~s[0], ~zero};
-	V dead = FN(tree)(pairs_dead, leaf, s, depth);
-	V live = FN(tree)(pairs_live, leaf, s, depth);
-	V f = TL(self, dead, live, TMUX);
+	V f = FN(trees)(pairs_dead, pairs_live, s, self, depth);
 	if (depth == 5)
 		return f & mask;
 	/* S beyond the tree: s4 (S >= 16), and s3 when the tree stops at 8 */
@@ -306,6 +314,22 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 	memcpy(h->pairs_live, p->pairs_live, sizeof h->pairs_live);
 }
 
+/* Store one vector of the next generation and, when counting, add its
+ * population, births and deaths. */
+ALWAYS_INLINE void FN(store)(const FN(hot) *h, V out, V self, uint64_t *out_at,
+			     V acc[3], const bool count)
+{
+	if (h->stream)
+		VSTREAM(out_at, out);
+	else
+		*(VU *)out_at = out;
+	if (count) {
+		acc[0] += VPOPCNT(out);
+		acc[1] += VPOPCNT(out & ~self);
+		acc[2] += VPOPCNT(self & ~out);
+	}
+}
+
 /* The next generation of one vector of cells from its box sum S: rule,
  * store, and the counts for a log line. */
 ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
@@ -317,15 +341,7 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 		? FN(rule_b6s567)(s, hi, self, mask)
 		: FN(rule_table)(h->pairs_dead, h->pairs_live, s, hi, self, mask,
 				 kind - CPU_RULE_TREE3 + 3);
-	if (h->stream)
-		VSTREAM(out_at, out);
-	else
-		*(VU *)out_at = out;
-	if (count) {
-		acc[0] += VPOPCNT(out);
-		acc[1] += VPOPCNT(out & ~self);
-		acc[2] += VPOPCNT(self & ~out);
-	}
+	FN(store)(h, out, self, out_at, acc, count);
 }
 
 /* Y of one vector from the Z of the vectors before, at and after it:

@@ -137,20 +137,8 @@ ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
 				 const bool count, const int depth)
 {
 	V s[5] = {n[0], n[1], n[2], n[3], VSPLAT(0)};
-	V zero = VSPLAT(0);
-	V leaf[4] = {zero, s[0], ~s[0], ~zero};
-	V dead = FN(tree)(h->pairs_dead, leaf, s, depth);
-	V live = FN(tree)(h->pairs_live, leaf, s, depth);
-	V out = TL(self, dead, live, TMUX) & mask;
-	if (h->stream)
-		VSTREAM(out_at, out);
-	else
-		*(VU *)out_at = out;
-	if (count) {
-		acc[0] += VPOPCNT(out);
-		acc[1] += VPOPCNT(out & ~self);
-		acc[2] += VPOPCNT(self & ~out);
-	}
+	V out = FN(trees)(h->pairs_dead, h->pairs_live, s, self, depth) & mask;
+	FN(store)(h, out, self, out_at, acc, count);
 }
 
 /* Output plane x, rows [ya, yb), from input planes x-1, x, x+1. */

@@ -128,14 +128,6 @@ static void swap(grid *a, grid *b)
 	b->bits = t;
 }
 
-static cpu_slab torus(const grid *cur, grid *next)
-{
-	uint64_t plane = cur->ny * cur->words;
-	cpu_slab s = {cur->nx, cur->ny, cur->nz, cur->words, cur->bits, next->bits,
-		      cur->bits + (cur->nx - 1) * plane, cur->bits};
-	return s;
-}
-
 /* Step the listed tiles into generation parity `par` and record them. */
 static int step_listed(cpu_skip *k, cpu_stepper *st, const cpu_slab *s, uint64_t n,
 		       int par, l3d_err *err)
@@ -160,7 +152,7 @@ static int step_listed(cpu_skip *k, cpu_stepper *st, const cpu_slab *s, uint64_t
 static int step_one(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		    engine_stats *stats, l3d_err *err)
 {
-	cpu_slab s = torus(cur, next);
+	cpu_slab s = cpu_slab_torus(cur, next);
 	int par = (int)((k->produced + 1) & 1);
 	uint64_t n = 0;
 	bool dense = k->dense_left > 0;

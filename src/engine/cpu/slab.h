@@ -22,4 +22,14 @@ typedef struct cpu_slab {
 	const uint64_t *halo_hi;   /* plane x = nx (generation g) */
 } cpu_slab;
 
+/* The whole torus of `cur` as one slab stepped into `next` (same size):
+ * its halos are its own last and first planes. */
+static inline cpu_slab cpu_slab_torus(const grid *cur, grid *next)
+{
+	uint64_t plane = cur->ny * cur->words;
+	cpu_slab s = {cur->nx, cur->ny, cur->nz, cur->words, cur->bits, next->bits,
+		      cur->bits + (cur->nx - 1) * plane, cur->bits};
+	return s;
+}
+
 #endif

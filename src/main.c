@@ -101,7 +101,9 @@ static void version(void)
 #else
 	printf("; cuda not built in\n");
 #endif
-#ifdef HAVE_MPI
+#if defined(HAVE_MPI) && defined(HAVE_NCCL)
+	printf("mpi: built in, with GPU-to-GPU halos through NCCL (libnccl.so.2, when installed)\n");
+#elif defined(HAVE_MPI)
 	printf("mpi: built in\n");
 #else
 	printf("mpi: not built in\n");

@@ -42,6 +42,15 @@ typedef struct slab_backend_ops {
 		       l3d_err *err);
 	int (*from_host)(slab_backend *b, int64_t x, uint64_t count,
 			 const uint64_t *src, l3d_err *err);
+	/* Optional (NULL: none), collective: let exchange() trade halos with
+	 * ranks `left` and `right` from device memory to device memory, and
+	 * set `link`.  L3D_ERR_UNAVAILABLE, with the reason, on every rank
+	 * when that cannot be; then exchanges go through the host. */
+	int (*link)(slab_backend *b, int left, int right, l3d_err *err);
+	/* After link(): the first and last `count` own planes out to the
+	 * neighbours and theirs into the halos, ordered against the steps as
+	 * to_host() and from_host() are; queued, the host never waits. */
+	int (*exchange)(slab_backend *b, uint64_t count, l3d_err *err);
 	/* Wait for the copies started so far (NULL: each is done on return). */
 	int (*copies_done)(slab_backend *b, l3d_err *err);
 	/* Wait for every queued step and surface its errors (NULL: steps are
@@ -63,6 +72,9 @@ struct slab_backend {
 	/* step() only queues the work: the engine queues the interior before
 	 * it exchanges halos, and the exchange overlaps the stepping. */
 	bool queued;
+	/* What exchange() goes through ("NCCL 2.28.9") once link() has
+	 * succeeded; NULL before. */
+	const char *link;
 };
 
 /* The CPU backend (backend_cpu.c): the slab in host memory, stepped by

@@ -12,7 +12,11 @@
  * copies and the MPI messages overlap it.  The host waits once for both
  * planes going out, and not at all for the halos coming in (the steps that
  * read them wait on the device).  Counts are summed on the device and read
- * back by finish(). */
+ * back by finish().
+ *
+ * With a link (NCCL, nccl_link.h), an exchange is queued on `copy` in the
+ * same place, planes sent straight from one GPU's buffer into the next's
+ * halos: no staging, and no host wait at all. */
 #include "backend.h"
 
 #include <stdio.h>
@@ -41,7 +45,7 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 #include "kernels/kernels.h"
 #include "engine/cuda/device.h"
 #include "engine/cuda/runtime.h"
-
+#include "nccl_link.h"
 
 typedef struct cuda_slab {
 	slab_backend base;
@@ -55,6 +59,8 @@ typedef struct cuda_slab {
 	cudaEvent_t halo_in, edges_done;
 	l3dk_counts *d_counts, *h_counts;
 	engine_stats *pending;       /* where the device's counts go */
+	nccl_link *link;             /* NULL: halos go through the host */
+	int left, right;             /* the link's neighbours */
 	char name[272];
 } cuda_slab;
 
@@ -126,6 +132,41 @@ static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
 	return L3D_OK;
 }
 
+static int cs_exchange(slab_backend *b, uint64_t count, l3d_err *err);
+static int cs_copies_done(slab_backend *b, l3d_err *err);
+
+/* One exchange here, waited for, so that NCCL's connections and kernels
+ * are set up with the engine, not timed with the first step. */
+static int cs_link(slab_backend *b, int left, int right, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = nccl_link_open(&c->link, err);
+	if (rc)
+		return rc;
+	c->left = left;
+	c->right = right;
+	b->link = nccl_link_name(c->link);
+	rc = cs_exchange(b, c->depth, err);
+	return rc ? rc : cs_copies_done(b, err);
+}
+
+static int cs_exchange(slab_backend *b, uint64_t count, l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	int64_t n = (int64_t)c->n, d = (int64_t)count;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering an exchange");
+	int rc = nccl_link_exchange(c->link, cs_plane(b, 0), cs_plane(b, n - d),
+				    cs_plane(b, -d), cs_plane(b, n),
+				    (size_t)count * c->plane_words, c->left, c->right,
+				    c->copy, err);
+	if (rc)
+		return rc;
+	CUDA_TRY(cudaEventRecord(c->halo_in, c->copy), "ordering an exchange");
+	return L3D_OK;
+}
+
 /* One wait for both planes of an exchange: a synchronisation costs about
  * as much as copying a 1024x1024 plane. */
 static int cs_copies_done(slab_backend *b, l3d_err *err)
@@ -146,6 +187,11 @@ static int cs_finish(slab_backend *b, l3d_err *err)
 		    "reading the counters");
 	CUDA_TRY(cudaStreamSynchronize(c->copy), "stepping");
 	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping");
+	if (c->link) {
+		int rc = nccl_link_check(c->link, err);
+		if (rc)
+			return rc;
+	}
 	if (c->pending) {
 		c->pending->population += c->h_counts->population;
 		c->pending->births += c->h_counts->births;
@@ -185,6 +231,7 @@ static void cs_destroy(slab_backend *b)
 		cudaStreamSynchronize(c->run);
 	if (c->copy)
 		cudaStreamSynchronize(c->copy);
+	nccl_link_close(c->link);
 	for (int i = 0; i < 2; i++)
 		cudaFree(c->buf[i]);
 	cudaFree(c->d_counts);
@@ -206,6 +253,8 @@ static const slab_backend_ops cuda_slab_ops = {
 	.swap = cs_swap,
 	.to_host = cs_to_host,
 	.from_host = cs_from_host,
+	.link = cs_link,
+	.exchange = cs_exchange,
 	.copies_done = cs_copies_done,
 	.finish = cs_finish,
 	.destroy = cs_destroy,
@@ -261,7 +310,7 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 	cuda_slab *c = calloc(1, sizeof *c);
 	if (!c)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true};
+	c->base = (slab_backend){&cuda_slab_ops, c->name, false, true, NULL};
 	c->device = device;
 	c->n = slab->nx;
 	c->depth = depth;

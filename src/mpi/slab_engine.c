@@ -18,10 +18,13 @@
  * halo messages travel.
  *
  * Stepping sits behind slab_backend (backend.h): the rank's cores
- * (backend_cpu.c) or its GPU (backend_cuda.c).  A GPU backend
- * hands device pointers to a CUDA-aware MPI, or stages the halo planes
- * through pinned host buffers (set LIFE3D_MPI_STAGING=1 to force staging
- * with the CPU backend, so that path is tested without a GPU too).
+ * (backend_cpu.c) or its GPU (backend_cuda.c).  Halos travel one of four
+ * ways (halo_path), chosen once for the run: the CPU backend hands its
+ * planes to MPI; GPU backends trade them device to device through their
+ * own link (NCCL) when every rank has one, else hand device pointers to a
+ * CUDA-aware MPI, else stage them through pinned host buffers.
+ * LIFE3D_HALO names a way instead (staged works with the CPU backend too,
+ * so that path is tested without a GPU).
  *
  * Views and read-back are collective (every rank calls them) and land on
  * rank 0 only; the other ranks' output buffers are left untouched. */
@@ -36,15 +39,23 @@
 
 /* ---- the engine ---- */
 
+typedef enum halo_path {
+	HALO_HOST,          /* MPI on the planes, in host memory (CPU backend) */
+	HALO_DEVICE_MPI,    /* MPI on device memory (a CUDA-aware library) */
+	HALO_STAGED,        /* device (or host) -> pinned host -> MPI -> back */
+	HALO_LINK           /* the backend's link, device to device (NCCL) */
+} halo_path;
+
 typedef struct mpi_engine {
 	engine base;
 	slab_backend *b;
 	uint64_t x0, n, plane_words, depth;
+	uint64_t link_depth;     /* the depth should halos go through the link */
 	int rank, size, left, right;
-	bool stage;              /* halos through host buffers */
+	halo_path path;
 	uint64_t *stage_buf;     /* 4 * depth planes: out low, out high, in low, in high */
 	grid mirror;             /* own planes in host memory, for a device backend */
-	char text[96];
+	char text[400];
 } mpi_engine;
 
 /* Halo staging buffers, from the backend (pinned memory for a GPU). */
@@ -74,7 +85,7 @@ static int exchange_start(mpi_engine *m, uint64_t b, MPI_Request req[4],
 	int64_t n = (int64_t)m->n, d = (int64_t)b;
 	int count = (int)(b * m->plane_words), rc = L3D_OK;
 	uint64_t *out[2];
-	if (m->stage) {
+	if (m->path == HALO_STAGED) {
 		uint64_t quarter = m->depth * m->plane_words;
 		out[0] = m->stage_buf;
 		out[1] = m->stage_buf + quarter;
@@ -106,7 +117,7 @@ static int exchange_finish(mpi_engine *m, uint64_t b, MPI_Request req[4],
 			   uint64_t *in[2], l3d_err *err)
 {
 	MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
-	if (!m->stage)
+	if (m->path != HALO_STAGED)
 		return L3D_OK;
 	/* Not waited for here: the steps that read the halos wait on the
 	 * device, and the next exchange before it receives into `in`. */
@@ -141,20 +152,26 @@ static int step_range(mpi_engine *m, int64_t xa, int64_t xb, engine_stats *st,
 }
 
 /* The first step's interior, [1, n-1), needs no halo.  It is stepped
- * while the halo messages travel: on the CPU between MPI calls; on a GPU
- * queued before the staging copies, which then overlap it. */
+ * while the halos travel: on the CPU between MPI calls; on a GPU queued
+ * before the staging copies or the link's exchange, which then overlap
+ * it.  The exchange is made even after a failed step: the neighbours
+ * wait for it. */
 static int interior_and_exchange(mpi_engine *m, uint64_t b, engine_stats *first,
 				 l3d_err *err)
 {
 	int64_t n = (int64_t)m->n;
-	bool queue_first = m->b->queued && m->stage;
+	bool queue_first = m->b->queued && m->path != HALO_DEVICE_MPI;
 	MPI_Request req[4];
 	uint64_t *in[2];
 	int rc = L3D_OK;
-	if (m->b->queued && !m->stage)   /* MPI reads the device planes */
+	if (m->path == HALO_DEVICE_MPI)   /* MPI reads the device planes */
 		rc = m->b->ops->finish(m->b, err);
 	if (!rc && queue_first && n > 2)
 		rc = m->b->ops->step(m->b, 1, n - 1, first, err);
+	if (m->path == HALO_LINK) {
+		int xrc = m->b->ops->exchange(m->b, b, rc ? NULL : err);
+		return rc ? rc : xrc;
+	}
 	int xrc = exchange_start(m, b, req, in, rc ? NULL : err);
 	rc = rc ? rc : xrc;
 	if (!rc && !queue_first && n > 2)
@@ -211,7 +228,7 @@ int slab_engine_planes(engine *e, grid *view, uint64_t *x0, l3d_err *err)
 	*x0 = m->x0;
 	*view = (grid){.nx = m->n, .ny = e->ny, .nz = e->nz,
 		       .words = m->plane_words / e->ny};
-	if (m->b->host_memory && !m->stage) {
+	if (m->b->host_memory && m->path != HALO_STAGED) {
 		view->bits = m->b->ops->plane(m->b, 0);
 		return L3D_OK;
 	}
@@ -365,27 +382,37 @@ static const engine_ops mpi_ops = {
 	.describe = mpi_describe,
 };
 
-/* Halo depth: 1 (exchange every step, hidden behind the interior work)
- * unless the thinnest slab is so small that message latency would show;
- * LIFE3D_HALO_DEPTH overrides.  Rank 0 decides, as the environment may
- * differ between nodes.  Never deeper than the thinnest slab. */
-static uint64_t choose_depth(uint64_t nx, uint64_t plane_cells,
-			     uint64_t plane_words)
+/* Halo depths, for halos through MPI (plain) and through the backend's
+ * link.  Through MPI: 1 (exchange every step, hidden behind the interior
+ * work) unless the thinnest slab is so small that message latency would
+ * show.  Through the link the host never waits, and the edge planes'
+ * small steps, not the exchange, set the pace: deeper halos take them
+ * once per batch, at the price of (depth - 1) planes stepped twice on
+ * average, kept to 1% of the slab (up to 8).  LIFE3D_HALO_DEPTH sets
+ * both.  Rank 0 decides, as the environment may differ between nodes.
+ * Never deeper than the thinnest slab. */
+static void choose_depths(uint64_t nx, uint64_t plane_cells, uint64_t plane_words,
+			  uint64_t d[2])
 {
 	int size = comm_size();
-	uint64_t x0, thinnest, depth = 1;
+	uint64_t x0, thinnest;
 	comm_slab_of(nx, size, size - 1, &x0, &thinnest);
 	const char *env = getenv("LIFE3D_HALO_DEPTH");
-	if (env && *env)
-		depth = strtoull(env, NULL, 10);
-	else if (thinnest * plane_cells < ((uint64_t)1 << 20))
-		depth = 4;
-	MPI_Bcast(&depth, 1, MPI_UINT64_T, 0, comm_world);
-	if (depth > thinnest)
-		depth = thinnest;
-	while (depth > 1 && depth * plane_words > INT_MAX)
-		depth--;
-	return depth ? depth : 1;
+	if (env && *env) {
+		d[0] = d[1] = strtoull(env, NULL, 10);
+	} else {
+		d[0] = thinnest * plane_cells < ((uint64_t)1 << 20) ? 4 : 1;
+		d[1] = thinnest / 128 + 1;
+		d[1] = d[1] > 8 ? 8 : d[1] < d[0] ? d[0] : d[1];
+	}
+	MPI_Bcast(d, 2, MPI_UINT64_T, 0, comm_world);
+	for (int i = 0; i < 2; i++) {
+		if (d[i] > thinnest)
+			d[i] = thinnest;
+		while (d[i] > 1 && d[i] * plane_words > INT_MAX)
+			d[i]--;
+		d[i] = d[i] ? d[i] : 1;
+	}
 }
 
 /* The engine's buffers for every rank of this node must fit together. */
@@ -412,10 +439,75 @@ static int create_backend(mpi_engine *m, const engine_opts *opts, const grid *sl
 	if (rc)
 		return rc;
 	if (kind == ENGINE_CUDA || (kind == ENGINE_AUTO && backend_cuda_devices() > 0))
-		return backend_cuda_create(slab, m->depth, r, opts, comm_local_rank(),
-					   &m->b, err);
+		return backend_cuda_create(slab, m->depth > m->link_depth ? m->depth : m->link_depth,
+					   r, opts, comm_local_rank(), &m->b, err);
 	rc = check_memory(slab, m->depth, m->base.nx, err);
 	return rc ? rc : backend_cpu_create(slab, m->depth, r, opts, &m->b, err);
+}
+
+/* LIFE3D_HALO (or the older LIFE3D_MPI_STAGING=1, which means staged),
+ * as rank 0 reads it: 0 auto, 1 nccl, 2 mpi, 3 staged; -1 unknown. */
+static int halo_wanted(void)
+{
+	static const char *const names[] = {"auto", "nccl", "mpi", "staged"};
+	int want = 0;
+	if (comm_rank() == 0) {
+		const char *env = getenv("LIFE3D_HALO"), *old = getenv("LIFE3D_MPI_STAGING");
+		if (env && *env) {
+			want = -1;
+			for (int i = 0; i < 4; i++)
+				if (strcmp(env, names[i]) == 0)
+					want = i;
+		} else if (old && strcmp(old, "1") == 0) {
+			want = 3;
+		}
+	}
+	MPI_Bcast(&want, 1, MPI_INT, 0, comm_world);
+	return want;
+}
+
+/* Collective: the backend's link, when every rank's backend has one.
+ * On failure `why` says why (for -v) and err is left alone. */
+static int try_link(mpi_engine *m, char *why, size_t len)
+{
+	l3d_err e = {0, ""};
+	if (comm_any(m->b->ops->link == NULL)) {
+		snprintf(why, len, "not every rank has a GPU");
+		return L3D_ERR_UNAVAILABLE;
+	}
+	int rc = comm_agree(m->b->ops->link(m->b, m->left, m->right, &e), &e);
+	if (rc)
+		snprintf(why, len, "%s", e.msg);
+	return rc;
+}
+
+/* Collective: how halos travel (see the top); `why` says why the link
+ * was not taken, when it was tried. */
+static int choose_halo(mpi_engine *m, char *why, size_t len, l3d_err *err)
+{
+	int want = halo_wanted();
+	bool device = !m->b->host_memory;
+	if (want < 0)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"LIFE3D_HALO must be auto, nccl, mpi or staged");
+	if (want == 3) {
+		m->path = HALO_STAGED;
+		return L3D_OK;
+	}
+	if (want <= 1 && try_link(m, why, len) == L3D_OK) {
+		m->path = HALO_LINK;
+		return L3D_OK;
+	}
+	if (want == 0 && !comm_any(device))
+		*why = '\0';        /* no GPU anywhere: nothing to explain */
+	if (want == 1)
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "LIFE3D_HALO=nccl: %s", why);
+	if (want == 2 && comm_any(device && !comm_cuda_aware()))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+				"LIFE3D_HALO=mpi: the MPI library cannot move GPU memory "
+				"(it is not CUDA-aware)");
+	m->path = !device ? HALO_HOST : comm_cuda_aware() ? HALO_DEVICE_MPI : HALO_STAGED;
+	return L3D_OK;
 }
 
 static int create_here(mpi_engine *m, const engine_opts *opts, const grid *slab,
@@ -425,15 +517,21 @@ static int create_here(mpi_engine *m, const engine_opts *opts, const grid *slab,
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"planes of %llux%llu cells are too large to exchange",
 				(unsigned long long)slab->ny, (unsigned long long)slab->nz);
-	int rc = create_backend(m, opts, slab, r, err);
-	if (rc)
-		return rc;
-	const char *env = getenv("LIFE3D_MPI_STAGING");
-	m->stage = (!m->b->host_memory && !comm_cuda_aware()) ||
-		   (env && strcmp(env, "1") == 0);
-	if (m->stage && !(m->stage_buf = stage_alloc(m, 4 * m->depth)))
-		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for halo buffers");
-	return rc;
+	return create_backend(m, opts, slab, r, err);
+}
+
+/* "... (halo depth 1, halos by NCCL 2.28.9)" for -v. */
+static void describe(mpi_engine *m, const char *why)
+{
+	static const char *const ways[] = {
+		[HALO_HOST] = ", halos by MPI", [HALO_DEVICE_MPI] = ", halos by CUDA-aware MPI",
+		[HALO_STAGED] = ", halos staged through host memory", [HALO_LINK] = ""};
+	char link[64] = "";
+	if (m->path == HALO_LINK)
+		snprintf(link, sizeof link, ", halos by %s", m->b->link);
+	snprintf(m->text, sizeof m->text, "%s x%d ranks (halo depth %llu%s%s%s%s)",
+		 m->b->name, m->size, (unsigned long long)m->depth, ways[m->path], link,
+		 *why ? "; not NCCL: " : "", why);
 }
 
 int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
@@ -442,14 +540,17 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 	*out = NULL;
 	mpi_engine *m = calloc(1, sizeof *m);
 	int rank = comm_rank(), size = comm_size();
-	uint64_t depth = choose_depth(nx, slab->ny * slab->nz, slab->ny * slab->words);
+	uint64_t depths[2];
+	choose_depths(nx, slab->ny * slab->nz, slab->ny * slab->words, depths);
+	char why[256] = "";
 	int rc = m ? L3D_OK : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	if (m) {
 		m->base = (engine){&mpi_ops, nx, slab->ny, slab->nz, *r};
 		m->x0 = x0;
 		m->n = slab->nx;
 		m->plane_words = slab->ny * slab->words;
-		m->depth = depth;
+		m->depth = depths[0];
+		m->link_depth = depths[1];
 		m->rank = rank;
 		m->size = size;
 		m->left = (rank + size - 1) % size;
@@ -457,14 +558,19 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 		rc = create_here(m, opts, slab, r, err);
 	}
 	rc = comm_agree(rc, err);
+	if (!rc)
+		rc = choose_halo(m, why, sizeof why, err);
+	if (!rc && m->path == HALO_LINK)
+		m->depth = m->link_depth;
+	if (!rc && m->path == HALO_STAGED && !(m->stage_buf = stage_alloc(m, 4 * m->depth)))
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for halo buffers");
+	rc = comm_agree(rc, err);
 	if (rc) {
 		if (m)
 			mpi_destroy(&m->base);
 		return rc;
 	}
-	snprintf(m->text, sizeof m->text, "%s x%d ranks (halo depth %llu%s)",
-		 m->b->name, size, (unsigned long long)depth,
-		 m->stage ? ", staged" : m->b->host_memory ? "" : ", CUDA-aware MPI");
+	describe(m, why);
 	*out = &m->base;
 	return L3D_OK;
 }

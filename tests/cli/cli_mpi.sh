@@ -77,6 +77,43 @@ done
 mpi 2 -x LIFE3D_MPI_STAGING=1 -- -q -n 6 -o staged.l3d 7x5x9.in.l3d && ok || fail "staged"
 expect_same 7x5x9.ref.l3d staged.l3d "universe, staged halos"
 
+# LIFE3D_HALO names the way halos travel, and -v says which one ran.
+# mpi_halo NP HALO DESCRIPTION -- life3d arguments: stderr in halo.err.
+mpi_halo() {
+	np=$1 halo=$2 what=$3; shift 4
+	if LIFE3D_HALO=$halo mpi "$np" -x LIFE3D_HALO -- "$@" >/dev/null 2>halo.err </dev/null; then
+		ok
+	else
+		fail "$what: exit $?, $(head -c 300 halo.err)"
+	fi
+}
+# expect_halo_failure NP HALO CODE PATTERN DESCRIPTION: one line, exit CODE.
+expect_halo_failure() {
+	LIFE3D_HALO=$2 mpi "$1" -x LIFE3D_HALO -- -q --engine cpu -n 2 -o x.l3d 7x5x9.in.l3d \
+		>/dev/null 2>halo.err </dev/null
+	got=$?
+	grep '^life3d:' halo.err >halo.msg
+	if [ "$got" -eq "$3" ] && [ "$(wc -l <halo.msg)" -eq 1 ] && grep -q -- "$4" halo.msg; then
+		ok
+	else
+		fail "$5: exit $got, $(head -c 300 halo.err)"
+	fi
+}
+for halo in staged mpi auto; do
+	rm -f h.l3d
+	mpi_halo 3 $halo "LIFE3D_HALO=$halo" -- -v --engine cpu -n 6 -o h.l3d 7x5x9.in.l3d
+	expect_same 7x5x9.ref.l3d h.l3d "universe, LIFE3D_HALO=$halo"
+done
+grep -q 'x3 ranks (halo depth [0-9]*, halos by MPI)' halo.err && ok ||
+	fail "-v names the MPI halos: $(cat halo.err)"
+mpi_halo 2 staged "-v, staged" -- -v --engine cpu -n 1 -o /dev/null 7x5x9.in.l3d
+grep -q 'halos staged through host memory)' halo.err && ok ||
+	fail "-v names the staged halos: $(cat halo.err)"
+expect_halo_failure 2 bogus 64 'LIFE3D_HALO must be auto, nccl, mpi or staged' \
+	"LIFE3D_HALO=bogus"
+expect_halo_failure 2 nccl 69 'LIFE3D_HALO=nccl: not every rank has a GPU' \
+	"LIFE3D_HALO=nccl, CPU ranks"
+
 # PNG snapshots: projections along x (summed over ranks) and y (columns
 # gathered), slices across x (one rank's plane) and along z, and the 3D
 # render (the universe gathered on rank 0).
@@ -136,9 +173,51 @@ expect_same_failure() {  # NP DESCRIPTION -- life3d arguments
 
 # Ranks on GPUs: each rank steps its slab on the GPU its node-local index
 # picks (ranks share GPUs when there are more ranks than GPUs), halos
-# staged through pinned host buffers.  Same universes and logs as the
-# single process, also with deeper halos and snapshots.
+# through NCCL where every rank has a GPU of its own, else staged through
+# pinned host buffers.  Same universes and logs as the single process,
+# every way, also with deeper halos and snapshots.
 gpus=$("$LIFE3D" --version | sed -n 's/^gpus: //p')
+ngpus=$("$LIFE3D" --version | sed -n '/^gpus:/,$p' | grep -c '^\(gpus: \)\{0,1\}[0-9]*: ')
+# NCCL between the GPUs, one rank a GPU.
+# (One rank is no distributed run: it has no halos.)
+nccl_nps=""
+nccl_here=false
+if "$LIFE3D" --version | grep -q '^mpi: .*NCCL' && ldconfig -p | grep -q 'libnccl\.so\.2 '; then
+	nccl_here=true
+	[ "$ngpus" -ge 2 ] && nccl_nps=$ngpus
+fi
+nccl_runs=""
+for np in $nccl_nps; do nccl_runs="$nccl_runs $np,nccl"; done
+# What -v says of the halos, and NCCL refused where it cannot run.
+halo_checks() {
+	if ! $nccl_here; then
+		expect_halo_failure_gpu 2 'LIFE3D_HALO=nccl: NCCL' "NCCL not there"
+		return
+	fi
+	share=$((ngpus + 1))
+	mpi_halo $share auto "-v, shared GPU" -- -v --engine cuda -n 1 -o /dev/null 7x5x9.in.l3d
+	grep -q 'halos staged through host memory; not NCCL: NCCL: ranks [0-9]* and [0-9]* share the GPU' \
+		halo.err && ok || fail "-v says why not NCCL: $(cat halo.err)"
+	expect_halo_failure_gpu $share 'LIFE3D_HALO=nccl: NCCL: ranks 0 and [0-9]* share the GPU ' \
+		"LIFE3D_HALO=nccl, a shared GPU"
+	if [ "$ngpus" -ge 2 ]; then
+		mpi_halo "$ngpus" auto "-v, NCCL by default" -- -v --engine cuda -n 1 -o /dev/null \
+			7x5x9.in.l3d
+		grep -q 'halos by NCCL [0-9]' halo.err && ok ||
+			fail "-v names NCCL, one rank a GPU: $(cat halo.err)"
+	fi
+}
+expect_halo_failure_gpu() {  # NP PATTERN DESCRIPTION
+	LIFE3D_HALO=nccl mpi "$1" -x LIFE3D_HALO -- -q --engine cuda -n 2 -o x.l3d 7x5x9.in.l3d \
+		>/dev/null 2>halo.err </dev/null
+	got=$?
+	grep '^life3d:' halo.err >halo.msg
+	if [ "$got" -eq 69 ] && [ "$(wc -l <halo.msg)" -eq 1 ] && grep -q -- "$2" halo.msg; then
+		ok
+	else
+		fail "$3: exit $got, $(head -c 300 halo.err)"
+	fi
+}
 case "$gpus" in
 "" | none*)
 	expect_same_failure 2 "--engine cuda without a GPU" -- \
@@ -150,17 +229,27 @@ case "$gpus" in
 		    "3D0..6/1,3F 5x7x9 5"; do
 		set -- $spec
 		rule=$1 tag=$2 n=$3
-		for np in 2 3 4; do
-			mpi $np -- -q --engine cuda -r "$rule" -n "$n" --log "$tag.g$np.tsv" \
-				-o "$tag.g$np.l3d" "$tag.in.l3d" && ok || fail "GPU np $np $tag"
-			expect_same "$tag.ref.l3d" "$tag.g$np.l3d" "GPU universe np $np $tag"
-			expect_same "$tag.ref.tsv" "$tag.g$np.tsv" "GPU log np $np $tag"
+		for run in 2,auto 3,auto 4,auto 2,staged $nccl_runs; do
+			np=${run%,*} halo=${run#*,}
+			LIFE3D_HALO=$halo mpi $np -x LIFE3D_HALO -- -q --engine cuda -r "$rule" -n "$n" \
+				--log "$tag.g$np$halo.tsv" -o "$tag.g$np$halo.l3d" "$tag.in.l3d" &&
+				ok || fail "GPU np $np $halo $tag"
+			expect_same "$tag.ref.l3d" "$tag.g$np$halo.l3d" "GPU universe np $np $halo $tag"
+			expect_same "$tag.ref.tsv" "$tag.g$np$halo.tsv" "GPU log np $np $halo $tag"
 		done
 	done
+	halo_checks
 	for depth in 2 4; do
 		mpi 3 -x LIFE3D_HALO_DEPTH=$depth -- -q --engine cuda -r B5/S45 -n 5 \
 			--log gd$depth.tsv -o gd$depth.l3d 13x4x70.in.l3d && ok || fail "GPU depth $depth"
 		expect_same 13x4x70.ref.l3d gd$depth.l3d "GPU universe, halo depth $depth"
+		for np in $nccl_nps; do
+			rm -f gdn.l3d
+			LIFE3D_HALO=nccl mpi "$np" -x LIFE3D_HALO -x LIFE3D_HALO_DEPTH=$depth -- -q \
+				--engine cuda -r B5/S45 -n 5 -o gdn.l3d 13x4x70.in.l3d &&
+				ok || fail "GPU NCCL np $np depth $depth"
+			expect_same 13x4x70.ref.l3d gdn.l3d "GPU NCCL np $np, halo depth $depth"
+		done
 		expect_same 13x4x70.ref.tsv gd$depth.tsv "GPU log, halo depth $depth"
 	done
 	# Several blocks a plane; rows too long for the fused kernel.

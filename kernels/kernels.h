@@ -98,10 +98,10 @@ cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst,
 /* One generation of an open box of nx planes (nx at most the plan's; the
  * plan gives the plane's shape and the rule): src and dst point at plane 0
  * of device buffers where planes -1 and nx of src are halos, read as they
- * are instead of wrapping round.  This steps one rank's slab.  Counts as
- * in l3dk_step. */
+ * are instead of wrapping round.  This steps one rank's slab.  Counts and
+ * pdl as in l3dk_step. */
 cudaError_t l3dk_step_open(const l3dk_plan *p, const void *src, void *dst,
-			   uint64_t nx, l3dk_counts *counts, cudaStream_t s);
+			   uint64_t nx, l3dk_counts *counts, int pdl, cudaStream_t s);
 
 /* Add the population of a universe to counts->population. */
 cudaError_t l3dk_population(const l3dk_plan *p, const void *bits,

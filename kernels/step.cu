@@ -1016,16 +1016,16 @@ extern "C" cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst,
 
 /* The plan's one-generation shape, its x split redone for nx planes. */
 extern "C" cudaError_t l3dk_step_open(const l3dk_plan *p, const void *src, void *dst,
-				      uint64_t nx, l3dk_counts *counts, cudaStream_t s)
+				      uint64_t nx, l3dk_counts *counts, int pdl, cudaStream_t s)
 {
 	if (nx == 0)
 		return cudaSuccess;
 	if (nx > p->nx)
 		return cudaErrorInvalidValue;
 	if (p->path == L3DK_PATH_GENERIC)
-		return launch(p, nullptr, src, dst, 1, (uint32_t)nx, true, counts, 0, s);
+		return launch(p, nullptr, src, dst, 1, (uint32_t)nx, true, counts, pdl, s);
 	l3dk_launch c = p->cfg[1];
 	c.chunk = ceil_div(nx, split_x((uint32_t)nx, c.blocks_y, c.slots, 1));
 	c.blocks_x = ceil_div(nx, c.chunk);
-	return launch(p, &c, src, dst, 1, (uint32_t)nx, true, counts, 0, s);
+	return launch(p, &c, src, dst, 1, (uint32_t)nx, true, counts, pdl, s);
 }

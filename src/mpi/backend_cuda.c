@@ -4,14 +4,19 @@
  * planes that the steps ping-pong between.  Every step runs on one stream,
  * `run`, in the order the engine queues them (the interior first, then the
  * ranges next to the halos); the halo copies run on a second, `copy`.  Two
- * events tie them together: a range that reads a halo waits for `halo_in`
- * (the last copy into the device) and then records `edges_done`, and every
- * copy waits for `edges_done`.  The planes an exchange sends are always
- * written by such a range, and the halos it fills are read only by such
- * ranges, so the copies never wait for the interior kernel: the staging
- * copies and the MPI messages overlap it.  The host waits once for both
- * planes going out, and not at all for the halos coming in (the steps that
- * read them wait on the device).  Counts are summed on the device and read
+ * events tie them together.  `halo_in` follows the last copy into the
+ * device, and the first step queued after it waits for it.  `edges_done`
+ * follows the steps that read halos: it is recorded when the next step
+ * that does not (the interior) or the next copy is queued, and every copy
+ * waits for it.  The planes an exchange sends are always written by such
+ * steps, and the halos it fills are read only by them, so the copies never
+ * wait for the interior kernel: the staging copies and the MPI messages
+ * overlap it.  The host waits once for both planes going out, and not at
+ * all for the halos coming in (the steps that read them wait on the
+ * device).  A step queued right after another, with no event or copy
+ * between them (the steps of a batch after its first), is launched with
+ * programmatic dependent launch on GPUs that have it, so that it starts
+ * while the one before drains.  Counts are summed on the device and read
  * back by finish().
  *
  * With a link (NCCL, nccl_link.h), an exchange is queued on `copy` in the
@@ -59,6 +64,10 @@ typedef struct cuda_slab {
 	cudaEvent_t halo_in, edges_done;
 	l3dk_counts *d_counts, *h_counts;
 	engine_stats *pending;       /* where the device's counts go */
+	bool halo_unwaited;          /* halo_in recorded, no step waits for it yet */
+	bool edges_unmarked;         /* steps that read halos since edges_done */
+	bool kernel_last;            /* the last thing queued on run is a step */
+	bool pdl;                    /* the GPU has programmatic dependent launch */
 	nccl_link *link;             /* NULL: halos go through the host */
 	int left, right;             /* the link's neighbours */
 	char name[272];
@@ -75,6 +84,40 @@ static uint64_t *cs_plane(slab_backend *b, int64_t x)
 	return (uint64_t *)plane_at(c, c->cur, x);
 }
 
+/* edges_done after the steps that read halos, if any were queued since. */
+static int mark_edges(cuda_slab *c, l3d_err *err)
+{
+	if (c->edges_unmarked) {
+		CUDA_TRY(cudaEventRecord(c->edges_done, c->run), "ordering a step");
+		c->edges_unmarked = false;
+		c->kernel_last = false;
+	}
+	return L3D_OK;
+}
+
+/* What must come before a step on `run`: see the top. */
+static int before_step(cuda_slab *c, bool reads_halo, engine_stats *stats, l3d_err *err)
+{
+	if (!reads_halo) {
+		int rc = mark_edges(c, err);
+		if (rc)
+			return rc;
+	}
+	if (stats && c->pending != stats) {
+		/* Cleared before any kernel of this generation counts. */
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->run),
+		    "clearing the counters");
+		c->pending = stats;
+		c->kernel_last = false;
+	}
+	if (c->halo_unwaited) {
+		CUDA_TRY(cudaStreamWaitEvent(c->run, c->halo_in, 0), "ordering a step");
+		c->halo_unwaited = false;
+		c->kernel_last = false;
+	}
+	return L3D_OK;
+}
+
 static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 		   l3d_err *err)
 {
@@ -83,19 +126,15 @@ static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 		return L3D_OK;
 	bool reads_halo = xa < 1 || xb > (int64_t)c->n - 1;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	if (stats && c->pending != stats) {
-		/* Cleared before any kernel of this generation counts. */
-		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->run),
-		    "clearing the counters");
-		c->pending = stats;
-	}
-	if (reads_halo)
-		CUDA_TRY(cudaStreamWaitEvent(c->run, c->halo_in, 0), "ordering a step");
+	int rc = before_step(c, reads_halo, stats, err);
+	if (rc)
+		return rc;
 	CUDA_TRY(l3dk_step_open(&c->plan, plane_at(c, c->cur, xa), plane_at(c, c->cur ^ 1, xa),
-			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL, c->run),
+			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL,
+			   c->pdl && c->kernel_last, c->run),
 	    "launching a step");
-	if (reads_halo)
-		CUDA_TRY(cudaEventRecord(c->edges_done, c->run), "ordering a step");
+	c->kernel_last = true;
+	c->edges_unmarked |= reads_halo;
 	return L3D_OK;
 }
 
@@ -112,6 +151,9 @@ static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = mark_edges(c, err);
+	if (rc)
+		return rc;
 	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(dst, cs_plane(b, x), count * c->plane_bytes,
 			    cudaMemcpyDeviceToHost, c->copy),
@@ -124,11 +166,15 @@ static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = mark_edges(c, err);
+	if (rc)
+		return rc;
 	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(cs_plane(b, x), src, count * c->plane_bytes,
 			    cudaMemcpyHostToDevice, c->copy),
 	    "copying planes to the device");
 	CUDA_TRY(cudaEventRecord(c->halo_in, c->copy), "ordering a copy");
+	c->halo_unwaited = true;
 	return L3D_OK;
 }
 
@@ -156,14 +202,18 @@ static int cs_exchange(slab_backend *b, uint64_t count, l3d_err *err)
 	cuda_slab *c = (cuda_slab *)b;
 	int64_t n = (int64_t)c->n, d = (int64_t)count;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = mark_edges(c, err);
+	if (rc)
+		return rc;
 	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering an exchange");
-	int rc = nccl_link_exchange(c->link, cs_plane(b, 0), cs_plane(b, n - d),
+	rc = nccl_link_exchange(c->link, cs_plane(b, 0), cs_plane(b, n - d),
 				    cs_plane(b, -d), cs_plane(b, n),
 				    (size_t)count * c->plane_words, c->left, c->right,
 				    c->copy, err);
 	if (rc)
 		return rc;
 	CUDA_TRY(cudaEventRecord(c->halo_in, c->copy), "ordering an exchange");
+	c->halo_unwaited = true;
 	return L3D_OK;
 }
 
@@ -181,10 +231,12 @@ static int cs_finish(slab_backend *b, l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	if (c->pending)
+	if (c->pending) {
 		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
 				    cudaMemcpyDeviceToHost, c->run),
 		    "reading the counters");
+		c->kernel_last = false;
+	}
 	CUDA_TRY(cudaStreamSynchronize(c->copy), "stepping");
 	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping");
 	if (c->link) {
@@ -273,6 +325,8 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	size_t bytes = (size_t)(c->n + 2 * c->depth) * c->plane_bytes;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
+	const char *launch = getenv("LIFE3D_CUDA_LAUNCH");
+	c->pdl = p.major >= 9 && !(launch && strcmp(launch, "plain") == 0);
 	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
 	char what[64], name[300];
 	snprintf(what, sizeof what, "a slab of %llu planes", (unsigned long long)c->n);

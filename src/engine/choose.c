@@ -36,6 +36,21 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * run, so a wrong one is an error whether or not the run is short. */
 #define HANDOVER_MAX_BYTES ((size_t)2 << 20)
 
+/* auto leaves the GPU alone when the CPU engine should be done before a
+ * GPU context would even be ready: creating one takes about 0.3 s on the
+ * H100 machine, and a creation abandoned at exit still costs about 0.1 s
+ * (kernels/NOTES.md).  The CPU's time is estimated from the work asked
+ * for and a dense rate that errs on the fast side, so the bound is lower.
+ * A device named with --device is wanted, and checked, however short the
+ * run. */
+#define CPU_ALONE_SECONDS 0.2
+
+static bool cpu_is_enough(const engine_opts *opts)
+{
+	return opts && opts->device < 0 && opts->work > 0 &&
+	       opts->work < CPU_ALONE_SECONDS * engine_cpu_rate(opts);
+}
+
 /* Only a run that stepped on the CPU while the GPU started leaves that
  * start-up behind at the end; every other run waits for it as usual. */
 static bool gpu_started_under_cpu;
@@ -80,7 +95,7 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		engine_destroy(cpu);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
-	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL};
+	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0};
 	g->rule = *r;
 	gpu_started_under_cpu = true;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};
@@ -96,6 +111,8 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 	int rc = engine_kind_of(opts, &kind, err);
 	if (rc)
 		return rc;
+	if (kind == ENGINE_AUTO && cpu_is_enough(opts))
+		return cpu_create_checked(opts, initial, ready, r, out, err);
 	if (kind == ENGINE_AUTO && (!opts || opts->device < 0) && cuda_warming() &&
 	    grid_bytes(initial) <= HANDOVER_MAX_BYTES && gpu_driver_present())
 		return cpu_until_gpu(opts, initial, ready, r, out, err);
@@ -127,7 +144,8 @@ void engine_warm_up(const engine_opts *opts)
 	engine_kind kind;
 	l3d_err ignored;
 	/* An unknown kind is reported by engine_create(). */
-	if (engine_kind_of(opts, &kind, &ignored) == L3D_OK && kind != ENGINE_CPU)
+	if (engine_kind_of(opts, &kind, &ignored) == L3D_OK && kind != ENGINE_CPU &&
+	    !(kind == ENGINE_AUTO && cpu_is_enough(opts)))
 		cuda_warm_up(opts && opts->device >= 0 ? opts->device : 0);
 }
 

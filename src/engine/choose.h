@@ -10,9 +10,10 @@
 
 #include "engine.h"
 
-/* An engine for `initial` as opts asks.  auto: the GPU when there is one
- * that can take the universe, else the CPU; a small universe may start on
- * the CPU while the GPU is set up (engine_warm_up) and move to it later.
+/* An engine for `initial` as opts asks.  auto: the CPU when it should
+ * finish opts->work before a GPU could start; else the GPU when there is
+ * one that can take the universe, else the CPU; a small universe may start
+ * on the CPU while the GPU is set up (engine_warm_up) and move to it later.
  * L3D_ERR_USAGE for an unknown kind or device, L3D_ERR_UNAVAILABLE when
  * the engine asked for cannot run here (with the reason). */
 int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
@@ -30,7 +31,7 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 
 /* Start, in the background, the set-up an engine needs before it sees a
  * universe (a GPU context takes a few hundred milliseconds), so it overlaps
- * reading the input.  engine_settle() waits for it; engine_create() does so
+ * reading the input; not for an auto run the CPU will take (opts->work).  engine_settle() waits for it; engine_create() does so
  * itself.  Both are cheap no-ops where nothing needs warming. */
 void engine_warm_up(const engine_opts *opts);
 void engine_settle(void);

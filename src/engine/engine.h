@@ -43,6 +43,8 @@ typedef struct engine_opts {
 	int device;            /* CUDA device index; -1 = default */
 	const char *simd;      /* CPU path: "auto", "avx512", "avx2", "portable";
 	                          NULL = auto (or $LIFE3D_SIMD) */
+	double work;           /* cell updates the run will ask for (cells x
+	                          steps), for auto's choice; 0 = unknown */
 } engine_opts;
 
 /* Operations an engine implements.  Everything but step, read and destroy

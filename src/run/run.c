@@ -54,7 +54,16 @@ typedef struct plan {
 	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
 	bool random;            /* the universe is --random's, not a file's */
+	engine_opts eo;
 } plan;
+
+/* The engine's set-up starts once the work is known (universe_warm_up):
+ * it overlaps making or reading the cells. */
+static void warm_up(plan *p, uint64_t nx, uint64_t ny, uint64_t nz)
+{
+	p->eo.work = (double)nx * (double)ny * (double)nz * (double)(p->last - p->first);
+	universe_warm_up(&p->eo);
+}
 
 /* A random universe; with --random-rule it carries that rule, as a file
  * carries its own (so a given rule replaces it, and says so). */
@@ -65,6 +74,8 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	int rc = option_size(o->random, n, "--random", err);
 	if (!rc && o->random_rule)
 		rc = rule_parse(o->random_rule, &carried, err);
+	if (!rc)
+		warm_up(p, n[0], n[1], n[2]);
 	if (!rc)
 		rc = universe_random(&p->src, n, o->density, o->seed, err);
 	if (!rc && o->random_rule) {
@@ -341,8 +352,15 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	if (rc)
 		return rc;
 	rc = choose_source(o, &p->random, err);
-	if (!rc)
-		rc = p->random ? load_random(o, p, err) : universe_open(&p->src, o->input, err);
+	if (!rc && p->random) {
+		rc = choose_steps(o, p, err);      /* from generation 0 */
+		rc = rc ? rc : load_random(o, p, err);
+	} else if (!rc) {
+		rc = universe_open(&p->src, o->input, err);
+		rc = rc ? rc : choose_steps(o, p, err);
+		if (!rc)
+			warm_up(p, p->src.nx, p->src.start.ny, p->src.start.nz);
+	}
 	if (rc)
 		return rc;
 	if (p->src.meta.has_rule)
@@ -350,9 +368,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	warn_sizeless(o, p);
 	p->resume = p->src.meta.stamp;
 	p->run_id = choose_run_id(p);
-	rc = choose_steps(o, p, err);
-	if (!rc)
-		rc = choose_format(o, p, err);
+	rc = choose_format(o, p, err);
 	if (!rc)
 		warn_caveats(o, p);
 	if (!rc)
@@ -614,13 +630,12 @@ int run(const options *o, l3d_err *err)
 	l.last_ckpt = l.t0;
 	plan p = {0};
 	bool log_first = true;
-	engine_opts eo = {o->engine, (int)o->threads, (int)o->device, o->simd};
-	universe_warm_up(&eo);       /* GPU set-up overlaps reading the input */
+	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0};
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);
 	double t_input = l3d_seconds();
 	p.cells = (double)p.src.nx * (double)(p.src.start.ny * p.src.start.nz);
-	rc = universe_engine(&p.src, &eo, &p.rule, rc, &why, &l.e, &l.population,
+	rc = universe_engine(&p.src, &p.eo, &p.rule, rc, &why, &l.e, &l.population,
 			     &p.t_read, err);
 	double t_engine = l3d_seconds();
 	/* Read in the background: the input ended when its last row came,

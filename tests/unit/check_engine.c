@@ -546,6 +546,26 @@ START_TEST(simd_paths_are_chosen_and_checked)
 }
 END_TEST
 
+/* auto's estimate of the CPU's rate: per thread of the path it would take,
+ * none for a path it cannot take. */
+START_TEST(cpu_rate_follows_threads_and_path)
+{
+	engine_opts one = {"auto", 1, -1, "portable", 0}, two = one;
+	two.threads = 2;
+	double r1 = engine_cpu_rate(&one), r2 = engine_cpu_rate(&two);
+	ck_assert(r1 > 1e9 && r1 < 1e11);
+	ck_assert(r2 > 1.99 * r1 && r2 < 2.01 * r1);
+	one.simd = NULL;           /* the best path here: at least as fast */
+	ck_assert(engine_cpu_rate(&one) >= r1);
+	one.simd = "sse9";
+	ck_assert(engine_cpu_rate(&one) == 0);
+	for (size_t p = 0; p < sizeof all_paths / sizeof *all_paths; p++) {
+		one.simd = all_paths[p];
+		ck_assert((engine_cpu_rate(&one) > 0) == path_usable(all_paths[p]));
+	}
+}
+END_TEST
+
 START_TEST(views_match_the_universe)
 {
 	grid g, back;
@@ -765,6 +785,7 @@ static Suite *engine_suite(void)
 	t = tcase_create("interface");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, simd_paths_are_chosen_and_checked);
+	tcase_add_test(t, cpu_rate_follows_threads_and_path);
 	tcase_add_test(t, views_match_the_universe);
 	tcase_add_test(t, renders_without_an_engine_of_their_own);
 	tcase_add_test(t, random_grid_is_deterministic);

@@ -68,6 +68,11 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 		      row_progress *ready, const rule *r, engine **out,
 		      l3d_err *err);
 
+/* Dense cell updates a second that the CPU engine made with opts can be
+ * counted on for (a measured rate per thread of its SIMD path, times its
+ * threads); 0 when opts names a path it cannot take. */
+double engine_cpu_rate(const engine_opts *opts);
+
 /* CPU SIMD paths this binary has and this CPU supports, e.g.
  * "avx512 avx2 portable", for --version. */
 const char *engine_cpu_simd_paths(void);

@@ -104,6 +104,29 @@ const char *engine_cpu_simd_paths(void)
 	return simd_paths;
 }
 
+static int simd_choose(const char *name, cpu_simd *out, l3d_err *err);
+
+/* Per thread, B6/S567 stepped densely on 128^3 to 256^3 universes (which
+ * stay in the caches): AVX-512 as measured on the 16 cores of the H100
+ * machine (256^3, 2048 steps in 0.142 s, kernels/NOTES.md); AVX2 and the
+ * portable path on a 2-core machine without AVX-512 (1.1-1.8e10 and
+ * 0.4-0.6e10 with one thread).  Larger universes are bound by memory,
+ * other rules by logic: the figures err on the fast side. */
+double engine_cpu_rate(const engine_opts *opts)
+{
+	static const double per_thread[CPU_SIMD_COUNT] = {
+		[CPU_SIMD_PORTABLE] = 0.5e10,
+		[CPU_SIMD_AVX2] = 1.5e10,
+		[CPU_SIMD_AVX512] = 1.5e10,
+	};
+	cpu_simd s;
+	l3d_err ignored;
+	if (simd_choose(opts ? opts->simd : NULL, &s, &ignored) != L3D_OK)
+		return 0;
+	int threads = opts && opts->threads > 0 ? opts->threads : cpu_count();
+	return per_thread[s] * (threads < MAX_THREADS ? threads : MAX_THREADS);
+}
+
 /* name: NULL or "auto" (then $LIFE3D_SIMD, then the best), or a path. */
 static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 {

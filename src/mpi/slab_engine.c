@@ -31,6 +31,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -445,8 +446,9 @@ static int create_backend(mpi_engine *m, const engine_opts *opts, const grid *sl
 	return rc ? rc : backend_cpu_create(slab, m->depth, r, opts, &m->b, err);
 }
 
-/* LIFE3D_HALO (or the older LIFE3D_MPI_STAGING=1, which means staged),
- * as rank 0 reads it: 0 auto, 1 nccl, 2 mpi, 3 staged; -1 unknown. */
+/* LIFE3D_HALO (in any case; or the older LIFE3D_MPI_STAGING=1, which
+ * means staged), as rank 0 reads it: 0 auto, 1 nccl, 2 mpi, 3 staged;
+ * -1 unknown. */
 static int halo_wanted(void)
 {
 	static const char *const names[] = {"auto", "nccl", "mpi", "staged"};
@@ -456,7 +458,7 @@ static int halo_wanted(void)
 		if (env && *env) {
 			want = -1;
 			for (int i = 0; i < 4; i++)
-				if (strcmp(env, names[i]) == 0)
+				if (strcasecmp(env, names[i]) == 0)
 					want = i;
 		} else if (old && strcmp(old, "1") == 0) {
 			want = 3;

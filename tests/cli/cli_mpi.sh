@@ -99,7 +99,7 @@ expect_halo_failure() {
 		fail "$5: exit $got, $(head -c 300 halo.err)"
 	fi
 }
-for halo in staged mpi auto; do
+for halo in staged MPI auto; do
 	rm -f h.l3d
 	mpi_halo 3 $halo "LIFE3D_HALO=$halo" -- -v --engine cpu -n 6 -o h.l3d 7x5x9.in.l3d
 	expect_same 7x5x9.ref.l3d h.l3d "universe, LIFE3D_HALO=$halo"

@@ -117,11 +117,15 @@ cudaError_t l3dk_slice(const l3dk_plan *p, const void *bits, int axis,
 /* The 3D render of base/render.h, byte for byte render_rows()'s: the view
  * v (render_setup's, for the plan's box; host memory, read before this
  * returns) drawn from bits into rgb, a device buffer of v->width *
- * v->height pixels of 3 bytes.  cudaErrorInvalidValue for a view of
- * another box or of no pixels. */
+ * v->height pixels of 3 bytes.  With scratch, a device buffer of at least
+ * l3dk_render_scratch(v) bytes (0: none is of use), a sparse universe is
+ * drawn cell by cell, much faster; without, every pixel's ray is walked.
+ * cudaErrorInvalidValue for a view of another box or of no pixels. */
 struct render_view;
+size_t l3dk_render_scratch(const struct render_view *v);
 cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
-			const struct render_view *v, uint8_t *rgb, cudaStream_t s);
+			const struct render_view *v, uint8_t *rgb, void *scratch,
+			size_t scratch_bytes, cudaStream_t s);
 
 #ifdef __cplusplus
 }

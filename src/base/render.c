@@ -100,6 +100,41 @@ static void edges(render_view *v)
 	v->line = line > 512 ? 512 : line;
 }
 
+/* render_view's proj, at and slack: the camera's axes as a matrix M (columns
+ * right, up, toward), a point's screen position is the first two rows of
+ * M^-1 applied to it (the ray through screen (sx, sy) is the points
+ * centre + (sx right + sy up + t toward) / RENDER_ONE). */
+static void projection(render_view *v)
+{
+	double m[3][3], inv[3][3];
+	for (int k = 0; k < 3; k++) {
+		m[k][0] = v->right[k];
+		m[k][1] = v->up[k];
+		m[k][2] = v->toward[k];
+	}
+	double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+		     m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+		     m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++) {
+			int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+			inv[r][c] = (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det;
+		}
+	const double n[3] = {(double)v->nx, (double)v->ny, (double)v->nz};
+	double s = (double)v->scale, sub = RENDER_SUB;
+	v->at[0] = -(double)v->left * s / sub;
+	v->at[1] = (double)v->top * s / sub;
+	for (int a = 0; a < 3; a++) {
+		v->proj[0][a] = s * RENDER_ONE * inv[0][a];
+		v->proj[1][a] = -s * RENDER_ONE * inv[1][a];
+		v->at[0] -= v->proj[0][a] * n[a] / 2;
+		v->at[1] -= v->proj[1][a] * n[a] / 2;
+	}
+	/* The walks start from points rounded to whole RENDER_SUB units,
+	 * a few of them off the exact ray: a few units of margin. */
+	v->slack = 0.01 + 8 * s / sub;
+}
+
 void render_setup(render_view *v, uint64_t nx, uint64_t ny, uint64_t nz,
 		  double az, double el, uint64_t scale)
 {
@@ -114,6 +149,7 @@ void render_setup(render_view *v, uint64_t nx, uint64_t ny, uint64_t nz,
 		   (int64_t)nz * llabs(v->toward[2]);
 	shades(v);
 	edges(v);
+	projection(v);
 	for (unsigned i = 0; i < 256; i++)
 		colormap_rgb(i, v->colour[i]);
 }
@@ -144,4 +180,79 @@ void render_rows(const render_view *v, const grid *g, uint32_t first,
 	for (uint32_t j = 0; j < n; j++)
 		for (uint32_t i = 0; i < v->width; i++)
 			pixel(v, g, i, first + j, rgb + ((uint64_t)j * v->width + i) * 3);
+}
+
+/* ---- the same picture, cell by cell (render_pixel.h) ---- */
+
+static int pixel_walk(const render_view *v, uint64_t p, render_walk *w)
+{
+	return render_first(v, (uint32_t)(p % v->width), (uint32_t)(p / v->width), w);
+}
+
+/* Offer live cell c to the pixels it may cover. */
+static void offer(const render_view *v, int shift, const int64_t c[3], uint64_t *key)
+{
+	int64_t i0, i1, j0, j1;
+	if (!render_footprint(v, c, &i0, &i1, &j0, &j1))
+		return;
+	uint64_t index = ((uint64_t)c[0] * v->ny + (uint64_t)c[1]) * v->nz + (uint64_t)c[2];
+	for (int64_t j = j0; j <= j1; j++)
+		for (int64_t i = i0; i <= i1; i++) {
+			render_walk w;
+			uint64_t steps, p = (uint64_t)j * v->width + (uint64_t)i;
+			int face;
+			if (render_first(v, (uint32_t)i, (uint32_t)j, &w) &&
+			    render_visit(&w, c, &steps, &face) &&
+			    (steps << shift | index) < key[p])
+				key[p] = steps << shift | index;
+		}
+}
+
+/* Pixel p from its key: the cell it shows, or none. */
+static void paint_key(const render_view *v, int shift, uint64_t p, uint64_t key,
+		      uint8_t *px)
+{
+	render_walk w;
+	int hit = (int)pixel_walk(v, p, &w) && key != UINT64_MAX;
+	if (hit) {
+		uint64_t index = key & (((uint64_t)1 << shift) - 1), steps;
+		int64_t c[3] = {(int64_t)(index / v->nz / v->ny), (int64_t)(index / v->nz % v->ny),
+				(int64_t)(index % v->nz)};
+		int face;
+		render_visit(&w, c, &steps, &face);
+		for (int k = 0; k < 3; k++)
+			w.cell[k] = c[k];
+		w.face = face;
+	}
+	render_paint(v, (uint32_t)(p % v->width), (uint32_t)(p / v->width), hit, &w, px);
+}
+
+int render_cells(const render_view *v, const grid *g, uint8_t *rgb, l3d_err *err)
+{
+	int shift = render_key_shift(v);
+	uint64_t pixels = (uint64_t)v->width * v->height;
+	uint64_t *key = shift ? malloc(pixels * sizeof *key) : NULL;
+	if (!key) {
+		if (shift)
+			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a render");
+		render_rows(v, g, 0, v->height, rgb);
+		return L3D_OK;
+	}
+	for (uint64_t p = 0; p < pixels; p++)
+		key[p] = UINT64_MAX;
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			const uint64_t *row = grid_row(g, x, y);
+			for (uint64_t k = 0; k < g->words; k++)
+				for (uint64_t bits = row[k]; bits; bits &= bits - 1) {
+					int64_t c[3] = {(int64_t)x, (int64_t)y,
+							(int64_t)(64 * k) + __builtin_ctzll(bits)};
+					if (c[2] < (int64_t)g->nz)
+						offer(v, shift, c, key);
+				}
+		}
+	for (uint64_t p = 0; p < pixels; p++)
+		paint_key(v, shift, p, key[p], rgb + 3 * p);
+	free(key);
+	return L3D_OK;
 }

@@ -53,6 +53,13 @@ typedef struct render_view {
 	render_edge edge[12];
 	uint8_t shade[3];           /* brightness of a face across axis k */
 	uint8_t colour[256][3];     /* colormap.h's map, entry i at [i] */
+	/* Where a cell lands on the picture, for drawing cell by cell
+	 * (render_footprint): pixel coordinates (u right, v down; pixel
+	 * (i, j) has its centre at (i + 0.5, j + 0.5)) of a point p, in
+	 * cells, are at[k] + sum over axes a of proj[k][a] * p[a].  Floating
+	 * point, but it only bounds which pixels a cell is tested against;
+	 * the test itself (render_visit) is exact. */
+	double proj[2][3], at[2], slack;
 } render_view;
 
 /* A ray's walk: the cell it is in, per axis the distance (RENDER_SUB
@@ -178,6 +185,13 @@ RENDER_FN void render_shade(const render_view *v, const render_walk *w, uint8_t 
 /* Is pixel centre (x, y) (1/256 pixel) on edge e? */
 RENDER_FN int render_on_edge(const render_view *v, const render_edge *e, int64_t x, int64_t y)
 {
+	/* Nearer than line to the segment (within line * len / |d| <= 1.5
+	 * line of its line, len being |d| rounded) is inside its box grown
+	 * by 2 line: most pixels are ruled out with no product. */
+	int64_t m = 2 * v->line;
+	if (x < (e->ax < e->bx ? e->ax : e->bx) - m || x > (e->ax > e->bx ? e->ax : e->bx) + m ||
+	    y < (e->ay < e->by ? e->ay : e->by) - m || y > (e->ay > e->by ? e->ay : e->by) + m)
+		return 0;
 	int64_t dx = e->bx - e->ax, dy = e->by - e->ay;
 	int64_t wx = x - e->ax, wy = y - e->ay;
 	if (dx == 0 && dy == 0)          /* seen end-on: a point */
@@ -214,6 +228,124 @@ RENDER_FN void render_paint(const render_view *v, uint32_t i, uint32_t j, int hi
 		render_shade(v, w, px);
 	else
 		render_fill(px, 20, 20, 24);
+}
+
+/* ---- the same picture, cell by cell ----
+ *
+ * In a sparse universe most rays walk thousands of empty cells.  The same
+ * bytes come from the live cells instead: a live cell c is tested against
+ * each pixel its cube may cover (render_footprint), the test being
+ * whether that pixel's walk (from render_first) visits c, and after how
+ * many steps (render_visit); the pixel shows the visited live cell of
+ * fewest steps, the one its walk would have stopped at, entered through
+ * the face render_visit names.
+ *
+ * Why the test is exact: render_next crosses, at each step, the boundary
+ * nearest along the ray; the crossings of axis k come at distances
+ * (dist[k] + m * RENDER_SUB) / speed[k], m = 0, 1, ..., so the walk is the
+ * merge of three rising sequences, ties going to the lower axis.  The
+ * cell c0 + n (per axis n[k] crossings, in the direction of step[k]) is
+ * visited exactly when some prefix of the merge holds n[k] crossings of
+ * each axis: when the last crossing taken of each axis comes before the
+ * first one not taken of every other.  It is visited after n[0] + n[1] +
+ * n[2] steps, through the face of the latest crossing taken. */
+
+/* Crossing ma (counted from 0) of axis a before crossing mb of axis b. */
+RENDER_FN int render_before(const render_walk *w, int a, int64_t ma, int b, int64_t mb)
+{
+	int64_t l = (w->dist[a] + ma * RENDER_SUB) * w->speed[b];
+	int64_t r = (w->dist[b] + mb * RENDER_SUB) * w->speed[a];
+	return l < r || (l == r && a < b);
+}
+
+/* Whether the crossings taken of axis a (na of them) all come before the
+ * first not taken of axis b (b never crossed: speed 0). */
+RENDER_FN int render_taken_before(const render_walk *w, const int64_t n[3], int a, int b)
+{
+	return !n[a] || !w->speed[b] || render_before(w, a, n[a] - 1, b, n[b]);
+}
+
+/* Does the walk w (as render_first left it) visit cell c?  If so, after
+ * *steps steps (render_next calls), entering through a face across axis
+ * *face. */
+RENDER_FN int render_visit(const render_walk *w, const int64_t c[3], uint64_t *steps,
+			   int *face)
+{
+	int64_t n[3];
+	for (int k = 0; k < 3; k++) {
+		n[k] = (c[k] - w->cell[k]) * w->step[k];
+		if (n[k] < 0 || (n[k] && !w->speed[k]))
+			return 0;
+	}
+	if (!render_taken_before(w, n, 0, 1) || !render_taken_before(w, n, 0, 2) ||
+	    !render_taken_before(w, n, 1, 0) || !render_taken_before(w, n, 1, 2) ||
+	    !render_taken_before(w, n, 2, 0) || !render_taken_before(w, n, 2, 1))
+		return 0;
+	/* The latest crossing taken; written without an axis variable to
+	 * index by, for the GPU's registers (see render_next). */
+	int b01 = n[0] && n[1] && render_before(w, 0, n[0] - 1, 1, n[1] - 1);
+	int b02 = n[0] && n[2] && render_before(w, 0, n[0] - 1, 2, n[2] - 1);
+	int b12 = n[1] && n[2] && render_before(w, 1, n[1] - 1, 2, n[2] - 1);
+	if (n[2] && (!n[0] || b02) && (!n[1] || b12))
+		*face = 2;
+	else if (n[1] && (!n[0] || b01))
+		*face = 1;
+	else if (n[0])
+		*face = 0;
+	else
+		*face = w->face;
+	*steps = (uint64_t)(n[0] + n[1] + n[2]);
+	return 1;
+}
+
+/* Keys order a pixel's candidates: (steps << shift) | index, index =
+ * (x * ny + y) * nz + z.  The shift, or 0 where keys would not fit in 63
+ * bits or a coordinate in 31 (then the picture is drawn ray by ray). */
+RENDER_FN int render_key_shift(const render_view *v)
+{
+	const uint64_t n[4] = {v->nx, v->ny, v->nz, v->nx + v->ny + v->nz};
+	int bits[4] = {0, 0, 0, 0};
+	for (int k = 0; k < 4; k++) {
+		if (k < 3 && n[k] >= (uint64_t)1 << 31)
+			return 0;
+		while (n[k] >> bits[k])
+			bits[k]++;
+	}
+	int cell_bits = bits[0] + bits[1] + bits[2];
+	return cell_bits + bits[3] <= 63 ? cell_bits : 0;
+}
+
+RENDER_FN int64_t render_floor(double x)
+{
+	int64_t t = (int64_t)x;
+	return t - (x < (double)t);
+}
+
+/* The pixels [*i0, *i1] x [*j0, *j1] whose rays may meet cell c's cube,
+ * cut to the picture: false if none. */
+RENDER_FN int render_footprint(const render_view *v, const int64_t c[3], int64_t *i0,
+			       int64_t *i1, int64_t *j0, int64_t *j1)
+{
+	double centre[2], half[2];
+	for (int k = 0; k < 2; k++) {
+		centre[k] = v->at[k];
+		half[k] = v->slack;
+		for (int a = 0; a < 3; a++) {
+			double p = v->proj[k][a];
+			centre[k] += p * ((double)c[a] + 0.5);
+			half[k] += 0.5 * (p < 0 ? -p : p);
+		}
+	}
+	/* Pixel i's centre, i + 0.5, within centre +- half. */
+	*i0 = -render_floor(-(centre[0] - half[0] - 0.5));
+	*i1 = render_floor(centre[0] + half[0] - 0.5);
+	*j0 = -render_floor(-(centre[1] - half[1] - 0.5));
+	*j1 = render_floor(centre[1] + half[1] - 0.5);
+	*i0 = *i0 < 0 ? 0 : *i0;
+	*j0 = *j0 < 0 ? 0 : *j0;
+	*i1 = *i1 > (int64_t)v->width - 1 ? (int64_t)v->width - 1 : *i1;
+	*j1 = *j1 > (int64_t)v->height - 1 ? (int64_t)v->height - 1 : *j1;
+	return *i0 <= *i1 && *j0 <= *j1;
 }
 
 #endif

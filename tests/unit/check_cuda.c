@@ -242,6 +242,42 @@ START_TEST(larger_universe)
 }
 END_TEST
 
+/* Sparse universes, drawn on the device from their live cells instead of
+ * ray by ray (render.cu): the same bytes as render_rows(), in every shape,
+ * at densities from empty to the point where the walks take over. */
+START_TEST(sparse_renders)
+{
+	static const double densities[] = {0, 0.0005, 0.004, 0.02, 0.08};
+	rule r = rule_default;
+	box b = shapes[_i];
+	for (size_t d = 0; d < sizeof densities / sizeof *densities; d++) {
+		char what[96];
+		snprintf(what, sizeof what, "%llux%llux%llu density %g",
+			 (unsigned long long)b.nx, (unsigned long long)b.ny,
+			 (unsigned long long)b.nz, densities[d]);
+		grid g;
+		make_random(&g, b, densities[d], 40 + d + 10 * _i);
+		engine *e = make_cuda(&g, &r);
+		check_renders(e, &g, what);
+		engine_destroy(e);
+		grid_free(&g);
+	}
+}
+END_TEST
+
+/* A larger sparse universe, its cells far apart along long walks. */
+START_TEST(sparse_render_larger)
+{
+	rule r = rule_default;
+	grid g;
+	make_random(&g, (box){150, 131, 200}, 0.0003, 77);
+	engine *e = make_cuda(&g, &r);
+	check_renders(e, &g, "150x131x200 density 0.0003");
+	engine_destroy(e);
+	grid_free(&g);
+}
+END_TEST
+
 START_TEST(zero_steps_count_population)
 {
 	rule r = rule_default;
@@ -416,8 +452,10 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "neighbourhoods"), every_shape_every_neighbourhood, 0, n);
 	tcase_add_loop_test(test_case(s, "modes"), launch_modes_agree, 0, 3);
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
+	tcase_add_loop_test(test_case(s, "sparse renders"), sparse_renders, 0, n);
 	TCase *t = test_case(s, "misc");
 	tcase_add_test(t, larger_universe);
+	tcase_add_test(t, sparse_render_larger);
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);
 	tcase_add_test(t, describe_devices);

@@ -143,6 +143,48 @@ START_TEST(render_shows_the_cell_in_front)
 }
 END_TEST
 
+/* Drawn cell by cell, every picture is the one drawn ray by ray: sparse
+ * and dense universes, odd boxes, views along the axes and the diagonals
+ * (where rays run along cell edges and walks break ties), and several
+ * scales. */
+START_TEST(render_cells_is_render_rows)
+{
+	static const double views[][2] = {
+		{30, 25}, {0, 0}, {-90, 90}, {45, 45}, {45, 35.2643897}, {90, 0},
+		{180, -30}, {-135, -60}, {12.5, 80}, {270, 45}, {0, -90}, {-45, 0},
+	};
+	static const uint64_t boxes[][3] = {{7, 5, 9}, {16, 16, 16}, {1, 12, 3}, {20, 3, 33}};
+	static const double densities[] = {0.002, 0.03, 0.3};
+	uint64_t seed = 1, pictures = 0;
+	for (size_t b = 0; b < sizeof boxes / sizeof boxes[0]; b++)
+		for (size_t d = 0; d < sizeof densities / sizeof densities[0]; d++)
+			for (size_t k = 0; k < sizeof views / sizeof views[0]; k++) {
+				grid g;
+				ck_assert_int_eq(grid_alloc(&g, boxes[b][0], boxes[b][1],
+							    boxes[b][2], NULL), L3D_OK);
+				grid_random(&g, densities[d], seed++);
+				render_view v;
+				render_setup(&v, g.nx, g.ny, g.nz, views[k][0], views[k][1],
+					     1 + (b + k) % 4);
+				uint8_t *rows = render_all(&v, &g, v.height);
+				uint8_t *cells = malloc((size_t)v.width * v.height * 3);
+				ck_assert_ptr_nonnull(cells);
+				ck_assert_int_eq(render_cells(&v, &g, cells, NULL), L3D_OK);
+				size_t bytes = (size_t)v.width * v.height * 3, first = 0;
+				while (first < bytes && rows[first] == cells[first])
+					first++;
+				ck_assert_msg(first == bytes,
+					      "box %zu density %g view %g,%g: pixel %zu differs",
+					      b, densities[d], views[k][0], views[k][1], first / 3);
+				pictures++;
+				free(rows);
+				free(cells);
+				grid_free(&g);
+			}
+	ck_assert_uint_eq(pictures, 4 * 3 * 12);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("picture");
@@ -152,6 +194,7 @@ int main(void)
 	tcase_add_test(tc, counts_to_entries);
 	tcase_add_test(tc, render_is_the_same_in_any_bands);
 	tcase_add_test(tc, render_shows_the_cell_in_front);
+	tcase_add_test(tc, render_cells_is_render_rows);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true) ? 1 : 0;
 }

@@ -85,6 +85,8 @@ typedef struct cuda_engine {
 		void *dev, *pinned;
 		size_t capacity, bytes;
 		void *out;           /* NULL: none pending */
+		void *scratch;       /* a render's (l3dk_render_scratch) */
+		size_t scratch_bytes;
 	} view;
 } cuda_engine;
 
@@ -413,6 +415,23 @@ static int cuda_view_start(engine *e, bool project, int axis, uint64_t index, vo
 	return view_copy(c, bytes, out, err);
 }
 
+/* The scratch that lets a render of a sparse universe be drawn cell by
+ * cell, kept for the next snapshot.  Only a speed-up: without the memory
+ * for it every ray is walked. */
+static void render_scratch(cuda_engine *c, const render_view *v)
+{
+	size_t need = l3dk_render_scratch(v);
+	if (need <= c->view.scratch_bytes)
+		return;
+	cudaFree(c->view.scratch);
+	c->view.scratch = NULL;
+	c->view.scratch_bytes = 0;
+	if (cudaMalloc(&c->view.scratch, need) == cudaSuccess)
+		c->view.scratch_bytes = need;
+	else
+		(void)cudaGetLastError();
+}
+
 /* A render is a view like the others: drawn on the stepping stream, its
  * picture copied back on the view's stream. */
 static int cuda_render_start(engine *e, const render_view *v, uint8_t *rgb, l3d_err *err)
@@ -423,7 +442,9 @@ static int cuda_render_start(engine *e, const render_view *v, uint8_t *rgb, l3d_
 	int rc = view_buffers(c, bytes, err);
 	if (rc)
 		return rc;
-	CUDA_TRY(l3dk_render(&c->plan, c->buf[c->cur], v, c->view.dev, c->stream),
+	render_scratch(c, v);
+	CUDA_TRY(l3dk_render(&c->plan, c->buf[c->cur], v, c->view.dev, c->view.scratch,
+			     c->view.scratch_bytes, c->stream),
 		 "drawing a render");
 	return view_copy(c, bytes, rgb, err);
 }
@@ -478,6 +499,7 @@ static void cuda_destroy(engine *e)
 		cudaEventDestroy(c->view.copied);
 	}
 	cudaFree(c->view.dev);
+	cudaFree(c->view.scratch);
 	cudaFreeHost(c->view.pinned);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);

@@ -208,23 +208,6 @@ paint_kernel(render_view v, uint8_t *rgb, Scratch s)
 
 constexpr size_t COUNT_BYTES = 256;
 
-/* The most live cells for which offering them costs less than walking:
- * each offer tests about a footprint of pixels, each walk of a sparse
- * universe crosses up to nx + ny + nz cells; an offer's test costs about
- * sixteen steps of a walk. */
-unsigned long long max_live_cells(const render_view *v)
-{
-	double area = 1;
-	for (int k = 0; k < 2; k++) {
-		double span = 1 + 2 * v->slack;
-		for (int a = 0; a < 3; a++)
-			span += v->proj[k][a] < 0 ? -v->proj[k][a] : v->proj[k][a];
-		area *= span;
-	}
-	double walks = (double)v->width * v->height * (double)(v->nx + v->ny + v->nz);
-	return (unsigned long long)(walks / (16 * area));
-}
-
 unsigned blocks_of(uint64_t items, unsigned threads)
 {
 	uint64_t b = (items + threads - 1) / threads;
@@ -255,7 +238,7 @@ extern "C" cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 		sc.live = reinterpret_cast<l3dk_counts *>(base);
 		sc.keys = reinterpret_cast<unsigned long long *>(base + COUNT_BYTES);
 		sc.starts = reinterpret_cast<Start *>(base + COUNT_BYTES + pixels * sizeof(unsigned long long));
-		sc.max_live = max_live_cells(v);
+		sc.max_live = render_max_live(v);
 		sc.shift = render_key_shift(v);
 		cudaError_t e = cudaMemsetAsync(sc.live, 0, sizeof *sc.live, s);
 		if (e == cudaSuccess)

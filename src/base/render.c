@@ -2,6 +2,8 @@
 #include "render.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "colormap.h"
@@ -189,6 +191,15 @@ static int pixel_walk(const render_view *v, uint64_t p, render_walk *w)
 	return render_first(v, (uint32_t)(p % v->width), (uint32_t)(p / v->width), w);
 }
 
+/* key[p] = min(key[p], k), with other threads doing the same. */
+static void lower(uint64_t *key, uint64_t k)
+{
+	uint64_t old = __atomic_load_n(key, __ATOMIC_RELAXED);
+	while (k < old &&
+	       !__atomic_compare_exchange_n(key, &old, k, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 /* Offer live cell c to the pixels it may cover. */
 static void offer(const render_view *v, int shift, const int64_t c[3], uint64_t *key)
 {
@@ -199,12 +210,11 @@ static void offer(const render_view *v, int shift, const int64_t c[3], uint64_t 
 	for (int64_t j = j0; j <= j1; j++)
 		for (int64_t i = i0; i <= i1; i++) {
 			render_walk w;
-			uint64_t steps, p = (uint64_t)j * v->width + (uint64_t)i;
+			uint64_t steps;
 			int face;
 			if (render_first(v, (uint32_t)i, (uint32_t)j, &w) &&
-			    render_visit(&w, c, &steps, &face) &&
-			    (steps << shift | index) < key[p])
-				key[p] = steps << shift | index;
+			    render_visit(&w, c, &steps, &face))
+				lower(&key[(uint64_t)j * v->width + (uint64_t)i], steps << shift | index);
 		}
 }
 
@@ -213,7 +223,7 @@ static void paint_key(const render_view *v, int shift, uint64_t p, uint64_t key,
 		      uint8_t *px)
 {
 	render_walk w;
-	int hit = (int)pixel_walk(v, p, &w) && key != UINT64_MAX;
+	int hit = pixel_walk(v, p, &w) && key != UINT64_MAX;
 	if (hit) {
 		uint64_t index = key & (((uint64_t)1 << shift) - 1), steps;
 		int64_t c[3] = {(int64_t)(index / v->nz / v->ny), (int64_t)(index / v->nz % v->ny),
@@ -227,7 +237,62 @@ static void paint_key(const render_view *v, int shift, uint64_t p, uint64_t key,
 	render_paint(v, (uint32_t)(p % v->width), (uint32_t)(p / v->width), hit, &w, px);
 }
 
-int render_cells(const render_view *v, const grid *g, uint8_t *rgb, l3d_err *err)
+typedef struct cells_job {
+	const render_view *v;
+	const grid *g;
+	uint8_t *rgb;
+	uint64_t *key;
+	int shift, threads, index;
+} cells_job;
+
+/* A thread's share: its x planes' live cells offered, or, once every
+ * cell has been, its pixels painted. */
+static void *offer_share(void *arg)
+{
+	cells_job *j = arg;
+	const grid *g = j->g;
+	for (uint64_t x = (uint64_t)j->index; x < g->nx; x += (uint64_t)j->threads)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			const uint64_t *row = grid_row(g, x, y);
+			for (uint64_t k = 0; k < g->words; k++)
+				for (uint64_t bits = row[k]; bits; bits &= bits - 1) {
+					int64_t c[3] = {(int64_t)x, (int64_t)y,
+							(int64_t)(64 * k) + __builtin_ctzll(bits)};
+					offer(j->v, j->shift, c, j->key);
+				}
+		}
+	return NULL;
+}
+
+static void *paint_share(void *arg)
+{
+	cells_job *j = arg;
+	uint64_t pixels = (uint64_t)j->v->width * j->v->height;
+	uint64_t from = pixels * (uint64_t)j->index / (uint64_t)j->threads;
+	uint64_t to = pixels * (uint64_t)(j->index + 1) / (uint64_t)j->threads;
+	for (uint64_t p = from; p < to; p++)
+		paint_key(j->v, j->shift, p, j->key[p], j->rgb + 3 * p);
+	return NULL;
+}
+
+/* fn on every share, on threads - 1 threads and the caller's (the
+ * caller alone where a thread cannot be started). */
+static void on_threads(cells_job *jobs, int threads, void *(*fn)(void *))
+{
+	pthread_t t[RENDER_MAX_THREADS];
+	bool started[RENDER_MAX_THREADS] = {false};
+	for (int k = 1; k < threads; k++)
+		started[k] = pthread_create(&t[k], NULL, fn, &jobs[k]) == 0;
+	fn(&jobs[0]);
+	for (int k = 1; k < threads; k++)
+		if (started[k])
+			pthread_join(t[k], NULL);
+		else
+			fn(&jobs[k]);
+}
+
+int render_cells(const render_view *v, const grid *g, int threads, uint8_t *rgb,
+		 l3d_err *err)
 {
 	int shift = render_key_shift(v);
 	uint64_t pixels = (uint64_t)v->width * v->height;
@@ -240,19 +305,12 @@ int render_cells(const render_view *v, const grid *g, uint8_t *rgb, l3d_err *err
 	}
 	for (uint64_t p = 0; p < pixels; p++)
 		key[p] = UINT64_MAX;
-	for (uint64_t x = 0; x < g->nx; x++)
-		for (uint64_t y = 0; y < g->ny; y++) {
-			const uint64_t *row = grid_row(g, x, y);
-			for (uint64_t k = 0; k < g->words; k++)
-				for (uint64_t bits = row[k]; bits; bits &= bits - 1) {
-					int64_t c[3] = {(int64_t)x, (int64_t)y,
-							(int64_t)(64 * k) + __builtin_ctzll(bits)};
-					if (c[2] < (int64_t)g->nz)
-						offer(v, shift, c, key);
-				}
-		}
-	for (uint64_t p = 0; p < pixels; p++)
-		paint_key(v, shift, p, key[p], rgb + 3 * p);
+	threads = threads < 1 ? 1 : threads > RENDER_MAX_THREADS ? RENDER_MAX_THREADS : threads;
+	cells_job jobs[RENDER_MAX_THREADS];
+	for (int k = 0; k < threads; k++)
+		jobs[k] = (cells_job){v, g, rgb, key, shift, threads, k};
+	on_threads(jobs, threads, offer_share);
+	on_threads(jobs, threads, paint_share);
 	free(key);
 	return L3D_OK;
 }

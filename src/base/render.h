@@ -54,11 +54,14 @@ void render_rows(const render_view *v, const grid *g, uint32_t first,
 		 uint32_t n, uint8_t *rgb);
 
 /* The whole picture, the same bytes as render_rows(), drawn from the live
- * cells (render_pixel.h, "cell by cell"): much faster than render_rows()
- * when live cells are few, much slower when they are many.  rgb holds
- * v->width x v->height pixels.  Needs 8 bytes a pixel of memory
+ * cells (render_pixel.h, "cell by cell") on `threads` threads (at most
+ * RENDER_MAX_THREADS): much faster than render_rows() when live cells are
+ * few (up to about render_max_live(v)), much slower when they are many.
+ * rgb holds v->width x v->height pixels.  Needs 8 bytes a pixel of memory
  * (L3D_ERR_RUNTIME without them); a universe too large for its keys is
  * drawn by render_rows(). */
-int render_cells(const render_view *v, const grid *g, uint8_t *rgb, l3d_err *err);
+#define RENDER_MAX_THREADS 256
+int render_cells(const render_view *v, const grid *g, int threads, uint8_t *rgb,
+		 l3d_err *err);
 
 #endif

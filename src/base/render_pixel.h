@@ -315,6 +315,25 @@ RENDER_FN int render_key_shift(const render_view *v)
 	return cell_bits + bits[3] <= 63 ? cell_bits : 0;
 }
 
+/* The most live cells for which drawing cell by cell costs less than
+ * walking every ray: each cell is tested against about a footprint of
+ * pixels, each walk through a sparse universe crosses up to nx + ny + nz
+ * cells, and a test costs about sixteen steps of a walk. */
+RENDER_FN uint64_t render_max_live(const render_view *v)
+{
+	if (!render_key_shift(v))
+		return 0;
+	double area = 1;
+	for (int k = 0; k < 2; k++) {
+		double span = 1 + 2 * v->slack;
+		for (int a = 0; a < 3; a++)
+			span += v->proj[k][a] < 0 ? -v->proj[k][a] : v->proj[k][a];
+		area *= span;
+	}
+	double walks = (double)v->width * v->height * (double)(v->nx + v->ny + v->nz);
+	return (uint64_t)(walks / (16 * area));
+}
+
 RENDER_FN int64_t render_floor(double x)
 {
 	int64_t t = (int64_t)x;

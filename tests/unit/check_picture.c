@@ -169,7 +169,7 @@ START_TEST(render_cells_is_render_rows)
 				uint8_t *rows = render_all(&v, &g, v.height);
 				uint8_t *cells = malloc((size_t)v.width * v.height * 3);
 				ck_assert_ptr_nonnull(cells);
-				ck_assert_int_eq(render_cells(&v, &g, cells, NULL), L3D_OK);
+				ck_assert_int_eq(render_cells(&v, &g, 1 + (int)(k % 3), cells, NULL), L3D_OK);
 				size_t bytes = (size_t)v.width * v.height * 3, first = 0;
 				while (first < bytes && rows[first] == cells[first])
 					first++;

@@ -1,13 +1,26 @@
 /* pngwrite.c - see pngwrite.h. */
 #include "pngwrite.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <png.h>
 #include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* IDAT chunks are cut at this size: well under what any reader takes, and
+ * large enough that a band is one chunk or two. */
+#define IDAT_MAX ((size_t)4 << 20)
 
 struct pngw {
 	png_structp png;
 	png_infop info;
+	FILE *out;
 	const char *name;
+	uint64_t raw;              /* bytes of scanlines the picture has */
+	uint64_t put;              /* of them, put so far */
+	uint32_t adler;            /* of those put */
+	bool ended;                /* the last band was put */
 	char msg[200];             /* libpng's last error */
 };
 
@@ -33,9 +46,6 @@ static void header(pngw *w, FILE *out, uint32_t width, uint32_t height,
 		   const pngw_note *notes, int n_notes)
 {
 	png_init_io(w->png, out);
-	/* Snapshots are written often during a run: a fast, light
-	 * compression level keeps them off the critical path. */
-	png_set_compression_level(w->png, 3);
 	png_set_IHDR(w->png, w->info, width, height, 8, PNG_COLOR_TYPE_RGB,
 		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
 		     PNG_FILTER_TYPE_DEFAULT);
@@ -70,6 +80,9 @@ int pngw_begin(pngw **out_w, FILE *out, const char *name,
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
 	}
 	w->name = name;
+	w->out = out;
+	w->raw = (uint64_t)height * (1 + 3 * (uint64_t)width);
+	w->adler = (uint32_t)adler32(0, NULL, 0);
 	*out_w = w;
 	if (setjmp(png_jmpbuf(w->png)))
 		return failed(w, err);
@@ -77,21 +90,148 @@ int pngw_begin(pngw **out_w, FILE *out, const char *name,
 	return L3D_OK;
 }
 
-int pngw_rows(pngw *w, const uint8_t *rows, uint32_t n, size_t stride,
-		   l3d_err *err)
+/* ---- a band, compressed ---- */
+
+/* Room for at least `need` more bytes after b->len. */
+static int reserve(pngw_band *b, size_t need)
 {
+	if (b->cap - b->len >= need)
+		return 0;
+	size_t cap = b->len + need;
+	cap = cap < 2 * b->cap ? 2 * b->cap : cap;
+	uint8_t *data = realloc(b->data, cap);
+	if (!data)
+		return -1;
+	b->data = data;
+	b->cap = cap;
+	return 0;
+}
+
+/* Run deflate on what z holds with `flush`, growing b's buffer while
+ * deflate fills it (a full buffer is the only reason it stops early). */
+static int pump(z_stream *z, pngw_band *b, int flush)
+{
+	do {
+		if (reserve(b, 1))
+			return Z_MEM_ERROR;
+		size_t room = b->cap - b->len;
+		z->next_out = b->data + b->len;
+		z->avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
+		int zr = deflate(z, flush);
+		b->len = (size_t)(z->next_out - b->data);
+		if (zr == Z_STREAM_ERROR)
+			return zr;
+	} while (!z->avail_out);
+	return Z_OK;
+}
+
+/* Bytes of scanlines, counted in the band's checksum and compressed. */
+static int feed(z_stream *z, pngw_band *b, const uint8_t *data, size_t n)
+{
+	b->adler = (uint32_t)adler32(b->adler, data, (uInt)n);
+	z->next_in = (Bytef *)data;
+	z->avail_in = (uInt)n;
+	return pump(z, b, Z_NO_FLUSH);
+}
+
+/* One scanline: a row equal to the one above it is sent as filter Up, all
+ * zeros (a projection repeats each row `scale` times: level 1 seldom
+ * finds a match 3 * width bytes back, and zeros cost next to nothing);
+ * any other row as filter None, the row itself. */
+static int scanline(z_stream *z, pngw_band *b, const uint8_t *row, const uint8_t *above,
+		    size_t bytes)
+{
+	static const uint8_t zeros[4096];
+	bool up = above && (above == row || memcmp(above, row, bytes) == 0);
+	const uint8_t filter = up ? 2 : 0;
+	int zr = feed(z, b, &filter, 1);
+	if (!up)
+		return zr ? zr : feed(z, b, row, bytes);
+	for (size_t at = 0; at < bytes && !zr; at += sizeof zeros)
+		zr = feed(z, b, zeros, bytes - at < sizeof zeros ? bytes - at : sizeof zeros);
+	return zr;
+}
+
+static int deflate_rows(z_stream *z, pngw_band *b, uint32_t width, const uint8_t *rows,
+			uint32_t n, size_t stride)
+{
+	int zr = reserve(b, deflateBound(z, b->raw) + 16) ? Z_MEM_ERROR : Z_OK;
+	for (uint32_t i = 0; i < n && !zr; i++)
+		zr = scanline(z, b, rows + i * stride, i ? rows + (i - 1) * stride : NULL,
+			      3 * (size_t)width);
+	/* A sync flush ends a band on a byte boundary with no final block,
+	 * so the next band's bytes simply follow it. */
+	return zr ? zr : pump(z, b, b->last ? Z_FINISH : Z_SYNC_FLUSH);
+}
+
+int pngw_encode(uint32_t width, const uint8_t *rows, uint32_t n, size_t stride,
+		bool last, pngw_band *b, l3d_err *err)
+{
+	b->len = 0;
+	b->raw = (uint64_t)n * (1 + 3 * (uint64_t)width);
+	b->adler = (uint32_t)adler32(0, NULL, 0);
+	b->last = last;
+	z_stream z = {0};
+	int zr = deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+	if (zr == Z_OK) {
+		zr = deflate_rows(&z, b, width, rows, n, stride);
+		deflateEnd(&z);
+	}
+	if (zr == Z_MEM_ERROR)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory compressing a picture");
+	if (zr != Z_OK)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "zlib error %d compressing a picture", zr);
+	return L3D_OK;
+}
+
+/* ---- the stream, in order ---- */
+
+/* One IDAT chunk: `head` (n_head bytes) then `data` (n bytes). */
+static void idat(pngw *w, const uint8_t *head, size_t n_head, const uint8_t *data,
+		 size_t n)
+{
+	png_write_chunk_start(w->png, (png_const_bytep)"IDAT", (png_uint_32)(n_head + n));
+	png_write_chunk_data(w->png, head, n_head);
+	png_write_chunk_data(w->png, data, n);
+	png_write_chunk_end(w->png);
+}
+
+int pngw_put(pngw *w, const pngw_band *b, l3d_err *err)
+{
+	if (w->ended || b->raw > w->raw - w->put)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: more rows than the picture has",
+				w->name);
 	if (setjmp(png_jmpbuf(w->png)))
 		return failed(w, err);
-	for (uint32_t i = 0; i < n; i++)
-		png_write_row(w->png, rows + i * stride);
+	/* The zlib header: deflate with a 32 KiB window, the fastest level. */
+	static const uint8_t zlib_header[2] = {0x78, 0x01};
+	size_t head = w->put ? 0 : sizeof zlib_header, at = 0;
+	do {
+		size_t n = b->len - at < IDAT_MAX ? b->len - at : IDAT_MAX;
+		idat(w, zlib_header, head, b->data + at, n);
+		at += n;
+		head = 0;
+	} while (at < b->len);
+	w->adler = (uint32_t)adler32_combine(w->adler, b->adler, (z_off_t)b->raw);
+	w->put += b->raw;
+	w->ended = b->last;
 	return L3D_OK;
 }
 
 int pngw_finish(pngw *w, l3d_err *err)
 {
+	if (w->put != w->raw || !w->ended)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: the picture is not complete",
+				w->name);
 	if (setjmp(png_jmpbuf(w->png)))
 		return failed(w, err);
-	png_write_end(w->png, NULL);
+	uint8_t sum[4] = {(uint8_t)(w->adler >> 24), (uint8_t)(w->adler >> 16),
+			  (uint8_t)(w->adler >> 8), (uint8_t)w->adler};
+	idat(w, sum, sizeof sum, NULL, 0);
+	png_write_chunk(w->png, (png_const_bytep)"IEND", NULL, 0);
+	if (fflush(w->out) != 0 || ferror(w->out))
+		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", w->name,
+				strerror(errno));
 	return L3D_OK;
 }
 
@@ -101,4 +241,10 @@ void pngw_free(pngw *w)
 		return;
 	png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
 	free(w);
+}
+
+void pngw_band_free(pngw_band *b)
+{
+	free(b->data);
+	*b = (pngw_band){0};
 }

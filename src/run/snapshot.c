@@ -13,12 +13,15 @@
 #include "base/render.h"
 #include "pngwrite.h"
 
-/* A render is drawn in bands of about this many bytes, several per
- * thread. */
+/* A picture is drawn and compressed in about BANDS bands (four for each
+ * of 16 threads, so they finish together), of MIN_BAND_BYTES to
+ * BAND_BYTES each: a band starts compressing with an empty dictionary,
+ * which costs about 5% of the file at 64 KiB (1% at 256 KiB).  How a
+ * picture is cut depends on the picture alone, so its file is the same
+ * bytes however many threads make it. */
+#define BANDS 64
+#define MIN_BAND_BYTES ((uint64_t)64 << 10)
 #define BAND_BYTES ((uint64_t)1 << 20)
-/* Bytes of a projection or slice encoded between two looks at the stop
- * flag (about 10 ms of work). */
-#define GROUP_BYTES ((uint64_t)1 << 20)
 /* A render drawn by the engine (engine_renders(): a GPU's) comes back
  * whole; it is taken that way when it is no larger than this or than a
  * copy of the universe, else drawn on the host from a copy, in bands. */
@@ -61,19 +64,18 @@ static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t 
 	return s;
 }
 
-static int render_threads(const snapshot_opts *o)
+static int picture_threads(const snapshot_opts *o)
 {
 	return o->threads > 0 ? o->threads : cpu_count();
 }
 
-/* Rows a band of a render holds: about BAND_BYTES, and at least four
- * bands a thread so the threads finish together. */
-static uint64_t band_rows(const snapshot_opts *o, uint64_t w, uint64_t h)
+/* Rows a band of a w x h picture holds. */
+static uint64_t band_rows(uint64_t w, uint64_t h)
 {
-	uint64_t rows = BAND_BYTES / (3 * w);
-	uint64_t share = (h + 4 * (uint64_t)render_threads(o) - 1) /
-			 (4 * (uint64_t)render_threads(o));
-	rows = rows < share ? rows : share;
+	uint64_t row = 3 * w, rows = (h + BANDS - 1) / BANDS;
+	uint64_t least = (MIN_BAND_BYTES + row - 1) / row, most = BAND_BYTES / row;
+	rows = rows > least ? rows : least;
+	rows = rows < most ? rows : most;
 	return rows ? rows : 1;
 }
 
@@ -85,10 +87,17 @@ static bool whole_render(const uint64_t n[3], uint64_t w, uint64_t h)
 	return bytes <= WHOLE_RENDER_BYTES || bytes <= grid_bytes(&dims);
 }
 
+/* A slot holds a band's pixels and their compressed copy, which is no
+ * larger give or take a few per cent. */
+static uint64_t slot_bytes(uint64_t w, uint64_t h)
+{
+	return 2 * band_rows(w, h) * 3 * w;
+}
+
 static int band_slots(const snapshot_opts *o, uint64_t w, uint64_t h)
 {
-	uint64_t rows = band_rows(o, w, h), chunks = (h + rows - 1) / rows;
-	return pipeline_slots(render_threads(o), chunks, rows * w * 3);
+	uint64_t rows = band_rows(w, h), chunks = (h + rows - 1) / rows;
+	return pipeline_slots(picture_threads(o), chunks, slot_bytes(w, h));
 }
 
 int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
@@ -110,15 +119,15 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2]};
 	uint64_t vw, vh;
 	grid_view_dims(&dims, o->axis, &vw, &vh);
+	uint64_t bands = (uint64_t)band_slots(o, w, h) * slot_bytes(w, h);
 	if (o->kind == SNAP_RENDER) {
 		dims.words = (n[2] + 63) / 64;
-		*bytes = grid_bytes(&dims) + (uint64_t)band_slots(o, w, h) *
-			 band_rows(o, w, h) * w * 3;
+		*bytes = grid_bytes(&dims) + bands;
 		/* drawn by the engine: the picture, and its pinned copy */
-		if (whole_render(n, w, h) && 6 * w * h > *bytes)
-			*bytes = 6 * w * h;
+		if (whole_render(n, w, h) && 6 * w * h + bands > *bytes)
+			*bytes = 6 * w * h + bands;
 	} else {
-		*bytes = vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) + 3 * w;
+		*bytes = vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) + bands;
 	}
 	return L3D_OK;
 }
@@ -224,97 +233,117 @@ static void colour_row(const picture *pic, uint64_t v, uint8_t *row)
 	}
 }
 
-static int write_view(picture *pic, pngw *png, l3d_err *err)
-{
-	uint8_t *row = malloc(3 * pic->w * pic->o.scale);
-	if (!row)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
-	int rc = L3D_OK;
-	uint64_t group = GROUP_BYTES / (3 * pic->w * pic->o.scale);
-	group = group ? group : 1;
-	for (uint64_t v = 0; v < pic->h && !rc; v++) {
-		colour_row(pic, v, row);
-		/* A large scale repeats a row many times: a stop is seen
-		 * between groups of rows, not only between rows of cells. */
-		for (uint64_t k = 0; k < pic->o.scale && !rc; k += group) {
-			uint64_t n = pic->o.scale - k < group ? pic->o.scale - k : group;
-			rc = stopped(pic, err);
-			if (!rc)
-				rc = pngw_rows(png, row, (uint32_t)n, 0, err);
-		}
-	}
-	free(row);
-	return rc;
-}
+/* ---- a picture drawn and compressed in bands on several threads ---- */
 
-/* ---- a render, drawn in bands on several threads ---- */
-
-typedef struct bands {
+typedef struct bands bands;
+struct bands {
 	picture *pic;
 	pngw *png;
-	render_view view;
+	uint64_t width, height;  /* the picture, in pixels */
 	uint64_t rows;           /* per band */
-	uint8_t *slot[PIPELINE_MAX_SLOTS];
-} bands;
+	uint64_t chunks;         /* bands */
+	/* Where n rows of pixels from row `first` are: drawn into px, or
+	 * found whole in the picture's view. */
+	const uint8_t *(*draw)(const bands *b, uint64_t first, uint64_t n, uint8_t *px);
+	render_view view;        /* of a render drawn here */
+	uint8_t *px[PIPELINE_MAX_SLOTS];
+	pngw_band band[PIPELINE_MAX_SLOTS];
+};
 
-static int draw_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
+/* Projections and slices: a row of cells is coloured once and its
+ * pixels copied for the rows of a larger scale. */
+static const uint8_t *draw_view(const bands *b, uint64_t first, uint64_t n, uint8_t *px)
 {
-	(void)err;
-	bands *b = ctx;
-	uint64_t first = chunk * b->rows, left = b->view.height - first;
-	render_rows(&b->view, b->pic->universe, (uint32_t)first,
-		    (uint32_t)(left < b->rows ? left : b->rows), b->slot[slot]);
-	return L3D_OK;
+	size_t row = 3 * (size_t)b->width;
+	uint64_t s = b->pic->o.scale;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i && (first + i) / s == (first + i - 1) / s)
+			memcpy(px + i * row, px + (i - 1) * row, row);
+		else
+			colour_row(b->pic, (first + i) / s, px + i * row);
+	}
+	return px;
 }
 
-static int write_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
+static const uint8_t *draw_render(const bands *b, uint64_t first, uint64_t n, uint8_t *px)
+{
+	render_rows(&b->view, b->pic->universe, (uint32_t)first, (uint32_t)n, px);
+	return px;
+}
+
+/* A render the engine drew, whole in the picture's view. */
+static const uint8_t *view_rows(const bands *b, uint64_t first, uint64_t n, uint8_t *px)
+{
+	(void)n;
+	(void)px;
+	return (const uint8_t *)b->pic->view + first * 3 * b->width;
+}
+
+/* The work: draw a band and compress it (a stop is seen here, between
+ * bands). */
+static int encode_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
 {
 	bands *b = ctx;
-	uint64_t first = chunk * b->rows, left = b->view.height - first;
 	int rc = stopped(b->pic, err);
-	return rc ? rc : pngw_rows(b->png, b->slot[slot],
-					(uint32_t)(left < b->rows ? left : b->rows),
-					3 * (size_t)b->view.width, err);
+	if (rc)
+		return rc;
+	uint64_t first = chunk * b->rows, left = b->height - first;
+	uint64_t n = left < b->rows ? left : b->rows;
+	const uint8_t *px = b->draw(b, first, n, b->px[slot]);
+	return pngw_encode((uint32_t)b->width, px, (uint32_t)n, 3 * (size_t)b->width,
+			   chunk + 1 == b->chunks, &b->band[slot], err);
 }
 
-static int write_render(picture *pic, pngw *png, l3d_err *err)
+/* The consumer: write the bands in order. */
+static int put_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
 {
-	bands b = {.pic = pic, .png = png};
-	const snapshot_opts *o = &pic->o;
-	render_setup(&b.view, pic->n[0], pic->n[1], pic->n[2], o->azimuth, o->elevation,
-		     o->scale);
-	b.rows = band_rows(o, b.view.width, b.view.height);
-	uint64_t chunks = (b.view.height + b.rows - 1) / b.rows;
-	pipeline p = {.work = draw_band, .consume = write_band, .ctx = &b,
-		      .chunks = chunks, .slots = band_slots(o, b.view.width, b.view.height),
-		      .threads = render_threads(o)};
+	(void)chunk;
+	bands *b = ctx;
+	return pngw_put(b->png, &b->band[slot], err);
+}
+
+static int run_bands(bands *b, l3d_err *err)
+{
+	const snapshot_opts *o = &b->pic->o;
+	b->rows = band_rows(b->width, b->height);
+	b->chunks = (b->height + b->rows - 1) / b->rows;
+	pipeline p = {.work = encode_band, .consume = put_band, .ctx = b,
+		      .chunks = b->chunks, .slots = band_slots(o, b->width, b->height),
+		      .threads = picture_threads(o)};
 	int rc = L3D_OK;
-	for (int s = 0; s < p.slots && !rc; s++)
-		if (!(b.slot[s] = malloc(b.rows * b.view.width * 3)))
+	for (int s = 0; s < p.slots && !rc && !b->pic->drawn; s++)
+		if (!(b->px[s] = malloc(b->rows * b->width * 3)))
 			rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
 	if (!rc)
 		rc = pipeline_run(&p, err);
-	for (int s = 0; s < p.slots; s++)
-		free(b.slot[s]);
+	for (int s = 0; s < p.slots; s++) {
+		free(b->px[s]);
+		pngw_band_free(&b->band[s]);
+	}
 	return rc;
 }
 
-/* A render the engine drew, whole in pic->view. */
-static int write_drawn(picture *pic, pngw *png, l3d_err *err)
+/* The picture's bands, drawn as its kind is, compressed and written. */
+static int write_picture(picture *pic, pngw *png, l3d_err *err)
 {
-	const render_view *v = &pic->rv;
-	size_t stride = 3 * (size_t)v->width;
-	uint64_t group = GROUP_BYTES / stride;
-	group = group ? group : 1;
-	int rc = L3D_OK;
-	for (uint64_t j = 0; j < v->height && !rc; j += group) {
-		uint64_t n = v->height - j < group ? v->height - j : group;
-		rc = stopped(pic, err);
-		if (!rc)
-			rc = pngw_rows(png, (const uint8_t *)pic->view + j * stride, (uint32_t)n,
-				       stride, err);
+	bands b = {.pic = pic, .png = png};
+	const snapshot_opts *o = &pic->o;
+	if (pic->drawn) {
+		b.draw = view_rows;
+		b.width = pic->rv.width;
+		b.height = pic->rv.height;
+	} else if (o->kind == SNAP_RENDER) {
+		b.draw = draw_render;
+		render_setup(&b.view, pic->n[0], pic->n[1], pic->n[2], o->azimuth,
+			     o->elevation, o->scale);
+		b.width = b.view.width;
+		b.height = b.view.height;
+	} else {
+		b.draw = draw_view;
+		b.width = pic->w * o->scale;
+		b.height = pic->h * o->scale;
 	}
-	return rc;
+	return run_bands(&b, err);
 }
 
 /* Draw, encode and write atomically; frees the picture's buffers. */
@@ -334,9 +363,7 @@ static int develop(picture *pic, l3d_err *err)
 		rc = pngw_begin(&png, f.f, pic->path, (uint32_t)w, (uint32_t)h, text,
 				     n_text, err);
 		if (!rc)
-			rc = pic->drawn ? write_drawn(pic, png, err)
-			     : pic->o.kind == SNAP_RENDER ? write_render(pic, png, err)
-							  : write_view(pic, png, err);
+			rc = write_picture(pic, png, err);
 		if (!rc)
 			rc = pngw_finish(png, err);
 		pngw_free(png);

@@ -34,12 +34,13 @@ typedef struct snapshot_opts {
 	uint64_t max;           /* projection: the count drawn at the map's
 	                           top; 0 = the axis length */
 	double azimuth, elevation;   /* render: degrees (render.h) */
-	int threads;            /* render: threads, 0 = every core */
+	int threads;            /* threads drawing and compressing a
+	                           picture, 0 = every core */
 	unsigned digits;        /* zero padding of the generation */
 	bool force;
 	char rule[128];         /* for the text chunks */
 	/* nonzero: a stop was asked for (a signal): the picture being
-	 * encoded is abandoned between rows */
+	 * encoded is abandoned between bands of rows */
 	const volatile sig_atomic_t *stop;
 } snapshot_opts;
 
@@ -53,8 +54,8 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 /* Take a snapshot and write it, overlapped with the run: the view is
  * taken from the engine now (for a render, the picture when the engine
  * draws it itself, as a GPU does, else a copy of the universe, drawn on
- * the host's threads), and drawn, encoded and written on a thread of its
- * own while the next steps run;
+ * the host's threads), and drawn, encoded and written on threads of its
+ * own (snapshot_opts.threads) while the next steps run;
  * the file name is left in `path`.  A failure is reported by the next
  * snapshot_start() or by snapshot_wait(), which every run calls before it
  * ends; a picture abandoned for a stop is L3D_ERR_INTERRUPTED. */

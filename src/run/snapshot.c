@@ -87,6 +87,16 @@ static bool whole_render(const uint64_t n[3], uint64_t w, uint64_t h)
 	return bytes <= WHOLE_RENDER_BYTES || bytes <= grid_bytes(&dims);
 }
 
+/* Whether a render of w x h pixels drawn on the host may be drawn cell by
+ * cell when the universe is sparse (render_cells: the picture and a key a
+ * pixel, 11 bytes a pixel), within the same bounds. */
+static bool cells_render(const uint64_t n[3], uint64_t w, uint64_t h)
+{
+	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
+	uint64_t bytes = 11 * w * h;
+	return bytes <= WHOLE_RENDER_BYTES || bytes <= grid_bytes(&dims);
+}
+
 /* A slot holds a band's pixels and their compressed copy, which is no
  * larger give or take a few per cent. */
 static uint64_t slot_bytes(uint64_t w, uint64_t h)
@@ -123,6 +133,8 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 	if (o->kind == SNAP_RENDER) {
 		dims.words = (n[2] + 63) / 64;
 		*bytes = grid_bytes(&dims) + bands;
+		if (cells_render(n, w, h))
+			*bytes += 11 * w * h;
 		/* drawn by the engine: the picture, and its pinned copy */
 		if (whole_render(n, w, h) && 6 * w * h + bands > *bytes)
 			*bytes = 6 * w * h + bands;
@@ -311,7 +323,7 @@ static int run_bands(bands *b, l3d_err *err)
 		      .chunks = b->chunks, .slots = band_slots(o, b->width, b->height),
 		      .threads = picture_threads(o)};
 	int rc = L3D_OK;
-	for (int s = 0; s < p.slots && !rc && !b->pic->drawn; s++)
+	for (int s = 0; s < p.slots && !rc && b->draw != view_rows; s++)
 		if (!(b->px[s] = malloc(b->rows * b->width * 3)))
 			rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
 	if (!rc)
@@ -321,6 +333,28 @@ static int run_bands(bands *b, l3d_err *err)
 		pngw_band_free(&b->band[s]);
 	}
 	return rc;
+}
+
+/* A render of a sparse universe, drawn whole and cell by cell into the
+ * picture's view (*whole); else it is drawn ray by ray, in bands. */
+static int draw_sparse(picture *pic, const render_view *v, bool *whole, l3d_err *err)
+{
+	if (!cells_render(pic->n, v->width, v->height) ||
+	    grid_population(pic->universe) > render_max_live(v))
+		return L3D_OK;
+	uint8_t *rgb = malloc(3 * (size_t)v->width * v->height);
+	if (!rgb)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
+	int rc = render_cells(v, pic->universe, picture_threads(&pic->o), rgb, err);
+	if (rc) {
+		free(rgb);
+		return rc;
+	}
+	if (pic->own_view)
+		free(pic->view);
+	pic->view = rgb;
+	pic->own_view = *whole = true;
+	return L3D_OK;
 }
 
 /* The picture's bands, drawn as its kind is, compressed and written. */
@@ -338,6 +372,12 @@ static int write_picture(picture *pic, pngw *png, l3d_err *err)
 			     o->elevation, o->scale);
 		b.width = b.view.width;
 		b.height = b.view.height;
+		bool whole = false;
+		int rc = draw_sparse(pic, &b.view, &whole, err);
+		if (rc)
+			return rc;
+		if (whole)
+			b.draw = view_rows;
 	} else {
 		b.draw = draw_view;
 		b.width = pic->w * o->scale;

@@ -61,6 +61,21 @@ typedef struct slab_backend_ops {
 	 * a GPU); zeroed, 64-byte aligned.  NULL when memory runs out. */
 	void *(*host_alloc)(slab_backend *b, size_t bytes);
 	void (*host_free)(slab_backend *b, void *p);
+
+	/* Activity skipping (engine/cpu/skip.h), optional (NULL: every cell
+	 * is stepped).  skips_next: whether the next generation's own planes
+	 * are to be stepped tile by tile, skipping those whose neighbourhood
+	 * is the same as two generations back; the engine then brings the
+	 * halos in first and steps [0, n) in one call (else in any pieces). */
+	bool (*skips_next)(slab_backend *b);
+	/* The last generation's own planes equal those two generations back. */
+	bool (*quiet)(slab_backend *b);
+	/* Every rank quiet: the universe repeats with period 2, and `steps`
+	 * generations pass at once; the counts of the last are added to stats
+	 * (if not NULL). */
+	void (*leap)(slab_backend *b, uint64_t steps, engine_stats *stats);
+	/* Tiles stepped and tiles there were, over all steps so far. */
+	void (*tiles)(slab_backend *b, double *stepped, double *total);
 } slab_backend_ops;
 
 struct slab_backend {
@@ -79,7 +94,8 @@ struct slab_backend {
 
 /* The CPU backend (backend_cpu.c): the slab in host memory, stepped by
  * opts->threads threads (0: the cores this rank may use, at most its
- * share of the node) on the SIMD path opts->simd. */
+ * share of the node) on the SIMD path opts->simd; it skips inactive
+ * tiles unless LIFE3D_SKIP=0 (as this rank reads it). */
 int backend_cpu_create(const grid *slab, uint64_t depth, const rule *r,
 		       const engine_opts *opts, slab_backend **out, l3d_err *err);
 

@@ -1,6 +1,7 @@
 /* backend_cpu.c - a rank's slab stepped on its cores (see backend.h): the
  * slab and its halos in two host buffers that the steps ping-pong
- * between, stepped by a cpu_stepper (engine/cpu/cpu.h). */
+ * between, stepped by a cpu_stepper (engine/cpu/cpu.h), skipping the
+ * tiles whose neighbourhood did not change (engine/cpu/skip.h). */
 #include "backend.h"
 
 #include <stdlib.h>
@@ -10,12 +11,15 @@
 #include "base/pool.h"
 #include "comm.h"
 #include "engine/cpu/cpu.h"
+#include "engine/cpu/skip.h"
 
 typedef struct cpu_backend {
 	slab_backend base;
 	uint64_t n, depth, ny, nz, words, plane_words;
 	uint64_t *cur, *next;    /* n + 2 * depth planes each */
 	cpu_stepper *stepper;
+	cpu_skip *skip;          /* NULL: every cell every step */
+	slab_backend_ops ops;    /* with the skipping ops when skip is set */
 } cpu_backend;
 
 static uint64_t *cpu_plane(slab_backend *b, int64_t x)
@@ -24,24 +28,65 @@ static uint64_t *cpu_plane(slab_backend *b, int64_t x)
 	return c->cur + (uint64_t)(x + (int64_t)c->depth) * c->plane_words;
 }
 
+/* Planes [xa, xb) from the current generation into the next. */
+static cpu_slab slab_of(const cpu_backend *c, int64_t xa, int64_t xb)
+{
+	uint64_t at = (uint64_t)(xa + (int64_t)c->depth) * c->plane_words;
+	uint64_t n = (uint64_t)(xb - xa);
+	return (cpu_slab){n, c->ny, c->nz, c->words, c->cur + at, c->next + at,
+			  c->cur + at - c->plane_words, c->cur + at + n * c->plane_words};
+}
+
+static bool cpu_skips_next(slab_backend *b)
+{
+	return cpu_skip_by_tiles(((cpu_backend *)b)->skip);
+}
+
 static int cpu_step(slab_backend *b, int64_t xa, int64_t xb,
 		    engine_stats *stats, l3d_err *err)
 {
 	cpu_backend *c = (cpu_backend *)b;
-	uint64_t at = (uint64_t)(xa + (int64_t)c->depth) * c->plane_words;
-	uint64_t n = (uint64_t)(xb - xa);
-	cpu_slab s = {n, c->ny, c->nz, c->words, c->cur + at, c->next + at,
-		      c->cur + at - c->plane_words, c->cur + at + n * c->plane_words};
+	cpu_slab s = slab_of(c, xa, xb);
+	if (c->skip && xa == 0 && xb == (int64_t)c->n && cpu_skip_by_tiles(c->skip))
+		return cpu_skip_step(c->skip, c->stepper, &s, stats, err);
 	cpu_stepper_step(c->stepper, &s, stats);
 	return L3D_OK;
+}
+
+static void swap_buffers(cpu_backend *c)
+{
+	uint64_t *t = c->cur;
+	c->cur = c->next;
+	c->next = t;
 }
 
 static void cpu_swap(slab_backend *b)
 {
 	cpu_backend *c = (cpu_backend *)b;
-	uint64_t *t = c->cur;
-	c->cur = c->next;
-	c->next = t;
+	if (c->skip) {
+		cpu_slab s = slab_of(c, 0, (int64_t)c->n);
+		cpu_skip_done(c->skip, &s);
+	}
+	swap_buffers(c);
+}
+
+static bool cpu_quiet(slab_backend *b)
+{
+	return cpu_skip_quiet(((cpu_backend *)b)->skip);
+}
+
+/* Both buffers hold the two generations that alternate from now on. */
+static void cpu_leap(slab_backend *b, uint64_t steps, engine_stats *stats)
+{
+	cpu_backend *c = (cpu_backend *)b;
+	cpu_skip_leap(c->skip, steps, stats);
+	if (steps % 2)
+		swap_buffers(c);
+}
+
+static void cpu_tiles(slab_backend *b, double *stepped, double *total)
+{
+	cpu_skip_tiles(((cpu_backend *)b)->skip, stepped, total);
 }
 
 static int cpu_to_host(slab_backend *b, int64_t x, uint64_t count,
@@ -63,6 +108,7 @@ static int cpu_from_host(slab_backend *b, int64_t x, uint64_t count,
 static void cpu_destroy(slab_backend *b)
 {
 	cpu_backend *c = (cpu_backend *)b;
+	cpu_skip_destroy(c->skip);
 	cpu_stepper_destroy(c->stepper);
 	free(c->cur);
 	free(c->next);
@@ -102,6 +148,23 @@ static const slab_backend_ops cpu_backend_ops = {
 	.host_free = cpu_host_free,
 };
 
+/* Skipping, unless LIFE3D_SKIP=0: the ops that tell the engine of it. */
+static int start_skipping(cpu_backend *c, const grid *slab, l3d_err *err)
+{
+	c->ops = cpu_backend_ops;
+	c->base.ops = &c->ops;
+	if (!cpu_skip_wanted())
+		return L3D_OK;
+	int rc = cpu_skip_create(c->stepper, slab, false, &c->skip, err);
+	if (rc)
+		return rc;
+	c->ops.skips_next = cpu_skips_next;
+	c->ops.quiet = cpu_quiet;
+	c->ops.leap = cpu_leap;
+	c->ops.tiles = cpu_tiles;
+	return L3D_OK;
+}
+
 /* Threads per rank: the cores this rank may use, but no more than its
  * share of the node when the launcher did not bind ranks to cores. */
 static int rank_threads(const engine_opts *opts)
@@ -137,6 +200,8 @@ int backend_cpu_create(const grid *slab, uint64_t depth, const rule *r,
 				      "out of memory for a slab of %llu planes",
 				      (unsigned long long)slab->nx);
 	}
+	if (!rc)
+		rc = start_skipping(c, slab, err);
 	if (rc) {
 		cpu_destroy(&c->base);
 		return rc;

@@ -17,6 +17,13 @@
  * step of a batch the planes that need no halo are computed while the
  * halo messages travel.
  *
+ * A backend may skip the tiles whose neighbourhood did not change (the CPU
+ * backend does, engine/cpu/skip.h): a generation it steps tile by tile
+ * waits for its halos and gets its own planes in one call.  Every few
+ * batches the ranks ask one another whether anything changed; when
+ * nothing did, the universe repeats with period 2 and the steps left pass
+ * at once.
+ *
  * Stepping sits behind slab_backend (backend.h): the rank's cores
  * (backend_cpu.c) or its GPU (backend_cuda.c).  Halos travel one of four
  * ways (halo_path), chosen once for the run: the CPU backend hands its
@@ -54,9 +61,11 @@ typedef struct mpi_engine {
 	uint64_t link_depth;     /* the depth should halos go through the link */
 	int rank, size, left, right;
 	halo_path path;
+	bool skips;              /* every rank's backend skips tiles */
 	uint64_t *stage_buf;     /* 4 * depth planes: out low, out high, in low, in high */
 	grid mirror;             /* own planes in host memory, for a device backend */
 	char text[400];
+	size_t text_len;         /* of the description without the tiles stepped */
 } mpi_engine;
 
 /* Halo staging buffers, from the backend (pinned memory for a GPU). */
@@ -155,12 +164,13 @@ static int step_range(mpi_engine *m, int64_t xa, int64_t xb, engine_stats *st,
 /* The first step's interior, [1, n-1), needs no halo.  It is stepped
  * while the halos travel: on the CPU between MPI calls; on a GPU queued
  * before the staging copies or the link's exchange, which then overlap
- * it.  The exchange is made even after a failed step: the neighbours
- * wait for it. */
-static int interior_and_exchange(mpi_engine *m, uint64_t b, engine_stats *first,
-				 l3d_err *err)
+ * it.  A generation that skips tiles (no interior) waits for its halos
+ * instead.  The exchange is made even after a failed step: the
+ * neighbours wait for it. */
+static int interior_and_exchange(mpi_engine *m, uint64_t b, bool interior,
+				 engine_stats *first, l3d_err *err)
 {
-	int64_t n = (int64_t)m->n;
+	int64_t n = interior ? (int64_t)m->n : 0;
 	bool queue_first = m->b->queued && m->path != HALO_DEVICE_MPI;
 	MPI_Request req[4];
 	uint64_t *in[2];
@@ -181,24 +191,71 @@ static int interior_and_exchange(mpi_engine *m, uint64_t b, engine_stats *first,
 	return rc ? rc : xrc;
 }
 
+static bool skips_next(const mpi_engine *m)
+{
+	return m->b->ops->skips_next && m->b->ops->skips_next(m->b);
+}
+
+/* A generation of planes [-r, n + r) once the halos are in.  A backend
+ * that skips gets its own planes [0, n) in one call. */
+static int step_generation(mpi_engine *m, int64_t r, engine_stats *stats,
+			   l3d_err *err)
+{
+	int64_t n = (int64_t)m->n;
+	if (!m->b->ops->skips_next)
+		return step_range(m, -r, n + r, stats, err);
+	int rc = step_range(m, -r, 0, NULL, err);
+	rc = rc ? rc : step_range(m, 0, n, stats, err);
+	return rc ? rc : step_range(m, n, n + r, NULL, err);
+}
+
 /* b steps with one exchange; stats (if not NULL) counts the last one.  A
  * failing step does not stop the exchanges: the neighbours wait for them. */
 static int run_batch(mpi_engine *m, uint64_t b, engine_stats *stats, l3d_err *err)
 {
 	int64_t n = (int64_t)m->n, reach = (int64_t)b - 1;
 	engine_stats *first = b == 1 ? stats : NULL;
-	int rc = interior_and_exchange(m, b, first, err);
-	if (!rc)
+	bool whole = skips_next(m);
+	int rc = interior_and_exchange(m, b, !whole, first, err);
+	if (!rc && whole)
+		rc = step_generation(m, reach, first, err);
+	if (!rc && !whole)
 		rc = step_range(m, -reach, 1, first, err);
-	if (!rc)
+	if (!rc && !whole)
 		rc = step_range(m, n - 1 > 1 ? n - 1 : 1, n + reach, first, err);
 	m->b->ops->swap(m->b);
 	for (int64_t j = 1; j <= reach && !rc; j++) {
-		int64_t r = reach - j;
-		rc = step_range(m, -r, n + r, j == reach ? stats : NULL, err);
+		rc = step_generation(m, reach - j, j == reach ? stats : NULL, err);
 		m->b->ops->swap(m->b);
 	}
 	return rc;
+}
+
+/* Collective, every LEAP_EVERY batches of a call: when every rank's
+ * planes are as two generations back, the universe repeats with period 2
+ * and the steps left pass at once.  Whether to look is the same on every
+ * rank (a failed rank votes no). */
+#define LEAP_EVERY 16
+static bool leap_everywhere(mpi_engine *m, uint64_t batch, uint64_t left, int rc,
+			    engine_stats *stats)
+{
+	if (!m->skips || !left || batch % LEAP_EVERY != LEAP_EVERY - 1)
+		return false;
+	if (comm_any(rc != L3D_OK || !m->b->ops->quiet(m->b)))
+		return false;
+	m->b->ops->leap(m->b, left, stats);
+	return true;
+}
+
+/* Collective: the share of tiles stepped over every rank, for -v. */
+static void gather_tiles(mpi_engine *m)
+{
+	double mine[2], all[2];
+	m->b->ops->tiles(m->b, &mine[0], &mine[1]);
+	MPI_Reduce(mine, all, 2, MPI_DOUBLE, MPI_SUM, 0, comm_world);
+	if (m->rank == 0 && all[1] > 0)
+		snprintf(m->text + m->text_len, sizeof m->text - m->text_len,
+			 ", %.3g%% of tiles stepped", 100 * all[0] / all[1]);
 }
 
 static int mpi_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
@@ -206,15 +263,19 @@ static int mpi_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 	mpi_engine *m = (mpi_engine *)e;
 	engine_stats st = {0, 0, 0};
 	int rc = L3D_OK;
-	while (steps) {
+	for (uint64_t batch = 0; steps; batch++) {
 		uint64_t b = steps < m->depth ? steps : m->depth;
 		steps -= b;
 		int brc = run_batch(m, b, steps == 0 && stats ? &st : NULL,
 				    rc ? NULL : err);
 		rc = rc ? rc : brc;
+		if (leap_everywhere(m, batch, steps, rc, stats ? &st : NULL))
+			steps = 0;
 	}
 	int frc = m->b->ops->finish ? m->b->ops->finish(m->b, rc ? NULL : err) : L3D_OK;
 	rc = comm_agree(rc ? rc : frc, err);
+	if (!rc && m->skips)
+		gather_tiles(m);
 	if (!rc && stats) {
 		uint64_t mine[3] = {st.population, st.births, st.deaths}, all[3];
 		MPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_SUM, comm_world);
@@ -531,9 +592,10 @@ static void describe(mpi_engine *m, const char *why)
 	char link[64] = "";
 	if (m->path == HALO_LINK)
 		snprintf(link, sizeof link, ", halos by %s", m->b->link);
-	snprintf(m->text, sizeof m->text, "%s x%d ranks (halo depth %llu%s%s%s%s)",
-		 m->b->name, m->size, (unsigned long long)m->depth, ways[m->path], link,
-		 *why ? "; not NCCL: " : "", why);
+	int len = snprintf(m->text, sizeof m->text, "%s x%d ranks (halo depth %llu%s%s%s%s)",
+			   m->b->name, m->size, (unsigned long long)m->depth, ways[m->path],
+			   link, *why ? "; not NCCL: " : "", why);
+	m->text_len = len < (int)sizeof m->text ? (size_t)len : sizeof m->text - 1;
 }
 
 int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
@@ -564,6 +626,8 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 		rc = choose_halo(m, why, sizeof why, err);
 	if (!rc && m->path == HALO_LINK)
 		m->depth = m->link_depth;
+	if (!rc)
+		m->skips = !comm_any(m->b->ops->tiles == NULL);
 	if (!rc && m->path == HALO_STAGED && !(m->stage_buf = stage_alloc(m, 4 * m->depth)))
 		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for halo buffers");
 	rc = comm_agree(rc, err);

@@ -52,6 +52,69 @@ for spec in "B6/S567 7x5x9 0.3 6" "B5/S45 13x4x70 0.2 5" "B6/S567 16x16x16 0.3 4
 	done
 done
 
+# Activity skipping across the seams: each rank steps only the tiles
+# whose neighbourhood changed, a halo that differs from the same halo two
+# generations back waking the tiles beside it.  Settling soups in several
+# neighbourhoods, a spaceship that crosses every seam (it reaches each
+# slab through a halo only) and an edge oscillator astride a seam, on
+# slabs of uneven sizes, with halos of depth 1, 4 (several steps an
+# exchange) and staged, give the single process's universe and every log
+# line, as LIFE3D_SKIP=0 does.
+# skip_runs TAG RULE STEPS INPUT
+skip_runs() {
+	tag=$1 rule=$2 n=$3 in=$4
+	"$LIFE3D" -q -r "$rule" -n "$n" --log "$tag.ref.tsv" -o "$tag.ref.l3d" "$in" ||
+		fail "skipping ref $tag"
+	for run in 3,1,1,mpi 2,,1,auto 3,4,1,staged 4,1,0,auto; do
+		IFS=, read -r np depth skip halo <<RUN
+$run
+RUN
+		out=$tag.$np-$depth-$skip-$halo
+		LIFE3D_HALO_DEPTH=$depth LIFE3D_SKIP=$skip LIFE3D_HALO=$halo mpi $np \
+			-x LIFE3D_HALO_DEPTH -x LIFE3D_SKIP -x LIFE3D_HALO -- -q -r "$rule" \
+			-n "$n" --log "$out.tsv" -o "$out.l3d" "$in" && ok || fail "skipping $out"
+		expect_same "$tag.ref.l3d" "$out.l3d" "universe, skipping $out"
+		expect_same "$tag.ref.tsv" "$out.tsv" "log, skipping $out"
+	done
+}
+sed '1s/size=40 /size=64 box=41,64,24 /' "$SRCDIR/tests/data/golly-spaceship.rle3" >ship.rle3 ||
+	fail "ship fixture"
+skip_runs ship 3D4,7/5,8 120 ship.rle3
+sed '1s/size=16 pos=4,/size=64 box=61,40,21 pos=19,/' \
+	"$SRCDIR/tests/data/patterns/edge-p24.rle3" >edge.rle3 || fail "edge fixture"
+skip_runs edge 3D4/3,4E 60 edge.rle3
+for spec in "B6/S567 47x29x70 0.25" "3D2,3/3F 31x29x65 0.2" "B5,6/S4..6H 29x33x40 0.2" \
+	    "B3/S23C 37x20x33 0.1"; do
+	set -- $spec
+	"$LIFE3D" -q --random "$2" --density "$3" --seed 5 -n 0 -o "soup$2.l3d" ||
+		fail "make soup $2"
+	skip_runs "soup$2" "$1" 200 "soup$2.l3d"
+done
+# -v: the share of tiles stepped, over every rank.
+LIFE3D_HALO_DEPTH=1 mpi 3 -x LIFE3D_HALO_DEPTH -- -v -r 3D4,7/5,8 -n 120 -o /dev/null \
+	ship.rle3 2>ship.err && ok || fail "-v skipping"
+share=$(sed -n 's/.*, \([0-9.]*\)% of tiles stepped$/\1/p' ship.err)
+[ -n "$share" ] && [ "${share%%.*}" -lt 50 ] && ok ||
+	fail "-v, skipping: $(tail -n 1 ship.err)"
+# A universe settled into still lifes and blinkers (period 2) takes a
+# trillion steps at once, over 3 or 5 ranks as in one process, a log line
+# every 999999999 steps (odd: the universe leaps odd numbers of
+# generations).
+"$LIFE3D" -q --random 48 --seed 2 -n 500 -o settled.l3d || fail "make settled"
+"$LIFE3D" -q -n 1000000000000 --log-every 999999999 --log big.ref.tsv -o big.ref.l3d \
+	settled.l3d || fail "a trillion steps, one process"
+for run in 3,1 5,4; do
+	np=${run%,*} depth=${run#*,}
+	start=$(date +%s)
+	LIFE3D_HALO_DEPTH=$depth mpi $np -x LIFE3D_HALO_DEPTH -- -q -n 1000000000000 \
+		--log-every 999999999 --log big.$depth.tsv -o big.$depth.l3d settled.l3d &&
+		ok || fail "a trillion steps, $np ranks, depth $depth"
+	[ $(($(date +%s) - start)) -le 20 ] && ok ||
+		fail "a trillion steps, depth $depth, took $(($(date +%s) - start)) s"
+	expect_same big.ref.l3d big.$depth.l3d "a trillion steps, depth $depth"
+	expect_same big.ref.tsv big.$depth.tsv "a trillion steps' log, depth $depth"
+done
+
 # Random universes made slab by slab, and the HPCGame format.
 "$LIFE3D" -q --random 11x6x9 --seed 4 -n 3 -o rnd.ref.l3d || fail "random ref"
 mpi 3 -- -q --random 11x6x9 --seed 4 -n 3 -o rnd.3.l3d && ok || fail "random np 3"

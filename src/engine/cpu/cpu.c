@@ -19,20 +19,13 @@ typedef struct cpu_engine {
 	char desc[96];
 } cpu_engine;
 
-/* Skipping is on unless LIFE3D_SKIP=0 asks for dense stepping. */
-static bool skip_wanted(void)
-{
-	const char *v = getenv("LIFE3D_SKIP");
-	return !v || strcmp(v, "0") != 0;
-}
-
 static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
 	cpu_engine *c = (cpu_engine *)e;
 	if (steps && !c->next.bits) {
 		int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
-		if (!rc && skip_wanted())
-			rc = cpu_skip_create(c->st, &c->cur, &c->skip, err);
+		if (!rc && cpu_skip_wanted())
+			rc = cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
 		if (rc)
 			return rc;
 	}
@@ -81,8 +74,10 @@ static const char *cpu_describe(const engine *e)
 	cpu_engine *c = (cpu_engine *)e;
 	if (!c->skip)
 		return cpu_stepper_describe(c->st);
+	double stepped, total;
+	cpu_skip_tiles(c->skip, &stepped, &total);
 	snprintf(c->desc, sizeof c->desc, "%s, %.3g%% of tiles stepped",
-		 cpu_stepper_describe(c->st), 100 * cpu_skip_stepped(c->skip));
+		 cpu_stepper_describe(c->st), total > 0 ? 100 * stepped / total : 100);
 	return c->desc;
 }
 

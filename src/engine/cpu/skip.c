@@ -13,31 +13,38 @@
 #define PROBE_MOST 4096
 
 struct cpu_skip {
-	uint64_t nx, ny, tx, ty, ntx, nty, ntiles;
-	uint32_t *changed;         /* tiles that differ from two generations back */
+	uint64_t nx, ny, words, tx, ty, ntx, nty, ntiles;
+	bool torus;
+	/* Tiles that differ from two generations back; then, on a slab with
+	 * halos, rows of halo tiles (ntiles + side * nty + iy) that do. */
+	uint32_t *changed;
 	uint64_t nchanged;
 	uint32_t *mark;            /* per tile: the step that listed it */
 	uint32_t epoch;
 	engine_stats *slot[2];     /* per tile, by the parity of the generation */
 	uint32_t *list;
 	cpu_tile_result *res;
+	uint64_t *kept[2];         /* slab: the low and high halos, by parity */
 	uint64_t produced;         /* generations made since creation */
 	int seeded;                /* every-tile steps in a row, up to 2 */
+	bool tiled;                /* this generation went by tiles */
 	uint64_t dense_left;       /* dense steps before looking again */
 	uint64_t probe_every;
 	double stepped, total;     /* tiles */
 };
 
-int cpu_skip_create(const cpu_stepper *st, const grid *g, cpu_skip **out,
-		    l3d_err *err)
+bool cpu_skip_wanted(void)
 {
-	*out = NULL;
-	cpu_skip *k = calloc(1, sizeof *k);
-	if (!k)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	const char *v = getenv("LIFE3D_SKIP");
+	return !v || strcmp(v, "0") != 0;
+}
+
+static void shape_tiles(cpu_skip *k, const cpu_stepper *st, const grid *g)
+{
 	uint64_t unit = cpu_stepper_row_unit(st), most = cpu_stepper_max_rows(st);
 	k->nx = g->nx;
 	k->ny = g->ny;
+	k->words = g->words;
 	k->tx = TILE_X < g->nx ? TILE_X : g->nx;
 	k->ty = (TILE_Y + unit - 1) / unit * unit;
 	if (k->ty > most)
@@ -45,9 +52,24 @@ int cpu_skip_create(const cpu_stepper *st, const grid *g, cpu_skip **out,
 	k->ntx = (g->nx + k->tx - 1) / k->tx;
 	k->nty = (g->ny + k->ty - 1) / k->ty;
 	k->ntiles = k->ntx * k->nty;
+}
+
+int cpu_skip_create(const cpu_stepper *st, const grid *g, bool torus,
+		    cpu_skip **out, l3d_err *err)
+{
+	*out = NULL;
+	cpu_skip *k = calloc(1, sizeof *k);
+	if (!k)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	shape_tiles(k, st, g);
+	k->torus = torus;
 	k->probe_every = PROBE_FIRST;
-	if (k->ntiles <= UINT32_MAX) {
-		k->changed = calloc(k->ntiles, sizeof *k->changed);
+	uint64_t halo_rows = torus ? 0 : 2 * k->nty;
+	size_t plane = (size_t)(g->ny * g->words);
+	bool kept = torus || ((k->kept[0] = calloc(2 * plane, 8)) &&
+			      (k->kept[1] = calloc(2 * plane, 8)));
+	if (k->ntiles + halo_rows <= UINT32_MAX && kept) {
+		k->changed = calloc(k->ntiles + halo_rows, sizeof *k->changed);
 		k->mark = calloc(k->ntiles, sizeof *k->mark);
 		k->slot[0] = calloc(k->ntiles, sizeof(engine_stats));
 		k->slot[1] = calloc(k->ntiles, sizeof(engine_stats));
@@ -72,16 +94,41 @@ void cpu_skip_destroy(cpu_skip *k)
 	free(k->slot[1]);
 	free(k->list);
 	free(k->res);
+	free(k->kept[0]);
+	free(k->kept[1]);
 	free(k);
 }
 
-double cpu_skip_stepped(const cpu_skip *k)
+void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total)
 {
-	return k->total > 0 ? k->stepped / k->total : 1;
+	*stepped = k->stepped;
+	*total = k->total;
 }
 
-/* The tiles to step: all, or each changed tile and its eight neighbours
- * on the torus of tiles, each once. */
+/* List tile column ix (-1 and ntx: the halos), row iy, and the eight
+ * around it, each once: x wraps on the torus alone, y always. */
+static uint64_t list_around(cpu_skip *k, int64_t ix, uint64_t iy, uint64_t n)
+{
+	for (int64_t dx = -1; dx <= 1; dx++) {
+		int64_t x = ix + dx, ntx = (int64_t)k->ntx;
+		if (k->torus)
+			x = (x + ntx) % ntx;
+		if (x < 0 || x >= ntx)
+			continue;
+		for (int dy = -1; dy <= 1; dy++) {
+			uint64_t y = (iy + k->nty + (uint64_t)(int64_t)dy) % k->nty;
+			uint64_t t = (uint64_t)x * k->nty + y;
+			if (k->mark[t] != k->epoch) {
+				k->mark[t] = k->epoch;
+				k->list[n++] = (uint32_t)t;
+			}
+		}
+	}
+	return n;
+}
+
+/* The tiles to step: all, or each changed tile (or row of halo) and its
+ * neighbours. */
 static uint64_t make_list(cpu_skip *k, bool all)
 {
 	uint64_t n = 0;
@@ -95,25 +142,37 @@ static uint64_t make_list(cpu_skip *k, bool all)
 		k->epoch = 1;
 	}
 	for (uint64_t i = 0; i < k->nchanged; i++) {
-		uint64_t ix = k->changed[i] / k->nty, iy = k->changed[i] % k->nty;
-		for (int dx = -1; dx <= 1; dx++) {
-			uint64_t x = (ix + k->ntx + (uint64_t)(int64_t)dx) % k->ntx;
-			for (int dy = -1; dy <= 1; dy++) {
-				uint64_t y = (iy + k->nty + (uint64_t)(int64_t)dy) % k->nty;
-				uint64_t t = x * k->nty + y;
-				if (k->mark[t] != k->epoch) {
-					k->mark[t] = k->epoch;
-					k->list[n++] = (uint32_t)t;
-				}
-			}
+		uint64_t c = k->changed[i];
+		if (c < k->ntiles) {
+			n = list_around(k, (int64_t)(c / k->nty), c % k->nty, n);
+		} else {
+			uint64_t side = (c - k->ntiles) / k->nty;
+			n = list_around(k, side ? (int64_t)k->ntx : -1, (c - k->ntiles) % k->nty, n);
 		}
 	}
 	return n;
 }
 
-static void sum_slots(const cpu_skip *k, int par, engine_stats *stats)
+/* Rows of halo tiles that differ from the same halo two generations back
+ * join the changed tiles. */
+static void note_halos(cpu_skip *k, const cpu_slab *s)
 {
-	*stats = (engine_stats){0, 0, 0};
+	uint64_t plane = k->ny * k->words;
+	const uint64_t *now[2] = {s->halo_lo, s->halo_hi};
+	for (uint64_t side = 0; side < 2; side++) {
+		const uint64_t *was = k->kept[k->produced & 1] + side * plane;
+		for (uint64_t iy = 0; iy < k->nty; iy++) {
+			uint64_t at = iy * k->ty * k->words, rows = k->ty;
+			if (iy * k->ty + rows > k->ny)
+				rows = k->ny - iy * k->ty;
+			if (memcmp(now[side] + at, was + at, rows * k->words * 8) != 0)
+				k->changed[k->nchanged++] = (uint32_t)(k->ntiles + side * k->nty + iy);
+		}
+	}
+}
+
+static void add_slots(const cpu_skip *k, int par, engine_stats *stats)
+{
 	for (uint64_t t = 0; t < k->ntiles; t++) {
 		stats->population += k->slot[par][t].population;
 		stats->births += k->slot[par][t].births;
@@ -121,18 +180,12 @@ static void sum_slots(const cpu_skip *k, int par, engine_stats *stats)
 	}
 }
 
-static void swap(grid *a, grid *b)
-{
-	uint64_t *t = a->bits;
-	a->bits = b->bits;
-	b->bits = t;
-}
-
 /* Step the listed tiles into generation parity `par` and record them. */
 static int step_listed(cpu_skip *k, cpu_stepper *st, const cpu_slab *s, uint64_t n,
 		       int par, l3d_err *err)
 {
-	int rc = cpu_stepper_step_tiles(st, s, k->tx, k->ty, k->list, n, k->res, err);
+	int rc = n ? cpu_stepper_step_tiles(st, s, k->tx, k->ty, k->list, n, k->res, err)
+		   : L3D_OK;
 	if (rc)
 		return rc;
 	k->nchanged = 0;
@@ -143,76 +196,112 @@ static int step_listed(cpu_skip *k, cpu_stepper *st, const cpu_slab *s, uint64_t
 			k->changed[k->nchanged++] = t;
 	}
 	k->stepped += (double)n;
-	k->total += (double)k->ntiles;
 	return L3D_OK;
 }
 
-/* One generation; returns 1 when the universe was found to repeat with
- * period 2 from here on (nothing stepped), else 0, or an error. */
-static int step_one(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
-		    engine_stats *stats, l3d_err *err)
+bool cpu_skip_by_tiles(const cpu_skip *k)
 {
-	cpu_slab s = cpu_slab_torus(cur, next);
-	int par = (int)((k->produced + 1) & 1);
-	uint64_t n = 0;
-	bool dense = k->dense_left > 0;
-	if (!dense && k->seeded >= 2) {
-		n = make_list(k, false);
-		if (n == 0)
-			return 1;
-		dense = (double)n > ACTIVE_MAX * (double)k->ntiles;
-		if (dense) {
-			k->dense_left = k->probe_every;
-			if (k->probe_every < PROBE_MOST)
-				k->probe_every *= 2;
-		} else {
-			k->probe_every = PROBE_FIRST;
-		}
+	return k->dense_left == 0;
+}
+
+/* Whether n listed tiles are too many to pay; a busy slab is then stepped
+ * densely for a stretch that doubles while it stays busy. */
+static bool too_busy(cpu_skip *k, uint64_t n)
+{
+	if ((double)n <= ACTIVE_MAX * (double)k->ntiles) {
+		k->probe_every = PROBE_FIRST;
+		return false;
 	}
-	if (dense) {
-		if (stats)
-			*stats = (engine_stats){0, 0, 0};
-		cpu_stepper_step(st, &s, stats);
-		k->dense_left--;
+	k->dense_left = k->probe_every;
+	if (k->probe_every < PROBE_MOST)
+		k->probe_every *= 2;
+	return true;
+}
+
+int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
+		  engine_stats *stats, l3d_err *err)
+{
+	bool all = k->seeded < 2;
+	uint64_t n = 0;
+	if (k->dense_left == 0) {
+		if (!all && !k->torus)
+			note_halos(k, s);
+		n = make_list(k, all);
+		k->tiled = all || !too_busy(k, n);
+	}
+	if (!k->tiled) {
+		cpu_stepper_step(st, s, stats);
+		return L3D_OK;
+	}
+	int par = (int)((k->produced + 1) & 1);
+	int rc = step_listed(k, st, s, n, par, err);
+	if (rc)
+		return rc;
+	if (k->seeded < 2)
+		k->seeded++;
+	if (stats)
+		add_slots(k, par, stats);
+	return L3D_OK;
+}
+
+void cpu_skip_done(cpu_skip *k, const cpu_slab *s)
+{
+	if (!k->tiled) {
 		k->seeded = 0;
 		k->stepped += (double)k->ntiles;
-		k->total += (double)k->ntiles;
-	} else {
-		if (k->seeded < 2)
-			n = make_list(k, true);
-		int rc = step_listed(k, st, &s, n, par, err);
-		if (rc)
-			return rc;
-		if (k->seeded < 2)
-			k->seeded++;
-		if (stats)
-			sum_slots(k, par, stats);
+		if (k->dense_left)
+			k->dense_left--;
 	}
-	swap(cur, next);
+	if (!k->torus) {
+		uint64_t plane = k->ny * k->words;
+		memcpy(k->kept[k->produced & 1], s->halo_lo, plane * 8);
+		memcpy(k->kept[k->produced & 1] + plane, s->halo_hi, plane * 8);
+	}
+	k->tiled = false;
+	k->total += (double)k->ntiles;
 	k->produced++;
-	return 0;
+}
+
+bool cpu_skip_quiet(const cpu_skip *k)
+{
+	return k->seeded >= 2 && k->nchanged == 0;
+}
+
+void cpu_skip_leap(cpu_skip *k, uint64_t steps, engine_stats *stats)
+{
+	k->produced += steps;
+	k->total += (double)k->ntiles * (double)steps;
+	if (stats)
+		add_slots(k, (int)(k->produced & 1), stats);
+}
+
+static void swap(grid *a, grid *b)
+{
+	uint64_t *t = a->bits;
+	a->bits = b->bits;
+	b->bits = t;
 }
 
 int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		 uint64_t steps, engine_stats *stats, l3d_err *err)
 {
+	if (stats && steps)
+		*stats = (engine_stats){0, 0, 0};
 	for (uint64_t i = 0; i < steps; i++) {
-		bool last = i + 1 == steps;
-		int rc = step_one(k, st, cur, next, last ? stats : NULL, err);
-		if (rc < 0 || rc > 1)
-			return rc;
-		if (rc == 1) {
+		if (cpu_skip_quiet(k)) {
 			/* Settled: the two buffers hold the two generations that
 			 * alternate from now on. */
-			uint64_t left = steps - i;
-			if (left % 2)
+			if ((steps - i) % 2)
 				swap(cur, next);
-			k->produced += left;
-			k->total += (double)k->ntiles * (double)left;
-			if (stats)
-				sum_slots(k, (int)(k->produced & 1), stats);
+			cpu_skip_leap(k, steps - i, stats);
 			return L3D_OK;
 		}
+		cpu_slab s = cpu_slab_torus(cur, next);
+		int rc = cpu_skip_step(k, st, &s, i + 1 == steps ? stats : NULL, err);
+		if (rc)
+			return rc;
+		cpu_skip_done(k, &s);
+		swap(cur, next);
 	}
 	return L3D_OK;
 }

@@ -1,7 +1,8 @@
-/* skip.h - activity skipping for the CPU engine: step only the tiles whose
- * neighbourhood changed, bit-identical to stepping every cell.
+/* skip.h - activity skipping for the CPU engine and the distributed mode's
+ * CPU backend: step only the tiles whose neighbourhood changed,
+ * bit-identical to stepping every cell.
  *
- * The engine keeps two buffers and steps from one into the other, so the
+ * The stepper keeps two buffers and steps from one into the other, so the
  * buffer a step writes into already holds the generation before the one it
  * reads.  A tile (TILE_X planes by a few rows by all of z) whose whole
  * neighbourhood is the same at generation t as at t-2 would compute, at
@@ -13,11 +14,20 @@
  * log line stays exact; a skipped tile's counts are those of two steps
  * before, which its cells repeat.
  *
+ * Two shapes of slab: the whole torus (its halos are its own end planes,
+ * whose changes the tiles already see), or a distributed rank's slab,
+ * whose halo planes come from elsewhere: each generation's halos are kept
+ * for two generations, and a row of tiles of a halo that differs from
+ * the same halo two generations back counts as a changed tile beside the
+ * slab's end tiles.
+ *
  * Adaptive: two steps of every tile start the bookkeeping; when more than
- * ACTIVE_MAX of the tiles are to be stepped, the engine steps densely for
- * PROBE_EVERY steps and then looks again.  When no tile is to be stepped
- * the universe repeats with period 2 (or 1) from there on, and any number
- * of further steps costs nothing. */
+ * ACTIVE_MAX of the tiles are to be stepped, the slab is stepped densely
+ * for PROBE_EVERY steps and then looked at again.  When nothing changed in
+ * the last generation (cpu_skip_quiet) the slab repeats what it held two
+ * generations back: on the torus, and on a distributed universe where
+ * every rank is quiet, any number of further steps costs nothing
+ * (cpu_skip_leap). */
 #ifndef LIFE3D_ENGINE_CPU_SKIP_H
 #define LIFE3D_ENGINE_CPU_SKIP_H
 
@@ -25,9 +35,44 @@
 
 typedef struct cpu_skip cpu_skip;
 
-/* Bookkeeping for an nx * ny * nz universe stepped by st. */
-int cpu_skip_create(const cpu_stepper *st, const grid *g, cpu_skip **out,
-		    l3d_err *err);
+/* Skipping is on unless LIFE3D_SKIP=0 asks for dense stepping. */
+bool cpu_skip_wanted(void);
+
+/* Bookkeeping for slabs of g's size (nx planes of ny * nz) stepped by st:
+ * the whole torus, or (torus false) a slab with halos of its own. */
+int cpu_skip_create(const cpu_stepper *st, const grid *g, bool torus,
+		    cpu_skip **out, l3d_err *err);
+
+/* ---- a generation at a time (distributed slabs) ----
+ * For each generation: cpu_skip_step, or a dense step in any pieces by
+ * the caller when cpu_skip_by_tiles says no; then cpu_skip_done. */
+
+/* Whether the next generation is to go through cpu_skip_step (else the
+ * caller may step it densely itself). */
+bool cpu_skip_by_tiles(const cpu_skip *k);
+
+/* One generation of s (src: generation t with its halos; dst: t-1 when
+ * the slab was stepped before, anything otherwise): the tiles whose
+ * neighbourhood changed, or every cell when most did.  Adds the counts of
+ * the new generation to stats (if not NULL).  Fails only when memory runs
+ * out, before any tile is stepped. */
+int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
+		  engine_stats *stats, l3d_err *err);
+
+/* After every generation, however stepped; s as it was stepped (the
+ * halos of a distributed slab are kept from it). */
+void cpu_skip_done(cpu_skip *k, const cpu_slab *s);
+
+/* The last generation, stepped by tiles, equals the one two before. */
+bool cpu_skip_quiet(const cpu_skip *k);
+
+/* A slab that repeats with period 2 (quiet, and on a distributed universe
+ * every rank quiet) advances `steps` generations at once: the caller
+ * swaps its buffers when steps is odd.  Adds the counts of the last
+ * generation to stats (if not NULL). */
+void cpu_skip_leap(cpu_skip *k, uint64_t steps, engine_stats *stats);
+
+/* ---- the whole torus ---- */
 
 /* Advance `steps` generations: *cur holds the universe and *next the other
  * buffer (the generation before *cur when the engine has stepped before;
@@ -36,8 +81,8 @@ int cpu_skip_create(const cpu_stepper *st, const grid *g, cpu_skip **out,
 int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		 uint64_t steps, engine_stats *stats, l3d_err *err);
 
-/* Tiles stepped over tiles there were, over all steps so far (0..1). */
-double cpu_skip_stepped(const cpu_skip *k);
+/* Tiles stepped and tiles there were, over all steps so far. */
+void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total);
 
 void cpu_skip_destroy(cpu_skip *k);
 

@@ -14,15 +14,17 @@
  * face's shade) index it freely.
  *
  * A sparse universe is drawn cell by cell instead (render_pixel.h: the
- * same bytes): its live cells are counted first (l3dk_population), and
- * when they are few enough for that to be cheaper than the walks, the
- * first kernel only stores each pixel's start, the second offers every
- * live cell to the pixels it may cover (a 64-bit atomicMin a pixel keeps
- * the candidate of fewest steps) and the third paints.  The choice is
- * made on the device, from the count, so the host never waits: the
- * kernels of the path not taken return at once.  It needs 36 bytes a
- * pixel of scratch (l3dk_render_scratch); without them every picture is
- * walked.
+ * same bytes).  The first kernel lists the live cells (a warp's cells
+ * appended together, one atomicAdd a warp) and counts them; when they are
+ * few enough for drawing cell by cell to be cheaper than the walks (and
+ * for the list), the second stores each pixel's start instead of walking
+ * it, the third offers every listed cell to the pixels it may cover (a
+ * 64-bit atomicMin a pixel keeps the candidate of fewest steps), a thread
+ * a cell, and the fourth paints.  The choice is made on the device, from
+ * the count, so the host never waits: the kernels of the path not taken
+ * return at once.  The scratch (l3dk_render_scratch) is 40 bytes a pixel
+ * for keys and starts and 16 a listed cell, up to two cells a pixel;
+ * without it every picture is walked.
  *
  * To time it: life3d --engine cuda --random 1024 -n 1000 --snapshot-every
  * 100 --snapshot-kind render -v against the same run without snapshots
@@ -46,17 +48,26 @@ struct Cells {
 	uint64_t ny, w32;
 };
 
-/* Where a pixel's walk starts (render_first); face -1: it misses the box. */
-struct Start {
-	int32_t cell[3], dist[3], face;
+/* Where a pixel's walk starts (render_first); face -1: it misses the box.
+ * 32 bytes, read as two 16-byte loads. */
+struct __align__(16) Start {
+	int32_t cell[3], dist[3], face, pad;
 };
 
-/* The scratch: the live count, then a key and a start a pixel. */
+/* A live cell of the list. */
+struct __align__(16) Cell {
+	uint32_t x, y, z, pad;
+};
+
+/* The scratch: the live count, then a key and a start a pixel, then the
+ * list of live cells. */
 struct Scratch {
-	l3dk_counts *live;
+	unsigned long long *live;
 	unsigned long long *keys;
 	Start *starts;
-	unsigned long long max_live;   /* drawn cell by cell up to this count */
+	Cell *cells;
+	unsigned long long max_live;   /* drawn cell by cell up to this count,
+	                                  which the list holds */
 	int shift;                     /* render_key_shift */
 };
 
@@ -78,7 +89,7 @@ __device__ __forceinline__ void load_view(const render_view &v, render_view *sv)
 
 __device__ __forceinline__ bool by_cells(const Scratch &s)
 {
-	return s.starts && s.live->population <= s.max_live;
+	return s.starts && *s.live <= s.max_live;
 }
 
 /* The walk a stored start begins (render_enter's speed and step). */
@@ -118,6 +129,7 @@ render_kernel(render_view v, Cells c, uint64_t tiles_x, uint64_t tiles, uint8_t 
 				st.dist[k] = (int32_t)w.dist[k];
 			}
 			st.face = hit ? w.face : -1;
+			st.pad = 0;
 			s.starts[p] = st;
 			s.keys[p] = PENDING;
 			continue;
@@ -151,27 +163,84 @@ __device__ __forceinline__ void offer(const render_view &v, const Scratch &s, co
 		}
 }
 
-/* Every live cell, a thread a 32-bit word. */
+/* The live cells listed (up to max_live of them) and counted.  A thread
+ * takes four 64-bit words (grid layout: rows of w64 words) a round, and a
+ * block its 1024 words with one atomicAdd: one a warp made the count's
+ * address the bottleneck.  The rounds are the same for every thread of a
+ * block, so its counts are summed with shuffles and shared memory. */
+constexpr unsigned COLLECT_THREADS = 256, COLLECT_WORDS = 4;
+
+__device__ __forceinline__ void list_word(const Scratch &s, unsigned long long w, uint64_t k,
+					  uint64_t w64, uint64_t ny, unsigned long long at)
+{
+	uint64_t row = k / w64;
+	Cell c{(uint32_t)(row / ny), (uint32_t)(row % ny), 0, 0};
+	uint32_t z0 = (uint32_t)(k % w64 * 64);
+	for (; w; w &= w - 1, at++) {
+		c.z = z0 + __ffsll((long long)w) - 1;
+		s.cells[at] = c;
+	}
+}
+
+__global__ void __launch_bounds__(COLLECT_THREADS)
+collect_kernel(const unsigned long long *bits, uint64_t words, uint64_t w64, uint64_t ny,
+	       Scratch s)
+{
+	__shared__ unsigned warp_sum[COLLECT_THREADS / 32];
+	__shared__ unsigned long long block_base;
+	const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	const uint64_t per_block = (uint64_t)COLLECT_THREADS * COLLECT_WORDS;
+	for (uint64_t at = blockIdx.x * per_block; at < words; at += gridDim.x * per_block) {
+		uint64_t k = at + threadIdx.x * COLLECT_WORDS;
+		unsigned long long w[COLLECT_WORDS];
+		unsigned n = 0;
+		for (unsigned j = 0; j < COLLECT_WORDS; j++) {
+			w[j] = k + j < words ? bits[k + j] : 0;
+			n += __popcll(w[j]);
+		}
+		unsigned before = n;             /* inclusive, within the warp */
+		for (unsigned d = 1; d < 32; d *= 2) {
+			unsigned up = __shfl_up_sync(0xffffffffu, before, d);
+			before += lane >= d ? up : 0;
+		}
+		if (lane == 31)
+			warp_sum[warp] = before;
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			unsigned total = 0;
+			for (unsigned i = 0; i < COLLECT_THREADS / 32; i++) {
+				unsigned t = warp_sum[i];
+				warp_sum[i] = total;     /* now the warp's offset */
+				total += t;
+			}
+			block_base = total ? atomicAdd(s.live, (unsigned long long)total) : 0;
+		}
+		__syncthreads();
+		unsigned long long base = block_base + warp_sum[warp] + before - n;
+		__syncthreads();                 /* warp_sum is reused next round */
+		if (!n || base + n > s.max_live)
+			continue;
+		for (unsigned j = 0; j < COLLECT_WORDS; j++) {
+			list_word(s, w[j], k + j, w64, ny, base);
+			base += __popcll(w[j]);
+		}
+	}
+}
+
+/* Every listed cell, a thread a cell. */
 __global__ void __launch_bounds__(256)
-offer_kernel(render_view v, Cells c, uint64_t words, Scratch s)
+offer_kernel(render_view v, Scratch s)
 {
 	__shared__ render_view sv;
 	if (!by_cells(s))
 		return;
 	load_view(v, &sv);
-	for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < words;
-	     k += (uint64_t)gridDim.x * blockDim.x) {
-		uint32_t bits = c.bits[k];
-		if (!bits)
-			continue;
-		uint64_t row = k / c.w32;
-		int64_t cell[3] = {(int64_t)(row / c.ny), (int64_t)(row % c.ny),
-				   (int64_t)(k % c.w32 * 32)};
-		int64_t z0 = cell[2];
-		for (; bits; bits &= bits - 1) {
-			cell[2] = z0 + __ffs(bits) - 1;
-			offer(sv, s, cell);
-		}
+	unsigned long long n = *s.live;
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (uint64_t)gridDim.x * blockDim.x) {
+		Cell c = s.cells[i];
+		int64_t cell[3] = {c.x, c.y, c.z};
+		offer(sv, s, cell);
 	}
 }
 
@@ -208,6 +277,20 @@ paint_kernel(render_view v, uint8_t *rgb, Scratch s)
 
 constexpr size_t COUNT_BYTES = 256;
 
+/* Each part of the scratch starts on a 256-byte boundary. */
+size_t aligned(size_t bytes)
+{
+	return (bytes + 255) & ~(size_t)255;
+}
+
+/* Cells the list holds for a picture: those worth drawing cell by cell,
+ * but no more than two a pixel. */
+uint64_t list_cells(const render_view *v)
+{
+	uint64_t most = render_max_live(v), two = 2 * (uint64_t)v->width * v->height;
+	return most < two ? most : two;
+}
+
 unsigned blocks_of(uint64_t items, unsigned threads)
 {
 	uint64_t b = (items + threads - 1) / threads;
@@ -220,7 +303,9 @@ extern "C" size_t l3dk_render_scratch(const struct render_view *v)
 {
 	if (!render_key_shift(v))
 		return 0;
-	return COUNT_BYTES + (size_t)v->width * v->height * (sizeof(unsigned long long) + sizeof(Start));
+	size_t pixels = (size_t)v->width * v->height;
+	return COUNT_BYTES + aligned(pixels * sizeof(unsigned long long)) +
+	       aligned(pixels * sizeof(Start)) + (size_t)list_cells(v) * sizeof(Cell);
 }
 
 extern "C" cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
@@ -235,16 +320,20 @@ extern "C" cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 	size_t need = l3dk_render_scratch(v);
 	if (need && scratch && scratch_bytes >= need) {
 		char *base = static_cast<char *>(scratch);
-		sc.live = reinterpret_cast<l3dk_counts *>(base);
-		sc.keys = reinterpret_cast<unsigned long long *>(base + COUNT_BYTES);
-		sc.starts = reinterpret_cast<Start *>(base + COUNT_BYTES + pixels * sizeof(unsigned long long));
-		sc.max_live = render_max_live(v);
+		size_t keys = COUNT_BYTES, starts = keys + aligned(pixels * sizeof(unsigned long long));
+		size_t cells = starts + aligned(pixels * sizeof(Start));
+		sc.live = reinterpret_cast<unsigned long long *>(base);
+		sc.keys = reinterpret_cast<unsigned long long *>(base + keys);
+		sc.starts = reinterpret_cast<Start *>(base + starts);
+		sc.cells = reinterpret_cast<Cell *>(base + cells);
+		sc.max_live = list_cells(v);
 		sc.shift = render_key_shift(v);
 		cudaError_t e = cudaMemsetAsync(sc.live, 0, sizeof *sc.live, s);
-		if (e == cudaSuccess)
-			e = l3dk_population(p, bits, sc.live, s);
 		if (e != cudaSuccess)
 			return e;
+		uint64_t words = (uint64_t)p->nx * p->ny * (p->w32 / 2);
+		collect_kernel<<<blocks_of(words / COLLECT_WORDS, COLLECT_THREADS), COLLECT_THREADS, 0, s>>>(
+			static_cast<const unsigned long long *>(bits), words, p->w32 / 2, p->ny, sc);
 	}
 	uint64_t tiles_x = (v->width + TILE_W - 1) / TILE_W;
 	uint64_t tiles = tiles_x * ((v->height + TILE_H - 1) / TILE_H);
@@ -252,8 +341,7 @@ extern "C" cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 	render_kernel<<<blocks, TILE_W * TILE_H, 0, s>>>(*v, c, tiles_x, tiles, rgb, sc);
 	if (!sc.starts)
 		return cudaGetLastError();
-	uint64_t words = p->nx * p->ny * p->w32;
-	offer_kernel<<<blocks_of(words, 256), 256, 0, s>>>(*v, c, words, sc);
+	offer_kernel<<<blocks_of(sc.max_live, 256), 256, 0, s>>>(*v, sc);
 	paint_kernel<<<blocks_of(pixels, 256), 256, 0, s>>>(*v, rgb, sc);
 	return cudaGetLastError();
 }

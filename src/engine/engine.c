@@ -72,6 +72,11 @@ int engine_view_start(engine *e, bool project, int axis, uint64_t index,
 		       : engine_slice(e, axis, index, out, err);
 }
 
+int engine_finish(engine *e, l3d_err *err)
+{
+	return e->ops->finish ? e->ops->finish(e, err) : L3D_OK;
+}
+
 int engine_view_wait(engine *e, l3d_err *err)
 {
 	return e->ops->view_wait ? e->ops->view_wait(e, err) : L3D_OK;

@@ -10,6 +10,12 @@
  * being read (engine_create_streamed), and read back a run of rows at a
  * time (engine_read_rows), so that file I/O overlaps the transfers.
  *
+ * Steps on a device may still be running when engine_step() returns
+ * without counts (it waits for the call before it instead): everything
+ * that reads the universe afterwards comes after them, a failure of
+ * theirs is reported by the next call, and engine_finish() waits for
+ * them.
+ *
  * Counting: when engine_step() is given a stats pointer, the engine reports
  * the population of the universe after the last step, and the births and
  * deaths of that last step (cells dead at generation g-1 and alive at g, and
@@ -52,6 +58,8 @@ typedef struct engine_opts {
 typedef struct engine_ops {
 	const char *name;
 	int (*step)(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+	/* wait for steps still running (NULL: step never leaves any) */
+	int (*finish)(engine *e, l3d_err *err);
 	int (*read)(engine *e, grid *out, l3d_err *err);
 	/* rows [first, first + n) (row x * ny + y) into out, in grid layout */
 	int (*read_rows)(engine *e, uint64_t first, uint64_t n, uint64_t *out,
@@ -87,6 +95,8 @@ struct engine {
 };
 
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+/* Returns once every step asked for is done (local to this process). */
+int engine_finish(engine *e, l3d_err *err);
 /* `out` must be allocated with the engine's sizes; its generation is left
  * to the caller. */
 int engine_read(engine *e, grid *out, l3d_err *err);

@@ -112,6 +112,12 @@ static int handover_view_start(engine *e, bool project, int axis, uint64_t index
 	return engine_view_start(h->cur, project, axis, index, out, err);
 }
 
+static int handover_finish(engine *e, l3d_err *err)
+{
+	handover *h = (handover *)e;
+	return h->settled ? engine_finish(h->cur, err) : L3D_OK;
+}
+
 static int handover_view_wait(engine *e, l3d_err *err)
 {
 	handover *h = (handover *)e;
@@ -166,6 +172,7 @@ static void handover_destroy(engine *e)
 static const engine_ops handover_ops = {
 	.name = "handover",
 	.step = handover_step,
+	.finish = handover_finish,
 	.read = handover_read,
 	.read_rows = handover_read_rows,
 	.project = handover_project,

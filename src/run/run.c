@@ -561,6 +561,12 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		}
 		show_progress(l, p, false);
 	}
+	/* The last steps may still be running on a device: their time is
+	 * stepping time. */
+	double t = l3d_seconds();
+	if (!rc)
+		rc = engine_finish(l->e, err);
+	l->t_steps += l3d_seconds() - t;
 	show_progress(l, p, true);
 	return rc;
 }

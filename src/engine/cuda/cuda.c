@@ -74,6 +74,8 @@ typedef struct cuda_engine {
 	l3dk_counts *d_counts, *h_counts;
 	void *stage[2];              /* pinned; NULL: copy without staging */
 	cudaEvent_t stage_done[2];
+	cudaEvent_t queued;          /* the end of the last call's steps */
+	bool ahead;                  /* ... which may still be running */
 	size_t stage_bytes;
 	int next_stage;              /* staging buffer the next upload uses */
 	size_t row_bytes;
@@ -233,16 +235,36 @@ static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *er
 		CUDA_TRY(l3dk_population(&c->plan, c->buf[c->cur], c->d_counts, c->stream),
 			 "counting the population");
 	}
-	if (stats)
-		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
-					 cudaMemcpyDeviceToHost, c->stream),
-			 "reading the counters");
-	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
-	if (stats) {
-		stats->population = c->h_counts->population;
-		stats->births = c->h_counts->births;
-		stats->deaths = c->h_counts->deaths;
+	/* Without counts to return, the call ends once the call before it has:
+	 * its own steps are left running, so the device is not idle while the
+	 * caller takes a snapshot or looks at the clock and queues the next
+	 * ones.  Whatever reads the universe comes after them on the stream. */
+	if (!stats) {
+		if (c->ahead)
+			CUDA_TRY(cudaEventSynchronize(c->queued), "stepping");
+		CUDA_TRY(cudaEventRecord(c->queued, c->stream), "cudaEventRecord");
+		c->ahead = true;
+		return L3D_OK;
 	}
+	CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
+				 cudaMemcpyDeviceToHost, c->stream),
+		 "reading the counters");
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
+	c->ahead = false;
+	stats->population = c->h_counts->population;
+	stats->births = c->h_counts->births;
+	stats->deaths = c->h_counts->deaths;
+	return L3D_OK;
+}
+
+static int cuda_finish(engine *e, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (!c->ahead)
+		return L3D_OK;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaEventSynchronize(c->queued), "stepping");
+	c->ahead = false;
 	return L3D_OK;
 }
 
@@ -481,6 +503,8 @@ static void cuda_destroy(engine *e)
 	if (!c)
 		return;
 	cudaSetDevice(c->device);
+	if (c->stream)          /* steps may still be running (cuda_step) */
+		cudaStreamSynchronize(c->stream);
 	for (int i = 0; i < GRAPH_SLOTS; i++)
 		if (c->graphs[i].exec)
 			cudaGraphExecDestroy(c->graphs[i].exec);
@@ -492,6 +516,8 @@ static void cuda_destroy(engine *e)
 	}
 	cudaFree(c->d_counts);
 	cudaFreeHost(c->h_counts);
+	if (c->queued)
+		cudaEventDestroy(c->queued);
 	if (c->view.copy) {     /* a view's copy may still use its buffers */
 		cudaStreamSynchronize(c->view.copy);
 		cudaStreamDestroy(c->view.copy);
@@ -514,6 +540,7 @@ static const char *cuda_describe(const engine *e)
 static const engine_ops cuda_ops = {
 	.name = "cuda",
 	.step = cuda_step,
+	.finish = cuda_finish,
 	.read = cuda_read,
 	.read_rows = cuda_read_rows,
 	.project = cuda_project,
@@ -543,6 +570,7 @@ static int allocate(cuda_engine *c, l3d_err *err)
 		CUDA_TRY(cudaMalloc(&c->buf[i], c->bytes), "allocating the universe");
 	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
 	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->queued, cudaEventDisableTiming), "cudaEventCreate");
 	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
 	for (int i = 0; i < 2; i++) {
 		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),

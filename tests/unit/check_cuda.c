@@ -217,6 +217,48 @@ START_TEST(launch_modes_agree)
 }
 END_TEST
 
+/* Steps without counts may still run when engine_step returns (each call
+ * waits for the one before): whatever comes next sees them all, in every
+ * launch mode: the cells, a view, a render, a call with counts. */
+START_TEST(steps_left_running)
+{
+	rule r = rule_default;
+	grid g, got;
+	ref_universe ref;
+	l3d_err err;
+	setenv("LIFE3D_CUDA_LAUNCH", launch_modes[_i], 1);
+	make_random(&g, (box){40, 33, 130}, 0.25, 700 + _i);
+	ck_assert(ref_from_grid(&ref, &g) == 0);
+	engine *e = make_cuda(&g, &r);
+	uint64_t calls[] = {1, 7, 64, 130, 3}, pop = 0, born = 0, died = 0;
+	for (size_t k = 0; k < sizeof calls / sizeof *calls; k++) {
+		ck_assert_msg(engine_step(e, calls[k], NULL, &err) == L3D_OK, "%s", err.msg);
+		for (uint64_t s = 0; s < calls[k]; s++)
+			ref_step(&ref, &r, &pop, &born, &died);
+	}
+	ck_assert(ref_to_grid(&ref, &g) == 0);
+	check_views(e, &g, "steps left running");
+	check_render(e, &g, 30, 25, 1, false, "steps left running");
+	ck_assert_msg(grid_alloc(&got, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(grid_equal(&g, &got), "cells differ after steps left running");
+	ck_assert_msg(engine_step(e, 5, NULL, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_finish(e, &err) == L3D_OK, "%s", err.msg);
+	engine_stats st = {0, 0, 0};
+	ck_assert_msg(engine_step(e, 2, &st, &err) == L3D_OK, "%s", err.msg);
+	for (uint64_t s = 0; s < 7; s++)
+		ref_step(&ref, &r, &pop, &born, &died);
+	ck_assert_uint_eq(st.population, pop);
+	ck_assert_uint_eq(st.births, born);
+	ck_assert_uint_eq(st.deaths, died);
+	engine_destroy(e);
+	unsetenv("LIFE3D_CUDA_LAUNCH");
+	ref_free(&ref);
+	grid_free(&g);
+	grid_free(&got);
+}
+END_TEST
+
 /* Small forced tiles: many blocks in x and y, so the halo rows and planes
  * between blocks and the torus seams inside a block are all exercised. */
 START_TEST(small_tiles)
@@ -451,6 +493,7 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "rules"), every_shape_other_rules, 0, n);
 	tcase_add_loop_test(test_case(s, "neighbourhoods"), every_shape_every_neighbourhood, 0, n);
 	tcase_add_loop_test(test_case(s, "modes"), launch_modes_agree, 0, 3);
+	tcase_add_loop_test(test_case(s, "running"), steps_left_running, 0, 3);
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
 	tcase_add_loop_test(test_case(s, "sparse renders"), sparse_renders, 0, n);
 	TCase *t = test_case(s, "misc");

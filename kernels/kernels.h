@@ -107,6 +107,12 @@ cudaError_t l3dk_step_open(const l3dk_plan *p, const void *src, void *dst,
 cudaError_t l3dk_population(const l3dk_plan *p, const void *bits,
 			    l3dk_counts *counts, cudaStream_t s);
 
+/* Universe a against b (both of the plan's box): adds to counts the
+ * population of a, the cells alive in a and not in b (births, if b came
+ * just before a) and the cells alive in b and not in a (deaths). */
+cudaError_t l3dk_compare(const l3dk_plan *p, const void *a, const void *b,
+			 l3dk_counts *counts, cudaStream_t s);
+
 /* Views, with the meaning of grid_project and grid_slice (grid.h);
  * counts and cells are device buffers of width * height entries. */
 cudaError_t l3dk_project(const l3dk_plan *p, const void *bits, int axis,

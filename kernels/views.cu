@@ -46,6 +46,32 @@ __global__ void population_kernel(Box b, l3dk_counts *counts)
 		atomicAdd(&counts->population, (unsigned long long)n);
 }
 
+/* Two universes a and b compared: population a, cells of a not in b
+ * (births into a), cells of b not in a (deaths). */
+__global__ void compare_kernel(Box a, const uint32_t *b, l3dk_counts *counts)
+{
+	uint64_t total = a.nx * a.ny * a.w32, n[3] = {0, 0, 0};
+	for (uint64_t i = thread_index(); i < total; i += thread_stride()) {
+		uint32_t x = a.bits[i], y = b[i];
+		n[0] += __popc(x);
+		n[1] += __popc(x & ~y);
+		n[2] += __popc(y & ~x);
+	}
+	for (int k = 0; k < 3; k++) {
+#pragma unroll
+		for (int d = 16; d > 0; d >>= 1)
+			n[k] += __shfl_xor_sync(FULL, n[k], d);
+	}
+	if ((threadIdx.x & 31) == 0) {
+		if (n[0])
+			atomicAdd(&counts->population, (unsigned long long)n[0]);
+		if (n[1])
+			atomicAdd(&counts->births, (unsigned long long)n[1]);
+		if (n[2])
+			atomicAdd(&counts->deaths, (unsigned long long)n[2]);
+	}
+}
+
 /* Axis z: one thread per (x, y) row, counts[y * nx + x]. */
 __global__ void project_z(Box b, uint32_t *counts)
 {
@@ -109,6 +135,15 @@ extern "C" cudaError_t l3dk_population(const l3dk_plan *p, const void *bits,
 {
 	Box b = box_of(p, bits);
 	population_kernel<<<blocks_for(b.nx * b.ny * b.w32 / 8), 256, 0, s>>>(b, counts);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t l3dk_compare(const l3dk_plan *p, const void *a, const void *b,
+				    l3dk_counts *counts, cudaStream_t s)
+{
+	Box x = box_of(p, a);
+	compare_kernel<<<blocks_for(x.nx * x.ny * x.w32 / 8), 256, 0, s>>>(
+		x, static_cast<const uint32_t *>(b), counts);
 	return cudaGetLastError();
 }
 

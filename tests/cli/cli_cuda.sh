@@ -158,6 +158,26 @@ else
 	fail "auto on the CPU alone: $(tail -1 sh.auto.err)"
 fi
 
+# A universe that repeats with period 2 takes a trillion steps at once on
+# the GPU too (a log line every 999999999 steps: odd leaps), with the CPU
+# engine's cells and log; LIFE3D_SKIP=0 still steps (briefly, here).
+"$LIFE3D" -q --random 48 --seed 2 -n 500 -o settled.l3d || fail "make settled"
+for eng in cpu cuda; do
+	start=$(date +%s)
+	"$LIFE3D" -q --engine $eng -n 1000000000000 --log-every 999999999 --log tr.$eng.tsv \
+		-o tr.$eng.l3d settled.l3d && ok || fail "a trillion steps, $eng"
+	[ $(($(date +%s) - start)) -le 60 ] && ok ||
+		fail "a trillion steps, $eng, took $(($(date +%s) - start)) s"
+done
+expect_same tr.cpu.l3d tr.cuda.l3d "a trillion steps: cells"
+expect_same tr.cpu.tsv tr.cuda.tsv "a trillion steps: log"
+for eng in cpu cuda; do
+	LIFE3D_SKIP=0 "$LIFE3D" -q --engine $eng -n 5001 --log-every 7 --log d.$eng.tsv \
+		-o d.$eng.l3d settled.l3d && ok || fail "dense, $eng"
+done
+expect_same d.cpu.l3d d.cuda.l3d "LIFE3D_SKIP=0: cells"
+expect_same d.cpu.tsv d.cuda.tsv "LIFE3D_SKIP=0: log"
+
 # Device selection: a device that is not there is a usage error; hiding
 # every GPU makes the engine unavailable.
 expect_exit 64 "--device out of range" -- \

@@ -259,6 +259,50 @@ START_TEST(steps_left_running)
 }
 END_TEST
 
+/* A universe that comes to repeat with period 2 is found out by the
+ * engine's probes and then stepped any number of times at once: a
+ * trillion steps, odd and even, the same cells and counts as the CPU
+ * engine's; and a universe that keeps changing, probed mid-call, still
+ * steps exactly (the reference, every call's counts). */
+START_TEST(settled_universe_leaps)
+{
+	rule r = rule_default;
+	grid g, want, got;
+	l3d_err err;
+	make_random(&g, (box){48, 48, 48}, 0.25, 2);
+	engine_opts cpu = {.kind = "cpu", .device = -1};
+	engine *c = NULL, *e = NULL;
+	ck_assert_msg(engine_create(&cpu, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_step(c, 500, NULL, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(c, &g, &err) == L3D_OK, "%s", err.msg);
+	e = make_cuda(&g, &r);
+	static const uint64_t calls[] = {1000000000000ull, 999999999, 1, 64, 2};
+	for (size_t k = 0; k < sizeof calls / sizeof *calls; k++) {
+		engine_stats a = {0, 0, 0}, b = {0, 0, 0};
+		ck_assert_msg(engine_step(c, calls[k], &a, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(engine_step(e, calls[k], &b, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(a.population == b.population && a.births == b.births &&
+			      a.deaths == b.deaths, "call %zu: counts %llu/%llu/%llu, cpu %llu/%llu/%llu",
+			      k, (unsigned long long)b.population, (unsigned long long)b.births,
+			      (unsigned long long)b.deaths, (unsigned long long)a.population,
+			      (unsigned long long)a.births, (unsigned long long)a.deaths);
+	}
+	ck_assert_msg(grid_alloc(&want, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(grid_alloc(&got, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(c, &want, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(grid_equal(&want, &got), "cells differ after a trillion steps");
+	engine_destroy(c);
+	engine_destroy(e);
+	grid_free(&g);
+	grid_free(&want);
+	grid_free(&got);
+	/* Probes in the middle of calls, on universes that never settle. */
+	compare_run((box){20, 18, 70}, "B5..7/S4..9", 4, 150, 901, 0);
+	compare_run((box){9, 40, 64}, "B6/S567", 3, 333, 902, 0);
+}
+END_TEST
+
 /* Small forced tiles: many blocks in x and y, so the halo rows and planes
  * between blocks and the torus seams inside a block are all exercised. */
 START_TEST(small_tiles)
@@ -499,6 +543,7 @@ static Suite *cuda_suite(void)
 	TCase *t = test_case(s, "misc");
 	tcase_add_test(t, larger_universe);
 	tcase_add_test(t, sparse_render_larger);
+	tcase_add_test(t, settled_universe_leaps);
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);
 	tcase_add_test(t, describe_devices);

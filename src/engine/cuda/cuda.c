@@ -80,6 +80,14 @@ typedef struct cuda_engine {
 	int next_stage;              /* staging buffer the next upload uses */
 	size_t row_bytes;
 	graph_slot graphs[GRAPH_SLOTS];
+	struct {                     /* a universe that repeats with period 2 */
+		void *copy;          /* the universe two steps back, for a probe */
+		bool off;            /* no memory for the copy: never probed */
+		bool on;             /* it repeats: steps cost nothing */
+		int a;               /* the buffer of one of its two phases */
+		engine_stats of[2];  /* the counts of a generation in a, and not */
+		uint64_t gap, since; /* steps between probes, and since the last */
+	} settle;
 	uint64_t clock;
 	struct {                     /* the view a snapshot is taking */
 		cudaStream_t copy;   /* its copy to the host */
@@ -220,26 +228,141 @@ static int run_steps(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
 	return L3D_OK;
 }
 
+/* ---- a universe that repeats with period 2 ----
+ * Every `gap` steps (64, doubling to 4096 while it fails) the universe is
+ * copied, stepped twice and compared with the copy.  When the two are the
+ * same it repeats with period 2 from there on (the rule is deterministic):
+ * the two buffers hold its two phases, a step is a swap and its counts are
+ * known, so any number of steps costs nothing.  Bit for bit what stepping
+ * would give.  The probe costs a copy and two passes over the universe
+ * and one wait for the device. */
+enum { SETTLE_FIRST = 64, SETTLE_MOST = 4096 };
+
+/* Counts of the current universe against `other`, on the host. */
+static int compare_with(cuda_engine *c, const void *other, l3dk_counts *out, l3d_err *err)
+{
+	CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+		 "clearing the counters");
+	CUDA_TRY(l3dk_compare(&c->plan, c->buf[c->cur], other, c->d_counts, c->stream),
+		 "comparing generations");
+	CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
+				 cudaMemcpyDeviceToHost, c->stream),
+		 "reading the counters");
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
+	c->ahead = false;
+	*out = *c->h_counts;
+	return L3D_OK;
+}
+
+/* Two steps, the counts of the second in *last, and whether they brought
+ * the universe back.  *probed false: no memory for the copy (then never
+ * again). */
+static int probe(cuda_engine *c, engine_stats *last, bool *probed, l3d_err *err)
+{
+	*probed = false;
+	if (!c->settle.copy && cudaMalloc(&c->settle.copy, c->bytes) != cudaSuccess) {
+		(void)cudaGetLastError();
+		c->settle.copy = NULL;
+		c->settle.off = true;
+		return L3D_OK;
+	}
+	CUDA_TRY(cudaMemcpyAsync(c->settle.copy, c->buf[c->cur], c->bytes,
+				 cudaMemcpyDeviceToDevice, c->stream),
+		 "copying the universe");
+	int rc = run_steps(c, 2, 0, err);
+	l3dk_counts back, now;
+	if (!rc)
+		rc = compare_with(c, c->settle.copy, &back, err);
+	if (!rc)
+		rc = compare_with(c, c->buf[c->cur ^ 1], &now, err);
+	if (rc)
+		return rc;
+	*probed = true;
+	*last = (engine_stats){now.population, now.births, now.deaths};
+	c->settle.since = 0;
+	if (back.births || back.deaths) {
+		c->settle.gap = c->settle.gap < SETTLE_MOST ? 2 * c->settle.gap : SETTLE_MOST;
+		return L3D_OK;
+	}
+	c->settle.on = true;
+	c->settle.a = c->cur;
+	c->settle.of[0] = *last;
+	c->settle.of[1] = (engine_stats){now.population - now.births + now.deaths,
+					 now.deaths, now.births};
+	return L3D_OK;
+}
+
+/* Steps of a universe that repeats: a swap for an odd number. */
+static void leap(cuda_engine *c, uint64_t steps, engine_stats *last)
+{
+	c->cur ^= (int)(steps & 1);
+	*last = c->settle.of[c->cur == c->settle.a ? 0 : 1];
+}
+
+/* Steps to run before the next probe: up to it, in whole bulk graphs so
+ * the graphs' shapes stay few. */
+static uint64_t before_probe(const cuda_engine *c, uint64_t steps)
+{
+	if (c->settle.off || c->settle.since >= c->settle.gap)
+		return steps;
+	uint64_t bulk = BULK_LAUNCHES * (uint64_t)c->plan.fuse;
+	uint64_t n = (c->settle.gap - c->settle.since + bulk - 1) / bulk * bulk;
+	return n < steps ? n : steps;
+}
+
 static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	if (stats)
-		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
-			 "clearing the counters");
-	if (steps > 0) {
-		int rc = run_steps(c, steps, stats != NULL, err);
+	engine_stats known = {0, 0, 0};
+	bool on_host = false, on_device = false, queued = false;
+	while (steps > 0) {
+		if (c->settle.on) {
+			leap(c, steps, &known);
+			on_host = true, on_device = false;
+			break;
+		}
+		if (!c->settle.off && c->settle.since >= c->settle.gap && steps >= 2) {
+			bool probed;
+			int rc = probe(c, &known, &probed, err);
+			if (rc)
+				return rc;
+			if (probed) {
+				on_host = true, on_device = false, queued = false;
+				steps -= 2;
+				continue;
+			}
+		}
+		uint64_t n = before_probe(c, steps);
+		bool count = stats && n == steps;
+		if (count)
+			CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+				 "clearing the counters");
+		int rc = run_steps(c, n, count, err);
 		if (rc)
 			return rc;
-	} else if (stats) {
+		c->settle.since += n;
+		steps -= n;
+		on_host = false, on_device = count, queued = true;
+	}
+	if (stats && !on_host && !on_device) {
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+			 "clearing the counters");
 		CUDA_TRY(l3dk_population(&c->plan, c->buf[c->cur], c->d_counts, c->stream),
 			 "counting the population");
+		on_device = true;
+	}
+	if (stats && on_host) {
+		*stats = known;
+		return L3D_OK;
 	}
 	/* Without counts to return, the call ends once the call before it has:
 	 * its own steps are left running, so the device is not idle while the
 	 * caller takes a snapshot or looks at the clock and queues the next
 	 * ones.  Whatever reads the universe comes after them on the stream. */
 	if (!stats) {
+		if (!queued)
+			return L3D_OK;
 		if (c->ahead)
 			CUDA_TRY(cudaEventSynchronize(c->queued), "stepping");
 		CUDA_TRY(cudaEventRecord(c->queued, c->stream), "cudaEventRecord");
@@ -526,6 +649,7 @@ static void cuda_destroy(engine *e)
 	}
 	cudaFree(c->view.dev);
 	cudaFree(c->view.scratch);
+	cudaFree(c->settle.copy);
 	cudaFreeHost(c->view.pinned);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
@@ -571,6 +695,9 @@ static int allocate(cuda_engine *c, l3d_err *err)
 	CUDA_TRY(cudaMalloc((void **)&c->d_counts, sizeof *c->d_counts), "cudaMalloc");
 	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
 	CUDA_TRY(cudaEventCreateWithFlags(&c->queued, cudaEventDisableTiming), "cudaEventCreate");
+	c->settle.gap = SETTLE_FIRST;
+	const char *skip = getenv("LIFE3D_SKIP");     /* "0": step every time */
+	c->settle.off = skip && !strcmp(skip, "0");
 	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
 	for (int i = 0; i < 2; i++) {
 		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),

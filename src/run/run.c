@@ -24,12 +24,17 @@
  * written to the end. */
 enum { PHASE_INPUT, PHASE_STEPS, PHASE_OUTPUT };
 static volatile sig_atomic_t stop_signal, checkpoint_requested, phase;
+/* A stop abandons the snapshot being developed only while the run steps:
+ * once the last step is done, the last picture is finished too. */
+static volatile sig_atomic_t picture_stop;
 
 bool run_request_stop(int signo)
 {
 	if (phase == PHASE_INPUT)
 		return true;
 	stop_signal = signo;
+	if (phase == PHASE_STEPS)
+		picture_stop = 1;
 	return false;
 }
 
@@ -239,7 +244,7 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	s->axis = o->slice_axis[0] - 'x';
 	s->force = o->force;
 	s->threads = (int)o->threads;
-	s->stop = &stop_signal;
+	s->stop = &picture_stop;
 	rule_format(&p->rule, s->rule, sizeof s->rule);
 	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
 	uint64_t len = s->axis == 0 ? p->src.nx : s->axis == 1 ? p->src.start.ny : p->src.start.nz;
@@ -659,10 +664,16 @@ int run(const options *o, l3d_err *err)
 		rc = step_loop(&l, &p, o, log_first, err);
 	if (!rc)
 		phase = PHASE_OUTPUT;
-	/* The last snapshot may still be being written. */
-	int src = snapshot_wait(rc ? NULL : err);
-	if (!rc)
-		rc = abandoned(&l, &p, o, src, err);
+	/* The last snapshot may still be being developed: the result is
+	 * written meanwhile, unless a stop reached the picture (then the run
+	 * ends as a stopped run does, with a checkpoint).  Only rank 0 takes
+	 * pictures; every rank makes the same collective calls either way. */
+	bool develop_later = !rc && !picture_stop;
+	if (!develop_later) {
+		int src = snapshot_wait(rc ? NULL : err);
+		if (!rc)
+			rc = abandoned(&l, &p, o, src, err);
+	}
 	rc = comm_agree(rc, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
@@ -672,6 +683,8 @@ int run(const options *o, l3d_err *err)
 	double t_steps = l3d_seconds();
 	if (!rc)
 		rc = write_result(&l, &p, o, err);
+	int src = develop_later ? snapshot_wait(rc ? NULL : err) : L3D_OK;
+	rc = comm_agree(rc ? rc : src, err);
 	if (!rc && o->verbose)
 		fprintf(stderr, "life3d: input %.3f s, engine set-up %.3f s, steps and "
 			"events %.3f s, output %.3f s\n", t_input - l.t0,

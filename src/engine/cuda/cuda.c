@@ -299,11 +299,14 @@ static void leap(cuda_engine *c, uint64_t steps, engine_stats *last)
 	*last = c->settle.of[c->cur == c->settle.a ? 0 : 1];
 }
 
-/* Steps to run before the next probe: up to it, in whole bulk graphs so
- * the graphs' shapes stay few. */
+/* Steps to run before the next probe.  A call of up to SETTLE_MOST steps
+ * is not cut (its probe, when due, comes first): calls between snapshots
+ * keep their few graph shapes, and each recapture would cost more than a
+ * late probe.  A longer call is cut where the probe is due, in whole bulk
+ * graphs. */
 static uint64_t before_probe(const cuda_engine *c, uint64_t steps)
 {
-	if (c->settle.off || c->settle.since >= c->settle.gap)
+	if (c->settle.off || c->settle.since >= c->settle.gap || steps <= SETTLE_MOST)
 		return steps;
 	uint64_t bulk = BULK_LAUNCHES * (uint64_t)c->plan.fuse;
 	uint64_t n = (c->settle.gap - c->settle.since + bulk - 1) / bulk * bulk;

@@ -92,15 +92,13 @@ __device__ __forceinline__ bool by_cells(const Scratch &s)
 	return s.starts && *s.live <= s.max_live;
 }
 
-/* The walk a stored start begins (render_enter's speed and step). */
+/* The walk a stored start begins. */
 __device__ __forceinline__ void walk_of(const render_view &v, const Start &st, render_walk *w)
 {
+	render_direction(&v, w);
 	for (int k = 0; k < 3; k++) {
-		int64_t dir = -v.toward[k];
 		w->cell[k] = st.cell[k];
 		w->dist[k] = st.dist[k];
-		w->speed[k] = dir < 0 ? -dir : dir;
-		w->step[k] = dir > 0 ? 1 : -1;
 	}
 	w->face = st.face;
 }
@@ -260,16 +258,8 @@ paint_kernel(render_view v, uint8_t *rgb, Scratch s)
 		render_walk w;
 		walk_of(sv, st, &w);
 		int hit = st.face >= 0 && key != PENDING;
-		if (hit) {
-			uint64_t index = key & ((1ull << s.shift) - 1), steps;
-			int64_t cell[3] = {(int64_t)(index / sv.nz / sv.ny),
-					   (int64_t)(index / sv.nz % sv.ny), (int64_t)(index % sv.nz)};
-			int face;
-			render_visit(&w, cell, &steps, &face);
-			for (int k = 0; k < 3; k++)
-				w.cell[k] = cell[k];
-			w.face = face;
-		}
+		if (hit)
+			render_at_key(&sv, s.shift, key, &w);
 		render_paint(&sv, (uint32_t)(p % sv.width), (uint32_t)(p / sv.width), hit, &w,
 			     rgb + p * 3);
 	}

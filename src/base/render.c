@@ -224,16 +224,8 @@ static void paint_key(const render_view *v, int shift, uint64_t p, uint64_t key,
 {
 	render_walk w;
 	int hit = pixel_walk(v, p, &w) && key != UINT64_MAX;
-	if (hit) {
-		uint64_t index = key & (((uint64_t)1 << shift) - 1), steps;
-		int64_t c[3] = {(int64_t)(index / v->nz / v->ny), (int64_t)(index / v->nz % v->ny),
-				(int64_t)(index % v->nz)};
-		int face;
-		render_visit(&w, c, &steps, &face);
-		for (int k = 0; k < 3; k++)
-			w.cell[k] = c[k];
-		w.face = face;
-	}
+	if (hit)
+		render_at_key(v, shift, key, &w);
 	render_paint(v, (uint32_t)(p % v->width), (uint32_t)(p / v->width), hit, &w, px);
 }
 

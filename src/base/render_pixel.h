@@ -74,6 +74,16 @@ RENDER_FN int64_t render_abs(int64_t a)
 	return a < 0 ? -a : a;
 }
 
+/* Every ray's direction, -toward: per axis its speed and step. */
+RENDER_FN void render_direction(const render_view *v, render_walk *w)
+{
+	for (int k = 0; k < 3; k++) {
+		int64_t dir = -v->toward[k];
+		w->speed[k] = render_abs(dir);
+		w->step[k] = dir > 0 ? 1 : -1;
+	}
+}
+
 /* Where the ray from p0 along -toward enters the box: false if it
  * misses.  Fractions a / speed compare by cross-multiplication. */
 RENDER_FN int render_enter(const render_view *v, const int64_t p0[3], render_walk *w)
@@ -82,10 +92,9 @@ RENDER_FN int render_enter(const render_view *v, const int64_t p0[3], render_wal
 			      (int64_t)v->nz * RENDER_SUB};
 	int m = -1;
 	int64_t ta = 0, tv = 1, ea = 0, ev = 0;
+	render_direction(v, w);
 	for (int k = 0; k < 3; k++) {
-		int64_t dir = -v->toward[k], s = render_abs(dir);
-		w->speed[k] = s;
-		w->step[k] = dir > 0 ? 1 : -1;
+		int64_t dir = -v->toward[k], s = w->speed[k];
 		if (s == 0) {
 			if (p0[k] < 0 || p0[k] >= n[k])
 				return 0;
@@ -332,6 +341,20 @@ RENDER_FN uint64_t render_max_live(const render_view *v)
 	}
 	double walks = (double)v->width * v->height * (double)(v->nx + v->ny + v->nz);
 	return (uint64_t)(walks / (16 * area));
+}
+
+/* The walk w (as render_first left it) moved to the cell a key names
+ * (one its walk visits), entered as the walk enters it. */
+RENDER_FN void render_at_key(const render_view *v, int shift, uint64_t key, render_walk *w)
+{
+	uint64_t index = key & (((uint64_t)1 << shift) - 1), steps;
+	int64_t c[3] = {(int64_t)(index / v->nz / v->ny), (int64_t)(index / v->nz % v->ny),
+			(int64_t)(index % v->nz)};
+	int face = w->face;
+	render_visit(w, c, &steps, &face);
+	for (int k = 0; k < 3; k++)
+		w->cell[k] = c[k];
+	w->face = face;
 }
 
 RENDER_FN int64_t render_floor(double x)

@@ -79,22 +79,27 @@ static uint64_t band_rows(uint64_t w, uint64_t h)
 	return rows ? rows : 1;
 }
 
-/* Whether a render of w x h pixels may come from the engine whole. */
-static bool whole_render(const uint64_t n[3], uint64_t w, uint64_t h)
+/* Whether a whole render of w x h pixels, at `per_pixel` bytes a pixel,
+ * is small enough to hold at once: no larger than WHOLE_RENDER_BYTES or
+ * than a copy of the universe. */
+static bool whole_fits(const uint64_t n[3], uint64_t w, uint64_t h, uint64_t per_pixel)
 {
 	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
-	uint64_t bytes = 3 * w * h;
+	uint64_t bytes = per_pixel * w * h;
 	return bytes <= WHOLE_RENDER_BYTES || bytes <= grid_bytes(&dims);
 }
 
-/* Whether a render of w x h pixels drawn on the host may be drawn cell by
- * cell when the universe is sparse (render_cells: the picture and a key a
- * pixel, 11 bytes a pixel), within the same bounds. */
+/* A render drawn by the engine (3 bytes a pixel), or on the host cell by
+ * cell when the universe is sparse (render_cells: the picture and a key,
+ * 11 bytes a pixel). */
+static bool whole_render(const uint64_t n[3], uint64_t w, uint64_t h)
+{
+	return whole_fits(n, w, h, 3);
+}
+
 static bool cells_render(const uint64_t n[3], uint64_t w, uint64_t h)
 {
-	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
-	uint64_t bytes = 11 * w * h;
-	return bytes <= WHOLE_RENDER_BYTES || bytes <= grid_bytes(&dims);
+	return whole_fits(n, w, h, 11);
 }
 
 /* A slot holds a band's pixels and their compressed copy, which is no

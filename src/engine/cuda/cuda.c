@@ -238,20 +238,28 @@ static int run_steps(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
  * and one wait for the device. */
 enum { SETTLE_FIRST = 64, SETTLE_MOST = 4096 };
 
-/* Counts of the current universe against `other`, on the host. */
-static int compare_with(cuda_engine *c, const void *other, l3dk_counts *out, l3d_err *err)
+/* The device's counters to the host, once everything queued is done. */
+static int read_counts(cuda_engine *c, engine_stats *out, l3d_err *err)
 {
-	CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
-		 "clearing the counters");
-	CUDA_TRY(l3dk_compare(&c->plan, c->buf[c->cur], other, c->d_counts, c->stream),
-		 "comparing generations");
 	CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
 				 cudaMemcpyDeviceToHost, c->stream),
 		 "reading the counters");
 	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
 	c->ahead = false;
-	*out = *c->h_counts;
+	*out = (engine_stats){c->h_counts->population, c->h_counts->births,
+			      c->h_counts->deaths};
 	return L3D_OK;
+}
+
+/* Counts of the current universe against `other`, on the host
+ * (l3dk_compare's: population, births into it, deaths). */
+static int compare_with(cuda_engine *c, const void *other, engine_stats *out, l3d_err *err)
+{
+	CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+		 "clearing the counters");
+	CUDA_TRY(l3dk_compare(&c->plan, c->buf[c->cur], other, c->d_counts, c->stream),
+		 "comparing generations");
+	return read_counts(c, out, err);
 }
 
 /* Two steps, the counts of the second in *last, and whether they brought
@@ -270,7 +278,7 @@ static int probe(cuda_engine *c, engine_stats *last, bool *probed, l3d_err *err)
 				 cudaMemcpyDeviceToDevice, c->stream),
 		 "copying the universe");
 	int rc = run_steps(c, 2, 0, err);
-	l3dk_counts back, now;
+	engine_stats back, now;
 	if (!rc)
 		rc = compare_with(c, c->settle.copy, &back, err);
 	if (!rc)
@@ -278,7 +286,7 @@ static int probe(cuda_engine *c, engine_stats *last, bool *probed, l3d_err *err)
 	if (rc)
 		return rc;
 	*probed = true;
-	*last = (engine_stats){now.population, now.births, now.deaths};
+	*last = now;
 	c->settle.since = 0;
 	if (back.births || back.deaths) {
 		c->settle.gap = c->settle.gap < SETTLE_MOST ? 2 * c->settle.gap : SETTLE_MOST;
@@ -372,15 +380,7 @@ static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *er
 		c->ahead = true;
 		return L3D_OK;
 	}
-	CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
-				 cudaMemcpyDeviceToHost, c->stream),
-		 "reading the counters");
-	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
-	c->ahead = false;
-	stats->population = c->h_counts->population;
-	stats->births = c->h_counts->births;
-	stats->deaths = c->h_counts->deaths;
-	return L3D_OK;
+	return read_counts(c, stats, err);
 }
 
 static int cuda_finish(engine *e, l3d_err *err)

@@ -126,12 +126,19 @@ cudaError_t l3dk_slice(const l3dk_plan *p, const void *bits, int axis,
  * v->height pixels of 3 bytes.  With scratch, a device buffer of at least
  * l3dk_render_scratch(v) bytes (0: none is of use), a sparse universe is
  * drawn cell by cell, much faster; without, every pixel's ray is walked.
- * cudaErrorInvalidValue for a view of another box or of no pixels. */
+ * The scratch keeps what depends on the view alone from one call to the
+ * next: `prepared` says that the last l3dk_render or l3dk_render_prepare
+ * given this scratch was for the same view (equal bytes) and succeeded;
+ * 0 always works.  cudaErrorInvalidValue for a view of another box or of
+ * no pixels.  l3dk_render_prepare queues only that per-view part, so that
+ * a run can pay for it before its first step. */
 struct render_view;
 size_t l3dk_render_scratch(const struct render_view *v);
 cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 			const struct render_view *v, uint8_t *rgb, void *scratch,
-			size_t scratch_bytes, cudaStream_t s);
+			size_t scratch_bytes, int prepared, cudaStream_t s);
+cudaError_t l3dk_render_prepare(const struct render_view *v, void *scratch,
+				size_t scratch_bytes, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -14,17 +14,22 @@
  * face's shade) index it freely.
  *
  * A sparse universe is drawn cell by cell instead (render_pixel.h: the
- * same bytes).  The first kernel lists the live cells (a warp's cells
- * appended together, one atomicAdd a warp) and counts them; when they are
- * few enough for drawing cell by cell to be cheaper than the walks (and
- * for the list), the second stores each pixel's start instead of walking
- * it, the third offers every listed cell to the pixels it may cover (a
- * 64-bit atomicMin a pixel keeps the candidate of fewest steps), a thread
- * a cell, and the fourth paints.  The choice is made on the device, from
- * the count, so the host never waits: the kernels of the path not taken
- * return at once.  The scratch (l3dk_render_scratch) is 40 bytes a pixel
- * for keys and starts and 16 a listed cell, up to two cells a pixel;
- * without it every picture is walked.
+ * same bytes).  What depends on the view alone is kept in the scratch from
+ * one picture to the next: each pixel's start (where its walk enters the
+ * box) and the box edge over it, stored once a view by prepare_kernel,
+ * which also sets every pixel's key pending.  A picture then takes three
+ * kernels.  The first lists the live cells (a block's cells appended
+ * together, one atomicAdd a block) and counts them; when they are few
+ * enough for drawing cell by cell to be cheaper than the walks (and for
+ * the list), the second offers every listed cell to the pixels it may
+ * cover (a 64-bit atomicMin a pixel keeps the candidate of fewest steps),
+ * a thread a cell, and the third paints, setting the keys it used pending
+ * again for the next picture.  The choice is made on the device, from the
+ * count, so the host never waits: the kernels of the path not taken
+ * return at once (the walks when the cells are drawn, the offers and the
+ * paint when the rays are walked).  The scratch (l3dk_render_scratch) is
+ * 40 bytes a pixel for keys and starts and 16 a listed cell, up to two
+ * cells a pixel; without it every picture is walked.
  *
  * To time it: life3d --engine cuda --random 1024 -n 1000 --snapshot-every
  * 100 --snapshot-kind render -v against the same run without snapshots
@@ -49,9 +54,10 @@ struct Cells {
 };
 
 /* Where a pixel's walk starts (render_first); face -1: it misses the box.
- * 32 bytes, read as two 16-byte loads. */
+ * And the box edge over the pixel (render_edge_at).  32 bytes, read as two
+ * 16-byte loads. */
 struct __align__(16) Start {
-	int32_t cell[3], dist[3], face, pad;
+	int32_t cell[3], dist[3], face, edge;
 };
 
 /* A live cell of the list. */
@@ -103,15 +109,40 @@ __device__ __forceinline__ void walk_of(const render_view &v, const Start &st, r
 	w->face = st.face;
 }
 
-/* Walk each pixel's ray and paint it, or, for a picture drawn cell by
- * cell, store its start. */
+/* Once a view: each pixel's start and edge, and its key pending. */
+__global__ void __launch_bounds__(256)
+prepare_kernel(render_view v, Scratch s)
+{
+	__shared__ render_view sv;
+	load_view(v, &sv);
+	uint64_t pixels = (uint64_t)sv.width * sv.height;
+	for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p < pixels;
+	     p += (uint64_t)gridDim.x * blockDim.x) {
+		uint32_t i = (uint32_t)(p % sv.width), j = (uint32_t)(p / sv.width);
+		render_walk w;
+		int hit = render_first(&sv, i, j, &w);
+		Start st;
+		for (int k = 0; k < 3; k++) {
+			st.cell[k] = (int32_t)w.cell[k];
+			st.dist[k] = (int32_t)w.dist[k];
+		}
+		st.face = hit ? w.face : -1;
+		st.edge = render_edge_at(&sv, i, j);
+		s.starts[p] = st;
+		s.keys[p] = PENDING;
+	}
+}
+
+/* Walk each pixel's ray and paint it, unless the picture is drawn cell by
+ * cell. */
 __global__ void __launch_bounds__(TILE_W * TILE_H)
 render_kernel(render_view v, Cells c, uint64_t tiles_x, uint64_t tiles, uint8_t *rgb,
 	      Scratch s)
 {
 	__shared__ render_view sv;
+	if (by_cells(s))
+		return;
 	load_view(v, &sv);
-	bool cells = by_cells(s);
 	for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
 		uint64_t i = t % tiles_x * TILE_W + threadIdx.x % TILE_W;
 		uint64_t j = t / tiles_x * TILE_H + threadIdx.x / TILE_W;
@@ -119,19 +150,6 @@ render_kernel(render_view v, Cells c, uint64_t tiles_x, uint64_t tiles, uint8_t 
 			continue;
 		render_walk w;
 		int hit = render_first(&sv, (uint32_t)i, (uint32_t)j, &w);
-		if (cells) {
-			uint64_t p = j * sv.width + i;
-			Start st;
-			for (int k = 0; k < 3; k++) {
-				st.cell[k] = (int32_t)w.cell[k];
-				st.dist[k] = (int32_t)w.dist[k];
-			}
-			st.face = hit ? w.face : -1;
-			st.pad = 0;
-			s.starts[p] = st;
-			s.keys[p] = PENDING;
-			continue;
-		}
 		while (hit && !alive(c, w.cell))
 			hit = render_next(&sv, &w);
 		render_paint(&sv, (uint32_t)i, (uint32_t)j, hit, &w,
@@ -162,18 +180,37 @@ __device__ __forceinline__ void offer(const render_view &v, const Scratch &s, co
 }
 
 /* The live cells listed (up to max_live of them) and counted.  A thread
- * takes four 64-bit words (grid layout: rows of w64 words) a round, and a
- * block its 1024 words with one atomicAdd: one a warp made the count's
- * address the bottleneck.  The rounds are the same for every thread of a
- * block, so its counts are summed with shuffles and shared memory. */
-constexpr unsigned COLLECT_THREADS = 256, COLLECT_WORDS = 4;
+ * takes eight 64-bit words (grid layout: rows of w64 words) a round, a
+ * warp's loads falling on consecutive words, and a block its 2048 words
+ * with one atomicAdd: one a warp made the count's address the bottleneck
+ * (at 1024^3 on an H200, 4 words a thread took 87 us, 8 82 us, 16 98 us).
+ * The rounds are the same for every thread of a block, so its counts are
+ * summed with shuffles and shared memory.  The list's order is of no
+ * consequence: a pixel keeps the least key whatever the order of offers. */
+constexpr unsigned COLLECT_THREADS = 256, COLLECT_WORDS = 8;
+
+/* a / b and a % b, in 32 bits where both fit (a GPU divides 64-bit
+ * integers in a long subroutine). */
+__device__ __forceinline__ void divide(uint64_t a, uint64_t b, uint64_t *q, uint64_t *r)
+{
+	if ((a | b) >> 32 == 0) {
+		uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
+		*q = a32 / b32;
+		*r = a32 % b32;
+	} else {
+		*q = a / b;
+		*r = a % b;
+	}
+}
 
 __device__ __forceinline__ void list_word(const Scratch &s, unsigned long long w, uint64_t k,
 					  uint64_t w64, uint64_t ny, unsigned long long at)
 {
-	uint64_t row = k / w64;
-	Cell c{(uint32_t)(row / ny), (uint32_t)(row % ny), 0, 0};
-	uint32_t z0 = (uint32_t)(k % w64 * 64);
+	uint64_t row, word, x, y;
+	divide(k, w64, &row, &word);
+	divide(row, ny, &x, &y);
+	Cell c{(uint32_t)x, (uint32_t)y, 0, 0};
+	uint32_t z0 = (uint32_t)(word * 64);
 	for (; w; w &= w - 1, at++) {
 		c.z = z0 + __ffsll((long long)w) - 1;
 		s.cells[at] = c;
@@ -189,11 +226,12 @@ collect_kernel(const unsigned long long *bits, uint64_t words, uint64_t w64, uin
 	const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
 	const uint64_t per_block = (uint64_t)COLLECT_THREADS * COLLECT_WORDS;
 	for (uint64_t at = blockIdx.x * per_block; at < words; at += gridDim.x * per_block) {
-		uint64_t k = at + threadIdx.x * COLLECT_WORDS;
+		uint64_t k = at + threadIdx.x;
 		unsigned long long w[COLLECT_WORDS];
 		unsigned n = 0;
 		for (unsigned j = 0; j < COLLECT_WORDS; j++) {
-			w[j] = k + j < words ? bits[k + j] : 0;
+			uint64_t kj = k + (uint64_t)j * COLLECT_THREADS;
+			w[j] = kj < words ? __ldg(&bits[kj]) : 0;
 			n += __popcll(w[j]);
 		}
 		unsigned before = n;             /* inclusive, within the warp */
@@ -219,7 +257,8 @@ collect_kernel(const unsigned long long *bits, uint64_t words, uint64_t w64, uin
 		if (!n || base + n > s.max_live)
 			continue;
 		for (unsigned j = 0; j < COLLECT_WORDS; j++) {
-			list_word(s, w[j], k + j, w64, ny, base);
+			if (w[j])
+				list_word(s, w[j], k + (uint64_t)j * COLLECT_THREADS, w64, ny, base);
 			base += __popcll(w[j]);
 		}
 	}
@@ -242,7 +281,8 @@ offer_kernel(render_view v, Scratch s)
 	}
 }
 
-/* A picture drawn cell by cell: each pixel painted from its key. */
+/* A picture drawn cell by cell: each pixel painted from its key, which
+ * is left pending for the next picture. */
 __global__ void __launch_bounds__(256)
 paint_kernel(render_view v, uint8_t *rgb, Scratch s)
 {
@@ -256,12 +296,13 @@ paint_kernel(render_view v, uint8_t *rgb, Scratch s)
 		Start st = s.starts[p];
 		unsigned long long key = s.keys[p];
 		render_walk w;
-		walk_of(sv, st, &w);
-		int hit = st.face >= 0 && key != PENDING;
-		if (hit)
+		int hit = key != PENDING;
+		if (hit) {
+			s.keys[p] = PENDING;
+			walk_of(sv, st, &w);
 			render_at_key(&sv, s.shift, key, &w);
-		render_paint(&sv, (uint32_t)(p % sv.width), (uint32_t)(p / sv.width), hit, &w,
-			     rgb + p * 3);
+		}
+		render_paint_edge(&sv, st.edge, hit, &w, rgb + p * 3);
 	}
 }
 
@@ -287,9 +328,7 @@ unsigned blocks_of(uint64_t items, unsigned threads)
 	return (unsigned)(b < 132u * 16 ? (b ? b : 1) : 132u * 16);
 }
 
-} /* namespace */
-
-extern "C" size_t l3dk_render_scratch(const struct render_view *v)
+size_t scratch_bytes_of(const render_view *v)
 {
 	if (!render_key_shift(v))
 		return 0;
@@ -298,27 +337,58 @@ extern "C" size_t l3dk_render_scratch(const struct render_view *v)
 	       aligned(pixels * sizeof(Start)) + (size_t)list_cells(v) * sizeof(Cell);
 }
 
+/* The scratch's parts for view v; false (sc all null) when there is no
+ * scratch or too little. */
+bool split(const render_view *v, void *scratch, size_t scratch_bytes, Scratch *sc)
+{
+	*sc = Scratch{};
+	size_t need = scratch_bytes_of(v);
+	if (!need || !scratch || scratch_bytes < need)
+		return false;
+	uint64_t pixels = (uint64_t)v->width * v->height;
+	char *base = static_cast<char *>(scratch);
+	size_t keys = COUNT_BYTES, starts = keys + aligned(pixels * sizeof(unsigned long long));
+	size_t cells = starts + aligned(pixels * sizeof(Start));
+	sc->live = reinterpret_cast<unsigned long long *>(base);
+	sc->keys = reinterpret_cast<unsigned long long *>(base + keys);
+	sc->starts = reinterpret_cast<Start *>(base + starts);
+	sc->cells = reinterpret_cast<Cell *>(base + cells);
+	sc->max_live = list_cells(v);
+	sc->shift = render_key_shift(v);
+	return true;
+}
+
+} /* namespace */
+
+extern "C" size_t l3dk_render_scratch(const struct render_view *v)
+{
+	return scratch_bytes_of(v);
+}
+
+extern "C" cudaError_t l3dk_render_prepare(const struct render_view *v, void *scratch,
+					   size_t scratch_bytes, cudaStream_t s)
+{
+	Scratch sc;
+	if (!v->width || !v->height)
+		return cudaErrorInvalidValue;
+	if (split(v, scratch, scratch_bytes, &sc))
+		prepare_kernel<<<blocks_of((uint64_t)v->width * v->height, 256), 256, 0, s>>>(*v, sc);
+	return cudaGetLastError();
+}
+
 extern "C" cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 				   const struct render_view *v, uint8_t *rgb, void *scratch,
-				   size_t scratch_bytes, cudaStream_t s)
+				   size_t scratch_bytes, int prepared, cudaStream_t s)
 {
 	if (v->nx != p->nx || v->ny != p->ny || v->nz != p->nz || !v->width || !v->height)
 		return cudaErrorInvalidValue;
 	Cells c{static_cast<const uint32_t *>(bits), p->ny, p->w32};
 	uint64_t pixels = (uint64_t)v->width * v->height;
-	Scratch sc{};
-	size_t need = l3dk_render_scratch(v);
-	if (need && scratch && scratch_bytes >= need) {
-		char *base = static_cast<char *>(scratch);
-		size_t keys = COUNT_BYTES, starts = keys + aligned(pixels * sizeof(unsigned long long));
-		size_t cells = starts + aligned(pixels * sizeof(Start));
-		sc.live = reinterpret_cast<unsigned long long *>(base);
-		sc.keys = reinterpret_cast<unsigned long long *>(base + keys);
-		sc.starts = reinterpret_cast<Start *>(base + starts);
-		sc.cells = reinterpret_cast<Cell *>(base + cells);
-		sc.max_live = list_cells(v);
-		sc.shift = render_key_shift(v);
+	Scratch sc;
+	if (split(v, scratch, scratch_bytes, &sc)) {
 		cudaError_t e = cudaMemsetAsync(sc.live, 0, sizeof *sc.live, s);
+		if (e == cudaSuccess && !prepared)
+			e = l3dk_render_prepare(v, scratch, scratch_bytes, s);
 		if (e != cudaSuccess)
 			return e;
 		uint64_t words = (uint64_t)p->nx * p->ny * (p->w32 / 2);

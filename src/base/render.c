@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "colormap.h"
 
@@ -142,8 +143,9 @@ void render_setup(render_view *v, uint64_t nx, uint64_t ny, uint64_t nz,
 {
 	uint64_t w, h;
 	render_size(nx, ny, nz, az, el, scale, &w, &h);
-	*v = (render_view){.nx = nx, .ny = ny, .nz = nz, .width = (uint32_t)w,
-			   .height = (uint32_t)h, .scale = (uint32_t)scale};
+	memset(v, 0, sizeof *v);   /* padding too: equal views compare equal */
+	v->nx = nx, v->ny = ny, v->nz = nz;
+	v->width = (uint32_t)w, v->height = (uint32_t)h, v->scale = (uint32_t)scale;
 	camera(az, el, v->right, v->up, v->toward);
 	v->left = -(int64_t)(w * RENDER_SUB / (2 * scale));
 	v->top = (int64_t)(h * RENDER_SUB / (2 * scale));

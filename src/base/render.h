@@ -44,7 +44,9 @@ void render_size(uint64_t nx, uint64_t ny, uint64_t nz, double az, double el,
 		 uint64_t scale, uint64_t *width, uint64_t *height);
 
 /* The view of an nx x ny x nz box; the picture is render_size()'s.  The
- * caller has checked the size (at most 2^31 - 1 pixels a side). */
+ * caller has checked the size (at most 2^31 - 1 pixels a side).  Every
+ * byte of *v is set, padding included: views of the same arguments are
+ * equal under memcmp. */
 void render_setup(render_view *v, uint64_t nx, uint64_t ny, uint64_t nz,
 		  double az, double el, uint64_t scale);
 

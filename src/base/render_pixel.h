@@ -223,12 +223,12 @@ RENDER_FN int render_edge_at(const render_view *v, uint32_t i, uint32_t j)
 	return found;
 }
 
-/* Pixel (i, j) into px (r, g, b): a front edge over everything, a back
- * edge where the ray hit nothing, else the hit cell or empty space. */
-RENDER_FN void render_paint(const render_view *v, uint32_t i, uint32_t j, int hit,
-			    const render_walk *w, uint8_t *px)
+/* A pixel into px (r, g, b), given its edge (render_edge_at): a front
+ * edge over everything, a back edge where the ray hit nothing, else the
+ * hit cell or empty space. */
+RENDER_FN void render_paint_edge(const render_view *v, int edge, int hit,
+				 const render_walk *w, uint8_t *px)
 {
-	int edge = render_edge_at(v, i, j);
 	if (edge == 2)
 		render_fill(px, 220, 220, 220);
 	else if (edge == 1 && !hit)
@@ -237,6 +237,13 @@ RENDER_FN void render_paint(const render_view *v, uint32_t i, uint32_t j, int hi
 		render_shade(v, w, px);
 	else
 		render_fill(px, 20, 20, 24);
+}
+
+/* Pixel (i, j) into px. */
+RENDER_FN void render_paint(const render_view *v, uint32_t i, uint32_t j, int hit,
+			    const render_walk *w, uint8_t *px)
+{
+	render_paint_edge(v, render_edge_at(v, i, j), hit, w, px);
 }
 
 /* ---- the same picture, cell by cell ----

@@ -103,6 +103,14 @@ int engine_render_start(engine *e, const render_view *v, uint8_t *rgb,
 	return L3D_OK;
 }
 
+int engine_render_prepare(engine *e, const render_view *v, l3d_err *err)
+{
+	if (v->nx != e->nx || v->ny != e->ny || v->nz != e->nz)
+		return l3d_fail(err, L3D_ERR_USAGE, "engine '%s': a render of another universe",
+				e->ops->name);
+	return e->ops->render_prepare ? e->ops->render_prepare(e, v, err) : L3D_OK;
+}
+
 bool engine_renders(const engine *e)
 {
 	return e->ops->renders ? e->ops->renders(e) : e->ops->render_start != NULL;

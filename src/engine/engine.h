@@ -75,10 +75,12 @@ typedef struct engine_ops {
 	/* a 3D render drawn by the engine, which may still be on its way into
 	 * rgb when render_start returns (view_wait waits for it as for a
 	 * view); and whether the engine draws one now (NULL: whether
-	 * render_start is there) */
+	 * render_start is there); optional: ready for renders of v
+	 * (engine_render_prepare) */
 	int (*render_start)(engine *e, const render_view *v, uint8_t *rgb,
 			    l3d_err *err);
 	bool (*renders)(const engine *e);
+	int (*render_prepare)(engine *e, const render_view *v, l3d_err *err);
 	void (*destroy)(engine *e);
 	/* the engine's own universe when it lives in host memory in grid
 	 * layout (lets the result be written without a copy) */
@@ -128,6 +130,12 @@ int engine_view_wait(engine *e, l3d_err *err);
  * the universe and draw it on threads of its own does better. */
 int engine_render_start(engine *e, const render_view *v, uint8_t *rgb,
 			l3d_err *err);
+/* Ready the engine for renders of v, as render_start would on its first
+ * call (buffers, what depends on the view alone), so that a run pays for
+ * it before its first step and the first render costs what the next do.
+ * Optional: renders work without it, and engines with nothing to ready do
+ * nothing. */
+int engine_render_prepare(engine *e, const render_view *v, l3d_err *err);
 /* True when the engine draws renders itself, from its own memory (a GPU):
  * cheaper than taking the universe to draw it. */
 bool engine_renders(const engine *e);

@@ -132,6 +132,11 @@ static int handover_render_start(engine *e, const render_view *v, uint8_t *rgb,
 	return engine_render_start(h->cur, v, rgb, err);
 }
 
+static int handover_render_prepare(engine *e, const render_view *v, l3d_err *err)
+{
+	return engine_render_prepare(((handover *)e)->cur, v, err);
+}
+
 static bool handover_renders(const engine *e)
 {
 	return engine_renders(((const handover *)e)->cur);
@@ -180,6 +185,7 @@ static const engine_ops handover_ops = {
 	.view_start = handover_view_start,
 	.view_wait = handover_view_wait,
 	.render_start = handover_render_start,
+	.render_prepare = handover_render_prepare,
 	.renders = handover_renders,
 	.host_grid = handover_host_grid,
 	.destroy = handover_destroy,

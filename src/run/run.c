@@ -648,6 +648,8 @@ int run(const options *o, l3d_err *err)
 	p.cells = (double)p.src.nx * (double)(p.src.start.ny * p.src.start.nz);
 	rc = universe_engine(&p.src, &p.eo, &p.rule, rc, &why, &l.e, &l.population,
 			     &p.t_read, err);
+	if (!rc && p.snap_every)
+		rc = comm_agree(snapshot_prepare(l.e, &p.snap, err), err);
 	double t_engine = l3d_seconds();
 	/* Read in the background: the input ended when its last row came,
 	 * and what the engine needed after that is its set-up time. */

@@ -64,9 +64,13 @@ static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t 
 	return s;
 }
 
+/* Every core but one, which is left to the thread that drives the
+ * engine: with a GPU's steps queued one call ahead, a driving thread held
+ * back by the encoding leaves the device idle. */
 static int picture_threads(const snapshot_opts *o)
 {
-	return o->threads > 0 ? o->threads : cpu_count();
+	int cores = cpu_count();
+	return o->threads > 0 ? o->threads : cores > 2 ? cores - 1 : cores;
 }
 
 /* Rows a band of a w x h picture holds. */
@@ -135,16 +139,19 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 	uint64_t vw, vh;
 	grid_view_dims(&dims, o->axis, &vw, &vh);
 	uint64_t bands = (uint64_t)band_slots(o, w, h) * slot_bytes(w, h);
+	/* Two pictures may be in flight (snapshot_start), each with its
+	 * bands, and a GPU's pinned copy of a view; one when it is drawn from
+	 * a copy of the universe. */
 	if (o->kind == SNAP_RENDER) {
 		dims.words = (n[2] + 63) / 64;
 		*bytes = grid_bytes(&dims) + bands;
 		if (cells_render(n, w, h))
 			*bytes += 11 * w * h;
-		/* drawn by the engine: the picture, and its pinned copy */
-		if (whole_render(n, w, h) && 6 * w * h + bands > *bytes)
-			*bytes = 6 * w * h + bands;
+		if (whole_render(n, w, h) && 9 * w * h + 2 * bands > *bytes)
+			*bytes = 9 * w * h + 2 * bands;
 	} else {
-		*bytes = vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) + bands;
+		*bytes = 3 * vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) +
+			 2 * bands;
 	}
 	return L3D_OK;
 }
@@ -392,10 +399,17 @@ static int write_picture(picture *pic, pngw *png, l3d_err *err)
 }
 
 /* Draw, encode and write atomically; frees the picture's buffers. */
-static int develop(picture *pic, l3d_err *err)
+/* The view from the engine, once it has come: the engine is free for the
+ * next one. */
+static int receive(picture *pic, l3d_err *err)
 {
 	bool waits = pic->e && (pic->o.kind != SNAP_RENDER || pic->drawn);
-	int rc = waits ? engine_view_wait(pic->e, err) : L3D_OK;
+	return waits ? engine_view_wait(pic->e, err) : L3D_OK;
+}
+
+/* The picture, received with status rc, written (unless rc). */
+static int develop_received(picture *pic, int rc, l3d_err *err)
+{
 	uint64_t w, h;
 	picture_size(&pic->o, pic->n, pic->o.scale, &w, &h);
 	pngw_note text[16];
@@ -421,12 +435,35 @@ static int develop(picture *pic, l3d_err *err)
 	return rc;
 }
 
-/* A render the engine draws itself, started. */
+static int develop(picture *pic, l3d_err *err)
+{
+	return develop_received(pic, receive(pic, err), err);
+}
+
+/* The view of a render the engine draws itself, or false when the
+ * engine does not draw it. */
+static bool drawn_view(engine *e, const snapshot_opts *o, render_view *v)
+{
+	const uint64_t n[3] = {e->nx, e->ny, e->nz};
+	uint64_t w, h;
+	if (o->kind != SNAP_RENDER || !engine_renders(e))
+		return false;
+	picture_size(o, n, o->scale, &w, &h);
+	if (!whole_render(n, w, h))
+		return false;
+	render_setup(v, n[0], n[1], n[2], o->azimuth, o->elevation, o->scale);
+	return true;
+}
+
+int snapshot_prepare(engine *e, const snapshot_opts *o, l3d_err *err)
+{
+	render_view v;
+	return drawn_view(e, o, &v) ? engine_render_prepare(e, &v, err) : L3D_OK;
+}
+
+/* A render the engine draws itself (pic->rv), started. */
 static int take_drawn(engine *e, picture *pic, l3d_err *err)
 {
-	const snapshot_opts *o = &pic->o;
-	render_setup(&pic->rv, pic->n[0], pic->n[1], pic->n[2], o->azimuth, o->elevation,
-		     o->scale);
 	pic->drawn = pic->own_view = true;
 	pic->view = malloc(3 * (size_t)pic->rv.width * pic->rv.height);
 	if (!pic->view)
@@ -447,12 +484,8 @@ static int take(engine *e, const snapshot_opts *o, uint64_t generation,
 	const uint64_t n[3] = {e->nx, e->ny, e->nz};
 	frame(pic, o, n, generation);
 	pic->e = e;
-	if (o->kind == SNAP_RENDER && engine_renders(e)) {
-		uint64_t w, h;
-		picture_size(o, n, o->scale, &w, &h);
-		if (whole_render(n, w, h))
-			return take_drawn(e, pic, err);
-	}
+	if (drawn_view(e, o, &pic->rv))
+		return take_drawn(e, pic, err);
 	if (o->kind == SNAP_RENDER) {
 		int rc = grid_alloc(&pic->copy, n[0], n[1], n[2], err);
 		if (!rc)
@@ -488,45 +521,95 @@ int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
 	return develop(&pic, err);
 }
 
-/* The snapshot being developed in the background: one at a time, so
- * memory stays bounded and files appear in order. */
-static struct {
+/* Snapshots developed in the background, two at most: while one is
+ * encoded, the next can be taken and come from the engine, so that the
+ * steps never wait for an encoding that takes longer than the steps
+ * between two snapshots.  One at a time when either holds a copy of the
+ * universe, so that memory stays bounded as snapshot_fit() says. */
+typedef struct slot {
 	pthread_t thread;
 	bool running;
+	bool received;           /* its view has come from the engine */
 	picture pic;
 	int rc;
 	l3d_err err;
-} pending;
+} slot;
+
+static slot slots[2];
+static int newest;               /* the slot started last */
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t slot_received = PTHREAD_COND_INITIALIZER;
 
 static void *develop_pending(void *arg)
 {
-	(void)arg;
-	pending.rc = develop(&pending.pic, &pending.err);
+	slot *s = arg;
+	int rc = receive(&s->pic, &s->err);
+	pthread_mutex_lock(&slot_lock);
+	s->received = true;
+	pthread_cond_broadcast(&slot_received);
+	pthread_mutex_unlock(&slot_lock);
+	s->rc = develop_received(&s->pic, rc, &s->err);
 	return NULL;
+}
+
+/* Slot s finished; its failure into *err unless one is there (rc). */
+static int join(slot *s, int rc, l3d_err *err)
+{
+	if (!s->running)
+		return rc;
+	pthread_join(s->thread, NULL);
+	s->running = false;
+	if (s->rc && !rc && err)
+		*err = s->err;
+	return rc ? rc : s->rc;
+}
+
+static void wait_received(slot *s)
+{
+	pthread_mutex_lock(&slot_lock);
+	while (s->running && !s->received)
+		pthread_cond_wait(&slot_received, &slot_lock);
+	pthread_mutex_unlock(&slot_lock);
+}
+
+static bool holds_copy(const slot *s)
+{
+	return s->running && s->pic.universe == &s->pic.copy;
 }
 
 int snapshot_wait(l3d_err *err)
 {
-	if (!pending.running)
-		return L3D_OK;
-	pthread_join(pending.thread, NULL);
-	pending.running = false;
-	if (pending.rc && err)
-		*err = pending.err;
-	return pending.rc;
+	int rc = join(&slots[newest ^ 1], L3D_OK, err);
+	return join(&slots[newest], rc, err);
+}
+
+/* A slot for the next picture, the engine free to take it. */
+static int make_room(engine *e, const snapshot_opts *o, slot **free_slot, l3d_err *err)
+{
+	slot *last = &slots[newest], *older = &slots[newest ^ 1];
+	render_view v;
+	bool copy = o->kind == SNAP_RENDER && !drawn_view(e, o, &v);
+	int rc = join(older, L3D_OK, err);
+	if (copy || holds_copy(last))
+		rc = join(last, rc, err);
+	wait_received(last);
+	*free_slot = older;
+	return rc;
 }
 
 int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err)
 {
-	int rc = snapshot_wait(err);
+	slot *s;
+	int rc = make_room(e, o, &s, err);
 	if (!rc)
-		rc = take(e, o, generation, &pending.pic, err);
-	snprintf(path, path_size, "%s", pending.pic.path);
+		rc = take(e, o, generation, &s->pic, err);
+	snprintf(path, path_size, "%s", s->pic.path);
 	if (rc)
 		return rc;
-	pending.rc = L3D_OK;
-	pending.running = pthread_create(&pending.thread, NULL, develop_pending,
-					 NULL) == 0;
-	return pending.running ? L3D_OK : develop(&pending.pic, err);
+	newest = (int)(s - slots);
+	s->rc = L3D_OK;
+	s->received = false;
+	s->running = pthread_create(&s->thread, NULL, develop_pending, s) == 0;
+	return s->running ? L3D_OK : develop(&s->pic, err);
 }

@@ -55,12 +55,20 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
  * taken from the engine now (for a render, the picture when the engine
  * draws it itself, as a GPU does, else a copy of the universe, drawn on
  * the host's threads), and drawn, encoded and written on threads of its
- * own (snapshot_opts.threads) while the next steps run;
- * the file name is left in `path`.  A failure is reported by the next
- * snapshot_start() or by snapshot_wait(), which every run calls before it
- * ends; a picture abandoned for a stop is L3D_ERR_INTERRUPTED. */
+ * own (snapshot_opts.threads) while the next steps run; the file name is
+ * left in `path`.  Two pictures may be in flight: this waits for the one
+ * before the last to be written and for the last to have come from the
+ * engine (for the whole of the last when either is drawn from a copy of
+ * the universe).  A failure is reported by a later snapshot_start() or by
+ * snapshot_wait(), which waits for every picture and which every run
+ * calls before it ends; a picture abandoned for a stop is
+ * L3D_ERR_INTERRUPTED. */
 int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err);
+/* Before the first step: ready the engine for the snapshots o asks for
+ * (engine_render_prepare), so that the first costs the run no more than
+ * the next. */
+int snapshot_prepare(engine *e, const snapshot_opts *o, l3d_err *err);
 int snapshot_wait(l3d_err *err);
 
 /* Write one snapshot at once from what a distributed run assembled on

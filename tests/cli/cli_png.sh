@@ -143,9 +143,10 @@ done
 expect_exit 73 "existing snapshot" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix blk- -o /dev/null block.rle3
 
 # SIGTERM while the run steps and a long picture is being encoded (the
-# next generation's picture waits for it): the encoding stops between
-# bands, the run ends with a checkpoint and status 130 at once, and no
-# partial picture is left.
+# picture of generation 1 is taken meanwhile, and that of generation 2
+# waits for the first to be written): the encoding stops between bands,
+# the run ends with a checkpoint and status 130 at once, and no partial
+# picture is left.
 "$LIFE3D" -q --random 64 -n 2 --snapshot-every 1 --snapshot-scale 15000 --snapshot-prefix slow- \
 	--checkpoint slow.ckpt.l3d -o /dev/null 2>slow.err &
 pid=$!
@@ -162,10 +163,10 @@ fi
 wait $pid
 rc=$?
 [ "$rc" -eq 130 ] && ok || fail "SIGTERM during encoding: exit $rc, expected 130; $(cat slow.err)"
-grep -q "interrupted by signal 15 at generation 1; checkpoint in slow.ckpt.l3d" slow.err && ok ||
+grep -q "interrupted by signal 15 at generation 2; checkpoint in slow.ckpt.l3d" slow.err && ok ||
 	fail "SIGTERM during encoding: message $(cat slow.err)"
 [ -s slow.ckpt.l3d ] && ok || fail "SIGTERM during encoding: no checkpoint"
-ls slow-00000[01].png* >/dev/null 2>&1 && fail "SIGTERM during encoding: $(ls slow-00000*.png*) left" || ok
+ls slow-00000[012].png* >/dev/null 2>&1 && fail "SIGTERM during encoding: $(ls slow-00000*.png*) left" || ok
 
 # Once the last step is done the run finishes: the last picture (a render
 # of 31 megapixels, about a second here), developed while the result is

@@ -351,6 +351,45 @@ START_TEST(sparse_renders)
 }
 END_TEST
 
+/* The same view drawn again and again as a soup thins out, the first
+ * time after engine_render_prepare: the scratch
+ * keeps the view's per-pixel data between pictures, and the keys a
+ * picture drawn cell by cell used must be pending again for the next,
+ * also after pictures walked ray by ray and after one of another view.
+ * Both ways must have been taken, or the test proves nothing. */
+START_TEST(renders_follow_the_universe)
+{
+	rule r = rule_default;
+	grid g;
+	make_random(&g, (box){60, 71, 90}, 0.3, 90);
+	engine *e = make_cuda(&g, &r);
+	render_view v;
+	render_setup(&v, g.nx, g.ny, g.nz, 30, 25, 2);
+	uint64_t most = render_max_live(&v), two = 2 * (uint64_t)v.width * v.height;
+	most = most < two ? most : two;
+	bool walked = false, by_cells = false;
+	l3d_err err;
+	ck_assert_msg(engine_render_prepare(e, &v, &err) == L3D_OK, "%s", err.msg);
+	for (int round = 0; round < 14; round++) {
+		char what[64];
+		snprintf(what, sizeof what, "round %d", round);
+		ck_assert_msg(engine_read(e, &g, &err) == L3D_OK, "%s", err.msg);
+		uint64_t live = grid_population(&g);
+		walked |= live > most;
+		by_cells |= live <= most;
+		check_render(e, &g, 30, 25, 2, false, what);
+		check_render(e, &g, 30, 25, 2, false, what);
+		if (round % 3 == 2)
+			check_render(e, &g, 120, 10, 1, false, what);
+		ck_assert_msg(engine_step(e, round < 4 ? 1 : 8, NULL, &err) == L3D_OK, "%s",
+			      err.msg);
+	}
+	ck_assert_msg(walked && by_cells, "walked %d, cell by cell %d", walked, by_cells);
+	engine_destroy(e);
+	grid_free(&g);
+}
+END_TEST
+
 /* A larger sparse universe, its cells far apart along long walks. */
 START_TEST(sparse_render_larger)
 {
@@ -543,6 +582,7 @@ static Suite *cuda_suite(void)
 	TCase *t = test_case(s, "misc");
 	tcase_add_test(t, larger_universe);
 	tcase_add_test(t, sparse_render_larger);
+	tcase_add_test(t, renders_follow_the_universe);
 	tcase_add_test(t, settled_universe_leaps);
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);

@@ -97,6 +97,8 @@ typedef struct cuda_engine {
 		void *out;           /* NULL: none pending */
 		void *scratch;       /* a render's (l3dk_render_scratch) */
 		size_t scratch_bytes;
+		bool prepared;       /* scratch holds the per-pixel data of */
+		render_view last;    /* ... the last render's view */
 	} view;
 } cuda_engine;
 
@@ -574,10 +576,37 @@ static void render_scratch(cuda_engine *c, const render_view *v)
 	cudaFree(c->view.scratch);
 	c->view.scratch = NULL;
 	c->view.scratch_bytes = 0;
+	c->view.prepared = false;
 	if (cudaMalloc(&c->view.scratch, need) == cudaSuccess)
 		c->view.scratch_bytes = need;
 	else
 		(void)cudaGetLastError();
+}
+
+/* The buffers for renders of v, and the scratch's per-view part queued. */
+static int render_buffers(cuda_engine *c, const render_view *v, bool *same, l3d_err *err)
+{
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = view_buffers(c, (size_t)v->width * v->height * 3, err);
+	if (rc)
+		return rc;
+	render_scratch(c, v);
+	*same = c->view.prepared && !memcmp(&c->view.last, v, sizeof *v);
+	return L3D_OK;
+}
+
+static int cuda_render_prepare(engine *e, const render_view *v, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	bool same;
+	int rc = render_buffers(c, v, &same, err);
+	if (rc || same)
+		return rc;
+	CUDA_TRY(l3dk_render_prepare(v, c->view.scratch, c->view.scratch_bytes, c->stream),
+		 "preparing renders");
+	c->view.last = *v;
+	c->view.prepared = true;
+	return L3D_OK;
 }
 
 /* A render is a view like the others: drawn on the stepping stream, its
@@ -586,14 +615,16 @@ static int cuda_render_start(engine *e, const render_view *v, uint8_t *rgb, l3d_
 {
 	cuda_engine *c = (cuda_engine *)e;
 	size_t bytes = (size_t)v->width * v->height * 3;
-	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	int rc = view_buffers(c, bytes, err);
+	bool same;
+	int rc = render_buffers(c, v, &same, err);
 	if (rc)
 		return rc;
-	render_scratch(c, v);
+	c->view.prepared = false;
 	CUDA_TRY(l3dk_render(&c->plan, c->buf[c->cur], v, c->view.dev, c->view.scratch,
-			     c->view.scratch_bytes, c->stream),
+			     c->view.scratch_bytes, same, c->stream),
 		 "drawing a render");
+	c->view.last = *v;
+	c->view.prepared = true;
 	return view_copy(c, bytes, rgb, err);
 }
 
@@ -675,6 +706,7 @@ static const engine_ops cuda_ops = {
 	.view_start = cuda_view_start,
 	.view_wait = cuda_view_wait,
 	.render_start = cuda_render_start,
+	.render_prepare = cuda_render_prepare,
 	.destroy = cuda_destroy,
 	.describe = cuda_describe,
 };

@@ -34,6 +34,20 @@ done
 expect_same s1.tsv s0.tsv "log, skipping or not"
 expect_same s1.bin s0.bin "universe, skipping or not"
 
+# A run resumed from a checkpoint taken in the sparse phase (tiles were
+# being skipped; the resumed run starts dense, then skips again) ends as
+# the run that was never stopped: the same universe and the same log.
+"$LIFE3D" -q --engine cpu --random 30 --seed 3 -n 300 --checkpoint-every 150 \
+	--checkpoint mid.ckpt.l3d --log whole.tsv -o whole.l3d || fail "run with checkpoints"
+cp whole.tsv whole.orig.tsv
+"$LIFE3D" -v --engine cpu --until 300 --log whole.tsv -o resumed.l3d mid.ckpt.l3d \
+	2>resumed.err || fail "resume: $(cat resumed.err)"
+expect_same whole.l3d resumed.l3d "universe, resumed in the sparse phase"
+expect_same whole.orig.tsv whole.tsv "log, resumed in the sparse phase"
+share=$(sed -n 's/.*, \([0-9.]*\)% of tiles stepped$/\1/p' resumed.err)
+[ -n "$share" ] && [ "${share%%.*}" -lt 50 ] && ok ||
+	fail "resumed run: $(tail -n 1 resumed.err)"
+
 # -v says how much was stepped.
 "$LIFE3D" -v --engine cpu -n 1000 -o /dev/null -f settled.bin 2>err || fail "-v run"
 grep -q "% of tiles stepped" err && ok || fail "-v: $(tail -n 1 err)"

@@ -387,10 +387,10 @@ extern "C" cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 	Scratch sc;
 	if (split(v, scratch, scratch_bytes, &sc)) {
 		cudaError_t e = cudaMemsetAsync(sc.live, 0, sizeof *sc.live, s);
-		if (e == cudaSuccess && !prepared)
-			e = l3dk_render_prepare(v, scratch, scratch_bytes, s);
 		if (e != cudaSuccess)
 			return e;
+		if (!prepared)
+			prepare_kernel<<<blocks_of(pixels, 256), 256, 0, s>>>(*v, sc);
 		uint64_t words = (uint64_t)p->nx * p->ny * (p->w32 / 2);
 		collect_kernel<<<blocks_of(words / COLLECT_WORDS, COLLECT_THREADS), COLLECT_THREADS, 0, s>>>(
 			static_cast<const unsigned long long *>(bits), words, p->w32 / 2, p->ny, sc);

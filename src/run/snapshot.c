@@ -398,7 +398,6 @@ static int write_picture(picture *pic, pngw *png, l3d_err *err)
 	return run_bands(&b, err);
 }
 
-/* Draw, encode and write atomically; frees the picture's buffers. */
 /* The view from the engine, once it has come: the engine is free for the
  * next one. */
 static int receive(picture *pic, l3d_err *err)
@@ -407,7 +406,8 @@ static int receive(picture *pic, l3d_err *err)
 	return waits ? engine_view_wait(pic->e, err) : L3D_OK;
 }
 
-/* The picture, received with status rc, written (unless rc). */
+/* The picture, received with status rc: drawn, encoded and written
+ * atomically (unless rc); frees the picture's buffers. */
 static int develop_received(picture *pic, int rc, l3d_err *err)
 {
 	uint64_t w, h;
@@ -440,18 +440,25 @@ static int develop(picture *pic, l3d_err *err)
 	return develop_received(pic, receive(pic, err), err);
 }
 
-/* The view of a render the engine draws itself, or false when the
- * engine does not draw it. */
-static bool drawn_view(engine *e, const snapshot_opts *o, render_view *v)
+/* Whether the engine draws the render o asks for itself (else it is
+ * drawn on the host from a copy of the universe). */
+static bool engine_draws(engine *e, const snapshot_opts *o)
 {
 	const uint64_t n[3] = {e->nx, e->ny, e->nz};
 	uint64_t w, h;
 	if (o->kind != SNAP_RENDER || !engine_renders(e))
 		return false;
 	picture_size(o, n, o->scale, &w, &h);
-	if (!whole_render(n, w, h))
+	return whole_render(n, w, h);
+}
+
+/* The view of a render the engine draws itself, or false when the
+ * engine does not draw it. */
+static bool drawn_view(engine *e, const snapshot_opts *o, render_view *v)
+{
+	if (!engine_draws(e, o))
 		return false;
-	render_setup(v, n[0], n[1], n[2], o->azimuth, o->elevation, o->scale);
+	render_setup(v, e->nx, e->ny, e->nz, o->azimuth, o->elevation, o->scale);
 	return true;
 }
 
@@ -587,8 +594,7 @@ int snapshot_wait(l3d_err *err)
 static int make_room(engine *e, const snapshot_opts *o, slot **free_slot, l3d_err *err)
 {
 	slot *last = &slots[newest], *older = &slots[newest ^ 1];
-	render_view v;
-	bool copy = o->kind == SNAP_RENDER && !drawn_view(e, o, &v);
+	bool copy = o->kind == SNAP_RENDER && !engine_draws(e, o);
 	int rc = join(older, L3D_OK, err);
 	if (copy || holds_copy(last))
 		rc = join(last, rc, err);

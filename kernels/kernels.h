@@ -12,6 +12,8 @@
  *             blocking; halo rows recomputed, z-sums shared in shared memory);
  *   generic - any box: one thread per 32-bit word, one generation a launch;
  *             the only path of the F, C, E and H neighbourhoods.
+ * Tiles (tiles.cu): steps that advance only the tiles whose neighbourhood
+ * changed, for activity skipping.
  * Views (views.cu, render.cu) read the universe and write a picture's
  * data, on whatever stream they are given.
  * Every launch is asynchronous on the given stream; errors are returned as
@@ -62,6 +64,7 @@ typedef struct l3dk_tuning {
 	int chunk;              /* x planes per block */
 	int words;              /* 32-bit words per lane: 2 or 4 */
 	int generic;            /* 1: force the generic kernel */
+	int tiles;              /* 1: step by tiles however many are active */
 } l3dk_tuning;
 
 typedef struct l3dk_plan {
@@ -112,6 +115,49 @@ cudaError_t l3dk_population(const l3dk_plan *p, const void *bits,
  * just before a) and the cells alive in b and not in a (deaths). */
 cudaError_t l3dk_compare(const l3dk_plan *p, const void *a, const void *b,
 			 l3dk_counts *counts, cudaStream_t s);
+
+/* Activity skipping (tiles.cu): steps that advance only the tiles whose
+ * neighbourhood changed, bit for bit what l3dk_step gives, on the torus.
+ * A tile is L3DK_TILE_X planes x ty rows x tz 32-bit words of z.  The
+ * device memory of l3dk_tiles_make's `bytes` holds three lists of tiles
+ * (with their sizes and marks) used in turn, and each tile's counts of the
+ * last generation in each of the two buffers.
+ *
+ * A run of tile steps: l3dk_tiles_reset; then two steps over every tile
+ * (l3dk_tiles_all for list r, l3dk_tiles_step reading list r, then the same
+ * for r + 1: the first makes the buffer being written hold the generation
+ * two back, the second compares with it); then l3dk_tiles_step reading
+ * lists r + 2, r + 3, ... (mod 3), each step from the buffer the last one
+ * wrote into the other, `out` the index (0, 1) of the buffer written.
+ * *size[r] is the number of tiles the step reading list r will advance.
+ * l3dk_tiles_counts adds the population, births and deaths of the
+ * generation last written into buffer b to counts. */
+#define L3DK_TILE_X 8
+
+typedef struct l3dk_tile_counts {
+	uint32_t population, births, deaths;
+} l3dk_tile_counts;
+
+typedef struct l3dk_tiles {
+	uint32_t ty, tz;             /* rows and 32-bit words of z a tile */
+	uint32_t nx, ny, nz;         /* tiles along x, y, z */
+	uint64_t count;              /* tiles in all */
+	uint32_t blocks;             /* blocks of a tile step */
+	void *base;                  /* the device memory (l3dk_tiles_place) */
+	unsigned long long *stepped; /* tiles advanced, summed over the steps */
+	uint32_t *size[3], *list[3], *mark[3];
+	l3dk_tile_counts *counts[2];
+} l3dk_tiles;
+
+cudaError_t l3dk_tiles_make(const l3dk_plan *p, l3dk_tiles *t, size_t *bytes);
+void l3dk_tiles_place(l3dk_tiles *t, void *mem);
+cudaError_t l3dk_tiles_reset(const l3dk_tiles *t, cudaStream_t s);
+cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaStream_t s);
+cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, int r,
+			    const void *src, void *dst, int out, int pdl,
+			    cudaStream_t s);
+cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,
+			      int pdl, cudaStream_t s);
 
 /* Views, with the meaning of grid_project and grid_slice (grid.h);
  * counts and cells are device buffers of width * height entries. */

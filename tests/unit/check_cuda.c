@@ -322,6 +322,98 @@ START_TEST(small_tiles)
 }
 END_TEST
 
+/* Steps by tiles (activity skipping) on every shape, held on however
+ * busy the universe: every rule kind and neighbourhood, calls of one step
+ * (a graph each) and of several, counts after every call. */
+START_TEST(tiles_every_shape)
+{
+	box b = shapes[_i];
+	size_t nr = sizeof rules / sizeof *rules, nh = sizeof hood_rules / sizeof *hood_rules;
+	setenv("LIFE3D_CUDA_TUNE", "tiles=1", 1);
+	compare_run(b, "B6/S567", 12, 1, 1000 + _i, _i % 5 == 0);
+	compare_run(b, rules[_i % nr], 4, 9, 1100 + _i, 0);
+	compare_run(b, hood_rules[_i % nh], 3, 13, 1200 + _i, 0);
+	compare_run(b, hood_rules[(_i + 5) % nh], 2, 50, 1300 + _i, 0);
+	unsetenv("LIFE3D_CUDA_TUNE");
+}
+END_TEST
+
+/* The share of tiles an engine says it stepped ("..., N% of tiles
+ * stepped"), or -1. */
+static double share_stepped(const engine *e)
+{
+	const char *d = strstr(engine_describe(e), ", ");
+	double share;
+	return d && sscanf(d, ", %lf%% of tiles stepped", &share) == 1 ? share : -1;
+}
+
+/* Runs left to choose for themselves, the counts of every call and the
+ * cells those of the CPU engine stepping every cell: a settled soup with
+ * a patch of fresh cells in it (stepped by tiles, which must then skip
+ * most of the work) and a fresh soup of a chaotic rule (dense steps; the
+ * share reported is all of them). */
+START_TEST(tiles_settling_soup)
+{
+	static const struct {
+		const char *rule;
+		double density;
+		uint64_t settle, steps;
+		int busy;
+	} runs[] = {
+		{"B6/S567", 0.25, 500, 300, 0}, {"3D3/3H", 0.1, 200, 300, 0},
+		{"B5..7/S4..9", 0.25, 0, 150, 1},
+	};
+	for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+		rule r;
+		grid g, want, got;
+		l3d_err err;
+		parse_rule(runs[k].rule, &r);
+		make_random(&g, (box){64, 57, 200}, runs[k].density, 31 + k);
+		engine_opts cpu = {.kind = "cpu", .device = -1};
+		engine *c = NULL;
+		setenv("LIFE3D_SKIP", "0", 1);
+		ck_assert_msg(engine_create(&cpu, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
+		unsetenv("LIFE3D_SKIP");
+		ck_assert_msg(engine_step(c, runs[k].settle, NULL, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(engine_read(c, &g, &err) == L3D_OK, "%s", err.msg);
+		engine_destroy(c);
+		for (uint64_t x = 30; x < 36; x++)      /* a patch astride tiles */
+			for (uint64_t y = 5; y < 12; y++)
+				for (uint64_t z = 120; z < 140; z++)
+					grid_set(&g, x, y, z, (x * 7 + y * 3 + z) % 3 == 0);
+		setenv("LIFE3D_SKIP", "0", 1);
+		ck_assert_msg(engine_create(&cpu, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
+		unsetenv("LIFE3D_SKIP");
+		engine *e = make_cuda(&g, &r);
+		for (uint64_t s = 0; s < runs[k].steps; s++) {
+			engine_stats a = {0, 0, 0}, b = {0, 0, 0};
+			uint64_t n = 1 + s % 3;
+			ck_assert_msg(engine_step(c, n, &a, &err) == L3D_OK, "%s", err.msg);
+			ck_assert_msg(engine_step(e, n, &b, &err) == L3D_OK, "%s", err.msg);
+			ck_assert_msg(a.population == b.population && a.births == b.births &&
+				      a.deaths == b.deaths, "%s call %llu: counts %llu/%llu/%llu, cpu %llu/%llu/%llu",
+				      runs[k].rule, (unsigned long long)s,
+				      (unsigned long long)b.population, (unsigned long long)b.births,
+				      (unsigned long long)b.deaths, (unsigned long long)a.population,
+				      (unsigned long long)a.births, (unsigned long long)a.deaths);
+		}
+		ck_assert_msg(grid_alloc(&want, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(grid_alloc(&got, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(engine_read(c, &want, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(grid_equal(&want, &got), "%s: cells differ", runs[k].rule);
+		double share = share_stepped(e);
+		ck_assert_msg(runs[k].busy ? share > 95 : share >= 0 && share < 30, "%s: %s",
+			      runs[k].rule, engine_describe(e));
+		engine_destroy(c);
+		engine_destroy(e);
+		grid_free(&g);
+		grid_free(&want);
+		grid_free(&got);
+	}
+}
+END_TEST
+
 START_TEST(larger_universe)
 {
 	compare_run((box){96, 80, 192}, "B6/S567", 2, 2, 900, 1);
@@ -579,11 +671,13 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "running"), steps_left_running, 0, 3);
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
 	tcase_add_loop_test(test_case(s, "sparse renders"), sparse_renders, 0, n);
+	tcase_add_loop_test(test_case(s, "skipping"), tiles_every_shape, 0, n);
 	TCase *t = test_case(s, "misc");
 	tcase_add_test(t, larger_universe);
 	tcase_add_test(t, sparse_render_larger);
 	tcase_add_test(t, renders_follow_the_universe);
 	tcase_add_test(t, settled_universe_leaps);
+	tcase_add_test(t, tiles_settling_soup);
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);
 	tcase_add_test(t, describe_devices);

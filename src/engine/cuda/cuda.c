@@ -9,7 +9,9 @@
  * the chunk before is encoded and written.  The steps between two calls
  * are captured once as a CUDA graph and replayed: a call of N generations
  * is `bulk` graphs of BULK_LAUNCHES launches and one graph for the rest,
- * each cached by its shape.  On compute capability 9.0 and later the
+ * each cached by its shape; after the first two steps, the steps advance
+ * only the tiles that can change (activity skipping, below) where that
+ * pays.  On compute capability 9.0 and later the
  * launches use programmatic dependent launch, so a kernel's start-up
  * overlaps the end of the one before.  Population, births, deaths, slices,
  * projections and 3D renders are computed on the device; only their
@@ -17,8 +19,9 @@
  * memory while the next steps run.
  *
  * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
- * ("fuse=2,warps=8,chunk=64,words=4,generic=1") override the launch mode
- * and the kernel shapes, for tests and measurements. */
+ * ("fuse=2,warps=8,chunk=64,words=4,generic=1,tiles=1") override the
+ * launch mode, the kernel shapes and (tiles=1) the switch to dense steps
+ * when most tiles are active, for tests and measurements. */
 #include "cuda.h"
 
 #include <stdio.h>
@@ -43,7 +46,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #include "device.h"
 #include "runtime.h"
 
-enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
+enum { GRAPH_SLOTS = 16, BULK_LAUNCHES = 64 };
 #define STAGE_BYTES ((size_t)16 << 20)
 /* Rows uploaded per call while the input is read: large enough that the
  * cost of a call is nothing, small enough that little is left to copy
@@ -53,18 +56,19 @@ enum { GRAPH_SLOTS = 8, BULK_LAUNCHES = 64 };
 typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
 
 /* A captured run of launches: `full` of plan.fuse generations, then one of
- * `part` generations (0: none), starting from buffer `parity`. */
+ * `part` generations (0: none), starting from buffer `parity`; or, with
+ * `ring` 0..2, `full` tile steps starting from list `ring`. */
 typedef struct graph_slot {
 	cudaGraphExec_t exec;
 	uint64_t full;
-	int part, stats, parity;
+	int part, stats, parity, ring;
 	uint64_t used;
 } graph_slot;
 
 typedef struct cuda_engine {
 	engine base;
 	int device;
-	char desc[272];
+	char desc[320];
 	launch_mode mode;
 	cudaStream_t stream;
 	void *buf[2];
@@ -89,6 +93,20 @@ typedef struct cuda_engine {
 		uint64_t gap, since; /* steps between probes, and since the last */
 	} settle;
 	uint64_t clock;
+	struct {                     /* stepping only what can change */
+		bool off;            /* LIFE3D_SKIP=0, or no memory: dense */
+		bool on;             /* the tile lists are running */
+		bool always;         /* ... however long (LIFE3D_CUDA_TUNE) */
+		int fresh;           /* steps over every tile still to come */
+		int ring;            /* the list the next tile step reads */
+		l3dk_tiles t;
+		uint64_t dense_left; /* dense steps before the lists start */
+		uint64_t gap;        /* ... the next time they are too long */
+		uint32_t *h_size;    /* pinned: the size of a list */
+		cudaEvent_t sized;   /* h_size written ... */
+		bool pending;        /* ... for the graph before the last */
+		uint64_t dense_steps, tile_steps;
+	} tiles;
 	struct {                     /* the view a snapshot is taking */
 		cudaStream_t copy;   /* its copy to the host */
 		cudaEvent_t computed, copied;
@@ -121,6 +139,8 @@ static void read_tuning(l3dk_tuning *t)
 				t->words = value;
 			else if (!strcmp(key, "generic"))
 				t->generic = value;
+			else if (!strcmp(key, "tiles"))
+				t->tiles = value;
 		}
 		const char *comma = strchr(s, ',');
 		s = comma ? comma + 1 : NULL;
@@ -138,9 +158,14 @@ static launch_mode read_launch_mode(int cc_major)
 	return best;
 }
 
+static cudaError_t launch_tiles(cuda_engine *c, uint64_t n, int stats, int parity, int ring);
+
 /* Issue one run of launches on the stream (directly or under capture). */
-static cudaError_t launch_run(cuda_engine *c, uint64_t full, int part, int stats, int parity)
+static cudaError_t launch_run(cuda_engine *c, uint64_t full, int part, int stats, int parity,
+			      int ring)
 {
+	if (ring >= 0)
+		return launch_tiles(c, full, stats, parity, ring);
 	uint64_t n = full + (part > 0);
 	for (uint64_t i = 0; i < n; i++) {
 		int gens = i < full ? c->plan.fuse : part;
@@ -159,7 +184,7 @@ static int capture_run(cuda_engine *c, graph_slot *g, l3d_err *err)
 	cudaGraph_t graph = NULL;
 	CUDA_TRY(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
 		 "cudaStreamBeginCapture");
-	cudaError_t e = launch_run(c, g->full, g->part, g->stats, g->parity);
+	cudaError_t e = launch_run(c, g->full, g->part, g->stats, g->parity, g->ring);
 	cudaError_t end = cudaStreamEndCapture(c->stream, &graph);
 	if (e == cudaSuccess)
 		e = end;
@@ -175,14 +200,15 @@ static int capture_run(cuda_engine *c, graph_slot *g, l3d_err *err)
 }
 
 /* The cached graph for a run, captured on first use (least recently used
- * slot evicted). */
-static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, l3d_err *err)
+ * slot evicted); ring -1 for dense steps. */
+static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, int ring,
+		     l3d_err *err)
 {
 	graph_slot *g = NULL, *victim = &c->graphs[0];
 	for (int i = 0; i < GRAPH_SLOTS && !g; i++) {
 		graph_slot *s = &c->graphs[i];
 		if (s->exec && s->full == full && s->part == part && s->stats == stats &&
-		    s->parity == c->cur)
+		    s->parity == c->cur && s->ring == ring)
 			g = s;
 		else if (!s->exec || (victim->exec && s->used < victim->used))
 			victim = s;
@@ -191,7 +217,7 @@ static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, l3d_err
 		g = victim;
 		if (g->exec)
 			cudaGraphExecDestroy(g->exec);
-		*g = (graph_slot){NULL, full, part, stats, c->cur, 0};
+		*g = (graph_slot){NULL, full, part, stats, c->cur, ring, 0};
 		int rc = capture_run(c, g, err);
 		if (rc)
 			return rc;
@@ -201,11 +227,12 @@ static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, l3d_err
 	return L3D_OK;
 }
 
-static int run_steps(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
+/* Steps of every cell. */
+static int run_dense(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
 {
 	uint64_t fuse = (uint64_t)c->plan.fuse, bulk = BULK_LAUNCHES * fuse;
 	if (c->mode == LAUNCH_PLAIN) {
-		CUDA_TRY(launch_run(c, steps / fuse, (int)(steps % fuse), stats, c->cur),
+		CUDA_TRY(launch_run(c, steps / fuse, (int)(steps % fuse), stats, c->cur, -1),
 			 "launching a step");
 		c->cur ^= (int)((steps / fuse + (steps % fuse > 0)) & 1);
 		return L3D_OK;
@@ -217,16 +244,204 @@ static int run_steps(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
 		rest = bulk;
 	}
 	for (uint64_t i = 0; i < rounds; i++) {
-		int rc = run_graph(c, BULK_LAUNCHES, 0, 0, err);
+		int rc = run_graph(c, BULK_LAUNCHES, 0, 0, -1, err);
 		if (rc)
 			return rc;
 	}
 	if (rest) {
-		int rc = run_graph(c, rest / fuse, (int)(rest % fuse), stats, err);
+		int rc = run_graph(c, rest / fuse, (int)(rest % fuse), stats, -1, err);
 		if (rc)
 			return rc;
 		c->cur ^= (int)((rest / fuse + (rest % fuse > 0)) & 1);
 	}
+	return L3D_OK;
+}
+
+/* ---- stepping only the tiles that can change (kernels/tiles.cu) ----
+ * The first two steps of an engine are dense.  Then two steps over every
+ * tile start the lists, and from there each step advances the tiles its
+ * list names, in graphs of up to TILE_RUN steps.  The size of the list
+ * after each graph comes back to the host, which reads it once the next
+ * graph is queued, so the device does not wait.  When a list holds more
+ * than TILE_BUSY of the tiles, the engine steps densely for `gap` steps
+ * (64, doubling to 4096 while that goes on) and then starts the lists
+ * again.  An empty list means that no tile changed from two generations
+ * back: the universe repeats with period 2 from there on, as the probes
+ * below would find, and further steps are a swap (so with tiles there are
+ * no probes). */
+enum { TILE_RUN = 48, TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
+#define TILE_BUSY 0.4
+
+static int read_counts(cuda_engine *c, engine_stats *out, l3d_err *err);
+
+static cudaError_t launch_tiles(cuda_engine *c, uint64_t n, int stats, int parity, int ring)
+{
+	int pdl = c->mode == LAUNCH_PDL;
+	for (uint64_t i = 0; i < n; i++) {
+		cudaError_t e = l3dk_tiles_step(&c->plan, &c->tiles.t, ring, c->buf[parity],
+						c->buf[parity ^ 1], parity ^ 1, pdl, c->stream);
+		if (e != cudaSuccess)
+			return e;
+		parity ^= 1;
+		ring = ring == 2 ? 0 : ring + 1;
+	}
+	return stats ? l3dk_tiles_counts(&c->tiles.t, parity, c->d_counts, pdl, c->stream)
+		     : cudaSuccess;
+}
+
+/* The tiles' memory on first use (without it, dense steps from then on);
+ * every list emptied, and two steps over every tile to come. */
+static int tiles_start(cuda_engine *c, l3d_err *err)
+{
+	if (!c->tiles.t.base) {
+		size_t bytes;
+		void *mem = NULL;
+		if (l3dk_tiles_make(&c->plan, &c->tiles.t, &bytes) != cudaSuccess ||
+		    cudaMalloc(&mem, bytes) != cudaSuccess ||
+		    cudaMallocHost((void **)&c->tiles.h_size, sizeof *c->tiles.h_size) != cudaSuccess ||
+		    cudaEventCreateWithFlags(&c->tiles.sized, cudaEventDisableTiming) != cudaSuccess) {
+			(void)cudaGetLastError();
+			cudaFree(mem);
+			c->tiles.off = true;
+			return L3D_OK;
+		}
+		l3dk_tiles_place(&c->tiles.t, mem);
+		CUDA_TRY(cudaMemsetAsync(mem, 0, bytes, c->stream), "clearing the tiles");
+	}
+	CUDA_TRY(l3dk_tiles_reset(&c->tiles.t, c->stream), "clearing the tiles");
+	c->tiles.on = true;
+	c->tiles.fresh = 2;
+	c->tiles.pending = false;
+	return L3D_OK;
+}
+
+/* The universe repeats with period 2: the counts of its two phases, from
+ * the tiles' counts of each buffer, once everything queued is done. */
+static int tiles_settle(cuda_engine *c, l3d_err *err)
+{
+	engine_stats of[2];
+	for (int k = 0; k < 2; k++) {
+		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
+			 "clearing the counters");
+		CUDA_TRY(l3dk_tiles_counts(&c->tiles.t, c->cur ^ k, c->d_counts, 0, c->stream),
+			 "counting the tiles");
+		int rc = read_counts(c, &of[k], err);
+		if (rc)
+			return rc;
+	}
+	c->settle.on = true;
+	c->settle.a = c->cur;
+	c->settle.of[0] = of[0];
+	c->settle.of[1] = of[1];
+	return L3D_OK;
+}
+
+/* Whether a list of `size` tiles is worth stepping (if not, dense steps
+ * for a while), or whether the universe has come to repeat. */
+static int tiles_judge(cuda_engine *c, uint32_t size, l3d_err *err)
+{
+	if (size == 0)
+		return tiles_settle(c, err);
+	if (c->tiles.always || size <= TILE_BUSY * (double)c->tiles.t.count) {
+		c->tiles.gap = TILE_GAP_FIRST;
+		return L3D_OK;
+	}
+	c->tiles.on = false;
+	c->tiles.dense_left = c->tiles.gap;
+	c->tiles.gap = c->tiles.gap < TILE_GAP_MOST ? 2 * c->tiles.gap : TILE_GAP_MOST;
+	return L3D_OK;
+}
+
+/* One step over every tile, and the list it leaves judged (the device
+ * waits for that).  After dense steps of one generation a launch, the
+ * buffer written held the generation before, so the first list is already
+ * the true one, or more, and a busy universe goes back to dense steps at
+ * once; the second step makes every tile's counts known. */
+static int tiles_fresh_step(cuda_engine *c, int stats, l3d_err *err)
+{
+	int pdl = c->mode == LAUNCH_PDL;
+	CUDA_TRY(l3dk_tiles_all(&c->tiles.t, c->tiles.ring, pdl, c->stream), "listing the tiles");
+	CUDA_TRY(launch_tiles(c, 1, stats, c->cur, c->tiles.ring), "stepping the tiles");
+	c->cur ^= 1;
+	c->tiles.ring = c->tiles.ring == 2 ? 0 : c->tiles.ring + 1;
+	CUDA_TRY(cudaMemcpyAsync(c->tiles.h_size, c->tiles.t.size[c->tiles.ring],
+				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->stream),
+		 "reading the tile list");
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping the tiles");
+	c->ahead = false;
+	uint32_t size = *c->tiles.h_size;
+	if (--c->tiles.fresh)
+		return size ? tiles_judge(c, size, err) : L3D_OK;
+	return tiles_judge(c, size, err);
+}
+
+/* After a graph of tile steps is queued: the list size left by the graph
+ * before it judged, and this one's asked for. */
+static int tiles_check(cuda_engine *c, l3d_err *err)
+{
+	if (c->tiles.pending) {
+		CUDA_TRY(cudaEventSynchronize(c->tiles.sized), "stepping the tiles");
+		c->tiles.pending = false;
+		int rc = tiles_judge(c, *c->tiles.h_size, err);
+		if (rc || !c->tiles.on || c->settle.on)
+			return rc;
+	}
+	CUDA_TRY(cudaMemcpyAsync(c->tiles.h_size, c->tiles.t.size[c->tiles.ring],
+				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->stream),
+		 "reading the tile list");
+	CUDA_TRY(cudaEventRecord(c->tiles.sized, c->stream), "cudaEventRecord");
+	c->tiles.pending = true;
+	return L3D_OK;
+}
+
+static int run_tiles(cuda_engine *c, uint64_t n, int stats, l3d_err *err)
+{
+	if (c->mode == LAUNCH_PLAIN)
+		CUDA_TRY(launch_tiles(c, n, stats, c->cur, c->tiles.ring), "stepping the tiles");
+	else {
+		int rc = run_graph(c, n, 0, stats, c->tiles.ring, err);
+		if (rc)
+			return rc;
+	}
+	c->cur ^= (int)(n & 1);
+	c->tiles.ring = (int)((c->tiles.ring + n) % 3);
+	c->tiles.tile_steps += n;
+	return tiles_check(c, err);
+}
+
+/* `steps` steps, by tiles where that pays; with stats, the counts of the
+ * last one in d_counts.  *done: the steps run, fewer when the universe
+ * is found to repeat (settle.on; the rest are a swap). */
+static int run_steps(cuda_engine *c, uint64_t steps, int stats, uint64_t *done,
+		     l3d_err *err)
+{
+	uint64_t asked = steps;
+	while (steps > 0 && !c->settle.on) {
+		int rc;
+		uint64_t n;
+		if (!c->tiles.on) {
+			n = c->tiles.off || steps < c->tiles.dense_left ? steps : c->tiles.dense_left;
+			rc = n ? run_dense(c, n, stats && n == steps, err) : tiles_start(c, err);
+			if (rc)
+				return rc;
+			c->tiles.dense_left -= c->tiles.off ? 0 : n;
+			c->tiles.dense_steps += n;
+			steps -= n;
+		} else if (c->tiles.fresh) {
+			rc = tiles_fresh_step(c, stats && steps == 1, err);
+			if (rc)
+				return rc;
+			c->tiles.tile_steps++;
+			steps--;
+		} else {
+			n = steps < TILE_RUN ? steps : TILE_RUN;
+			rc = run_tiles(c, n, stats && n == steps, err);
+			if (rc)
+				return rc;
+			steps -= n;
+		}
+	}
+	*done = asked - steps;
 	return L3D_OK;
 }
 
@@ -279,7 +494,8 @@ static int probe(cuda_engine *c, engine_stats *last, bool *probed, l3d_err *err)
 	CUDA_TRY(cudaMemcpyAsync(c->settle.copy, c->buf[c->cur], c->bytes,
 				 cudaMemcpyDeviceToDevice, c->stream),
 		 "copying the universe");
-	int rc = run_steps(c, 2, 0, err);
+	uint64_t done;
+	int rc = run_steps(c, 2, 0, &done, err);
 	engine_stats back, now;
 	if (!rc)
 		rc = compare_with(c, c->settle.copy, &back, err);
@@ -309,6 +525,12 @@ static void leap(cuda_engine *c, uint64_t steps, engine_stats *last)
 	*last = c->settle.of[c->cur == c->settle.a ? 0 : 1];
 }
 
+/* Probes are for engines without tiles (no memory for them). */
+static bool probing(const cuda_engine *c)
+{
+	return !c->settle.off && c->tiles.off;
+}
+
 /* Steps to run before the next probe.  A call of up to SETTLE_MOST steps
  * is not cut (its probe, when due, comes first): calls between snapshots
  * keep their few graph shapes, and each recapture would cost more than a
@@ -316,7 +538,7 @@ static void leap(cuda_engine *c, uint64_t steps, engine_stats *last)
  * graphs. */
 static uint64_t before_probe(const cuda_engine *c, uint64_t steps)
 {
-	if (c->settle.off || c->settle.since >= c->settle.gap || steps <= SETTLE_MOST)
+	if (!probing(c) || c->settle.since >= c->settle.gap || steps <= SETTLE_MOST)
 		return steps;
 	uint64_t bulk = BULK_LAUNCHES * (uint64_t)c->plan.fuse;
 	uint64_t n = (c->settle.gap - c->settle.since + bulk - 1) / bulk * bulk;
@@ -335,7 +557,7 @@ static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *er
 			on_host = true, on_device = false;
 			break;
 		}
-		if (!c->settle.off && c->settle.since >= c->settle.gap && steps >= 2) {
+		if (probing(c) && c->settle.since >= c->settle.gap && steps >= 2) {
 			bool probed;
 			int rc = probe(c, &known, &probed, err);
 			if (rc)
@@ -351,12 +573,18 @@ static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *er
 		if (count)
 			CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
 				 "clearing the counters");
-		int rc = run_steps(c, n, count, err);
+		uint64_t done;
+		int rc = run_steps(c, n, count, &done, err);
 		if (rc)
 			return rc;
-		c->settle.since += n;
-		steps -= n;
+		c->settle.since += done;
+		steps -= done;
 		on_host = false, on_device = count, queued = true;
+		if (c->settle.on) {
+			leap(c, steps, &known);
+			on_host = true, on_device = false;
+			break;
+		}
 	}
 	if (stats && !on_host && !on_device) {
 		CUDA_TRY(cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->stream),
@@ -684,15 +912,35 @@ static void cuda_destroy(engine *e)
 	cudaFree(c->view.dev);
 	cudaFree(c->view.scratch);
 	cudaFree(c->settle.copy);
+	cudaFree(c->tiles.t.base);
+	cudaFreeHost(c->tiles.h_size);
+	if (c->tiles.sized)
+		cudaEventDestroy(c->tiles.sized);
 	cudaFreeHost(c->view.pinned);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);
 }
 
+/* The device's name, and the share of tiles stepped when tiles are. */
 static const char *cuda_describe(const engine *e)
 {
-	return ((const cuda_engine *)e)->desc;
+	cuda_engine *c = (cuda_engine *)e;
+	uint64_t steps = c->tiles.dense_steps + c->tiles.tile_steps;
+	unsigned long long stepped = 0;
+	char *cut = strstr(c->desc, ", ");
+	if (cut)
+		*cut = 0;
+	if (c->tiles.off || !c->tiles.t.base || !steps ||
+	    cudaSetDevice(c->device) != cudaSuccess ||
+	    cudaMemcpy(&stepped, c->tiles.t.stepped, sizeof stepped,
+		       cudaMemcpyDeviceToHost) != cudaSuccess)
+		return c->desc;
+	double all = (double)steps * (double)c->tiles.t.count;
+	double share = ((double)stepped + (double)c->tiles.dense_steps * c->tiles.t.count) / all;
+	size_t len = strlen(c->desc);
+	snprintf(c->desc + len, sizeof c->desc - len, ", %.3g%% of tiles stepped", 100 * share);
+	return c->desc;
 }
 
 static const engine_ops cuda_ops = {
@@ -733,6 +981,9 @@ static int allocate(cuda_engine *c, l3d_err *err)
 	c->settle.gap = SETTLE_FIRST;
 	const char *skip = getenv("LIFE3D_SKIP");     /* "0": step every time */
 	c->settle.off = skip && !strcmp(skip, "0");
+	c->tiles.off = c->settle.off;
+	c->tiles.dense_left = 2;
+	c->tiles.gap = TILE_GAP_FIRST;
 	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
 	for (int i = 0; i < 2; i++) {
 		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),
@@ -764,6 +1015,7 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
 				c->base.rule.survive, (int)c->base.rule.hood, &tune),
 		 "planning the kernels");
+	c->tiles.always = tune.tiles == 1;
 	if ((rc = allocate(c, err)))
 		return rc;
 	return upload(c, initial, ready, err);

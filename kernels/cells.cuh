@@ -1,0 +1,176 @@
+/* cells.cuh - what every stepping kernel shares (step.cu, tiles.cu): the
+ * arguments of a launch, the wait for the grid before, a word of a row with
+ * its z-shifted copies, the counts of the smaller neighbourhoods, the rule
+ * applied to bit-sliced counts, and the counters' flush.  Device code and
+ * one host helper (fill_args), in an anonymous namespace: each kernel file
+ * has its own copy. */
+#ifndef LIFE3D_CELLS_CUH
+#define LIFE3D_CELLS_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kernels.h"
+#include "bitsum.cuh"
+
+namespace {
+
+constexpr unsigned FULL = 0xffffffffu;
+
+struct StepArgs {
+	const uint32_t *src;
+	uint32_t *dst;
+	l3dk_counts *counts;
+	uint64_t plane;          /* 32-bit words per x plane */
+	uint32_t nx, ny, w32;
+	/* The plane copied after plane x_end - 1 is plane 0.  On the torus
+	 * x_end = nx: plane x wraps.  In an open box x_end is one past the last
+	 * halo plane; the copies after it (past the planes that are stored)
+	 * start again from plane 0, which keeps them in memory, and feed only
+	 * results that are dropped. */
+	int32_t x_end;
+	int open;                /* 1: planes -1 and nx are halo planes in memory */
+	uint32_t lpr, rpw, rows, out_rows, chunk;
+	uint32_t wl, bl;
+	uint32_t leaf_b[32], leaf_s[32];
+};
+
+__device__ __forceinline__ void wait_for_previous_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	cudaGridDependencySynchronize();
+#endif
+}
+
+__device__ __forceinline__ void let_next_grid_start()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+template <int RULE>
+__device__ __forceinline__ uint32_t apply_rule(const StepArgs &a, const uint32_t s[5],
+					       uint32_t self)
+{
+	if (RULE == L3DK_RULE_B6S567)
+		return rule_b6s567(s, self);
+	if (RULE == L3DK_RULE_LOW)
+		return rule_low(s, self, a.leaf_b, a.leaf_s);
+	return rule_any(s, self, a.leaf_b, a.leaf_s);
+}
+
+__device__ __forceinline__ void flush_counts(l3dk_counts *counts, uint32_t pop,
+					     uint32_t born, uint32_t died)
+{
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1) {
+		pop += __shfl_xor_sync(FULL, pop, d);
+		born += __shfl_xor_sync(FULL, born, d);
+		died += __shfl_xor_sync(FULL, died, d);
+	}
+	if ((threadIdx.x & 31) == 0 && (pop | born | died)) {
+		atomicAdd(&counts->population, (unsigned long long)pop);
+		atomicAdd(&counts->births, (unsigned long long)born);
+		atomicAdd(&counts->deaths, (unsigned long long)died);
+	}
+}
+
+/* Word w of a row and its two z-shifted copies: dn holds each cell's z - 1
+ * neighbour, up its z + 1 neighbour. */
+struct ZWord {
+	uint32_t c, dn, up;
+};
+
+__device__ __forceinline__ ZWord zword(const StepArgs &a, const uint32_t *row, uint32_t w,
+				       bool exact)
+{
+	ZWord r;
+	r.c = row[w];
+	uint32_t below = row[w == 0 ? a.w32 - 1 : w - 1];
+	uint32_t above = row[w + 1 == a.w32 ? 0 : w + 1];
+	r.up = __funnelshift_r(r.c, above, 1);
+	r.dn = __funnelshift_l(below, r.c, 1);
+	if (!exact) {
+		if (w == a.wl)
+			r.up |= (row[0] & 1u) << a.bl;
+		if (w == 0)
+			r.dn |= (row[a.wl] >> a.bl) & 1u;
+	}
+	return r;
+}
+
+__device__ __forceinline__ uint32_t pick(const ZWord &r, int dz)
+{
+	return dz < 0 ? r.dn : dz > 0 ? r.up : r.c;
+}
+
+struct Rows3 {
+	ZWord r[3];          /* rows y-1, y, y+1 */
+};
+
+__device__ __forceinline__ Rows3 load_rows(const StepArgs &a, int64_t x, uint32_t ym,
+					   uint32_t y, uint32_t yp, uint32_t w, bool exact)
+{
+	if (!a.open)
+		x = x < 0 ? x + a.nx : x >= (int64_t)a.nx ? x - a.nx : x;
+	const uint32_t *plane = a.src + x * (int64_t)a.plane;
+	Rows3 t;
+	t.r[0] = zword(a, plane + (uint64_t)ym * a.w32, w, exact);
+	t.r[1] = zword(a, plane + (uint64_t)y * a.w32, w, exact);
+	t.r[2] = zword(a, plane + (uint64_t)yp * a.w32, w, exact);
+	return t;
+}
+
+template <int HOOD>
+__device__ __forceinline__ void hood_count(const Rows3 (&p)[3], uint32_t n[5])
+{
+#define NB(dx, dy, dz) pick(p[(dx) + 1].r[(dy) + 1], dz)
+	if (HOOD == L3DK_HOOD_FACE) {
+		uint32_t in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
+				  NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
+		sum6(in, n);
+	} else if (HOOD == L3DK_HOOD_CORNER) {
+		uint32_t in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
+				  NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
+		sum8(in, n);
+	} else if (HOOD == L3DK_HOOD_EDGE) {
+		uint32_t in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
+				   NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
+				   NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
+		sum12(in, n);
+	} else {
+		uint32_t in[12] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0),
+				   NB(0, 0, 1), NB(0, 0, -1), NB(0, 1, -1), NB(0, -1, 1),
+				   NB(1, 0, -1), NB(-1, 0, 1), NB(1, -1, 0), NB(-1, 1, 0)};
+		sum12(in, n);
+	}
+#undef NB
+}
+
+inline void fill_args(const l3dk_plan *p, const l3dk_launch *c, StepArgs *a)
+{
+	a->plane = (uint64_t)p->ny * p->w32;
+	a->nx = p->nx;
+	a->ny = p->ny;
+	a->w32 = p->w32;
+	a->lpr = p->lpr;
+	a->rpw = p->rpw;
+	a->rows = c ? c->rows : 0;
+	a->out_rows = c ? c->out_rows : 0;
+	a->chunk = c ? c->chunk : 0;
+	a->wl = p->wl;
+	a->bl = p->bl;
+	/* Moore: S counts the cell itself, so a dead cell sees S neighbours,
+	 * a live one S - 1.  The other neighbourhoods count neighbours only. */
+	int shift = p->hood == L3DK_HOOD_MOORE ? 1 : 0;
+	for (int s = 0; s < 32; s++) {
+		a->leaf_b[s] = s <= 26 && (p->birth >> s & 1u) ? FULL : 0;
+		a->leaf_s[s] = s >= shift && s - shift <= 26 &&
+					(p->survive >> (s - shift) & 1u) ? FULL : 0;
+	}
+}
+
+} /* namespace */
+
+#endif

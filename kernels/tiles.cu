@@ -1,0 +1,378 @@
+/* tiles.cu - stepping only the tiles whose surroundings changed.
+ *
+ * The universe is cut into tiles of L3DK_TILE_X planes x ty rows x tz
+ * 32-bit words of z (tz = min(4, w32), ty = 32 / tz): one block a tile,
+ * a warp a plane, a lane a word, for every neighbourhood and rule.
+ *
+ * Why a tile may be left alone: the buffer a step writes into holds the
+ * generation before the one it reads (t - 1), so a tile whose whole
+ * neighbourhood is the same at t as at t - 2 already holds generation
+ * t + 1 there.  A stepped tile compares what it writes with what it
+ * overwrites; where they differ it wakes the tiles next to the faces,
+ * edges and corners that the differing cells touch (and itself) for the
+ * next step, by appending them to the next list.  Each tile has the
+ * counts of its own last generation of each buffer; a skipped tile's
+ * counts are those of two generations back, which it equals.
+ *
+ * Lists, their sizes and the marks that keep a tile from being listed
+ * twice are a ring of three: the step reading list r appends to list
+ * r + 1 and clears size r + 2 (read by the step before, which is over), and
+ * clears the marks of the tiles it steps (every tile marked in r is in
+ * list r).  So one fixed launch a step, whose work the device reads, and
+ * no wait for the host. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kernels.h"
+#include "bitsum.cuh"
+#include "cells.cuh"
+
+namespace {
+
+/* Faces of a tile where a cell differs from two generations back. */
+enum { LOX = 1, HIX = 2, LOY = 4, HIY = 8, LOZ = 16, HIZ = 32, ANY = 64 };
+
+struct TileArgs {
+	StepArgs s;                  /* box, rule, src, dst */
+	l3dk_tiles t;
+	int ring, out;               /* list read (0..2); buffer written (0, 1) */
+};
+
+/* y-sum of the z-sums of rows y-1, y, y+1 of a plane (0..9, 4 bits). */
+struct YSum {
+	uint32_t v[4];
+};
+
+__device__ __forceinline__ YSum ysum(const Rows3 &p)
+{
+	uint32_t z0[3], z1[3];
+#pragma unroll
+	for (int i = 0; i < 3; i++) {
+		z0[i] = xor3(p.r[i].up, p.r[i].c, p.r[i].dn);
+		z1[i] = maj3(p.r[i].up, p.r[i].c, p.r[i].dn);
+	}
+	YSum y;
+	add3_2bit(z0[0], z1[0], z0[1], z1[1], z0[2], z1[2], y.v);
+	return y;
+}
+
+/* The faces a differing word d of (x, y, w) lies on. */
+__device__ __forceinline__ uint32_t faces(uint32_t d, uint32_t x, uint32_t x0, uint32_t x1,
+					  uint32_t y, uint32_t y0, uint32_t y1, uint32_t w,
+					  uint32_t w0, uint32_t w1, uint32_t top_bit)
+{
+	if (!d)
+		return 0;
+	uint32_t f = ANY;
+	f |= x == x0 ? LOX : 0;
+	f |= x == x1 ? HIX : 0;
+	f |= y == y0 ? LOY : 0;
+	f |= y == y1 ? HIY : 0;
+	f |= w == w0 && (d & 1u) ? LOZ : 0;
+	f |= w == w1 && (d >> top_bit & 1u) ? HIZ : 0;
+	return f;
+}
+
+/* Wake the tiles next to tile (ix, iy, iz) whose neighbourhoods reach the
+ * faces in f, and the tile itself: lane k < 27 takes offset k. */
+__device__ __forceinline__ void wake(const TileArgs &a, uint32_t f, uint32_t ix, uint32_t iy,
+				     uint32_t iz, uint32_t lane)
+{
+	if (!(f & ANY) || lane >= 27)
+		return;
+	int dx = (int)(lane % 3) - 1, dy = (int)(lane / 3 % 3) - 1, dz = (int)(lane / 9) - 1;
+	bool near = (dx == 0 || (f & (dx < 0 ? LOX : HIX))) &&
+		    (dy == 0 || (f & (dy < 0 ? LOY : HIY))) &&
+		    (dz == 0 || (f & (dz < 0 ? LOZ : HIZ)));
+	if (!near)
+		return;
+	const l3dk_tiles &t = a.t;
+	uint32_t jx = (ix + t.nx + dx) % t.nx, jy = (iy + t.ny + dy) % t.ny;
+	uint32_t jz = (iz + t.nz + dz) % t.nz;
+	uint32_t j = (jx * t.ny + jy) * t.nz + jz;
+	int next = a.ring == 2 ? 0 : a.ring + 1;
+	if (atomicExch(&t.mark[next][j], 1u) == 0)
+		t.list[next][atomicAdd(t.size[next], 1u)] = j;
+}
+
+__device__ __forceinline__ uint32_t warp_or(uint32_t v)
+{
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1)
+		v |= __shfl_xor_sync(FULL, v, d);
+	return v;
+}
+
+__device__ __forceinline__ uint32_t warp_add(uint32_t v)
+{
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1)
+		v += __shfl_xor_sync(FULL, v, d);
+	return v;
+}
+
+/* One tile, by one block: warp k takes plane x0 + k, each lane a word of
+ * it, which reads the 27 words around it (all loads independent: a tile
+ * costs about one trip to memory, however few are stepped). */
+template <int HOOD, int RULE>
+__device__ __forceinline__ void step_tile(const TileArgs &a, uint32_t tile, uint32_t lane,
+					  uint32_t warp, uint32_t (*shared)[4])
+{
+	const StepArgs &s = a.s;
+	const l3dk_tiles &t = a.t;
+	const uint32_t iz = tile % t.nz, iy = tile / t.nz % t.ny, ix = tile / t.nz / t.ny;
+	const uint32_t y0 = iy * t.ty, w0 = iz * t.tz, x0 = ix * L3DK_TILE_X;
+	const uint32_t x = x0 + warp, y = y0 + lane / t.tz, w = w0 + lane % t.tz;
+	const uint32_t x1 = (x0 + L3DK_TILE_X < s.nx ? x0 + L3DK_TILE_X : s.nx) - 1;
+	const uint32_t y1 = (y0 + t.ty < s.ny ? y0 + t.ty : s.ny) - 1;
+	const uint32_t w1 = (w0 + t.tz <= s.wl ? w0 + t.tz : s.wl + 1) - 1;
+	uint32_t f = 0, pop = 0, born = 0, died = 0;
+	if (x <= x1 && y <= y1 && w <= w1) {
+		const bool exact = s.wl == s.w32 - 1 && s.bl == 31;
+		const uint32_t ym = y ? y - 1 : s.ny - 1, yp = y + 1 == s.ny ? 0 : y + 1;
+		const uint32_t top_bit = w == s.wl ? s.bl : 31;
+		const uint32_t top = top_bit == 31 ? FULL : (2u << top_bit) - 1;
+		Rows3 p[3];
+#pragma unroll
+		for (int k = 0; k < 3; k++)
+			p[k] = load_rows(s, (int64_t)x - 1 + k, ym, y, yp, w, exact);
+		uint32_t n[5], self = p[1].r[1].c, v;
+		if (HOOD == L3DK_HOOD_MOORE) {
+			YSum q[3] = {ysum(p[0]), ysum(p[1]), ysum(p[2])};
+			add3_4bit(q[0].v, q[1].v, q[2].v, n);
+			v = apply_rule<RULE>(s, n, self);
+		} else {
+			hood_count<HOOD>(p, n);
+			v = rule_low(n, self, s.leaf_b, s.leaf_s);
+		}
+		v &= top;
+		uint32_t *o = s.dst + (uint64_t)x * s.plane + (uint64_t)y * s.w32 + w;
+		uint32_t old = *o;
+		if (v != old)
+			*o = v;
+		f = faces(v ^ old, x, x0, x1, y, y0, y1, w, w0, w1, top_bit);
+		pop = __popc(v);
+		born = __popc(v & ~self);
+		died = __popc(self & ~v);
+	}
+	f = warp_or(f);
+	pop = warp_add(pop);
+	born = warp_add(born);
+	died = warp_add(died);
+	if (lane == 0) {
+		shared[warp][0] = f;
+		shared[warp][1] = pop;
+		shared[warp][2] = born;
+		shared[warp][3] = died;
+	}
+	__syncthreads();
+	if (warp == 0) {
+		uint32_t mine[4] = {0, 0, 0, 0};
+		if (lane < L3DK_TILE_X)
+			for (int k = 0; k < 4; k++)
+				mine[k] = shared[lane][k];
+		f = warp_or(mine[0]);
+		pop = warp_add(mine[1]);
+		born = warp_add(mine[2]);
+		died = warp_add(mine[3]);
+		if (lane == 0) {
+			t.counts[a.out][tile] = l3dk_tile_counts{pop, born, died};
+			t.mark[a.ring][tile] = 0;
+		}
+		wake(a, f, ix, iy, iz, lane);
+	}
+	__syncthreads();
+}
+
+template <int HOOD, int RULE>
+__global__ void __launch_bounds__(L3DK_TILE_X * 32) step_tiles(const __grid_constant__ TileArgs a)
+{
+	__shared__ uint32_t shared[L3DK_TILE_X][4];
+	wait_for_previous_grid();
+	const l3dk_tiles &t = a.t;
+	const uint32_t n = *t.size[a.ring];
+	if (blockIdx.x == 0 && threadIdx.x == 0) {
+		*t.size[a.ring == 0 ? 2 : a.ring - 1] = 0;
+		*t.stepped += n;
+	}
+	const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	for (uint32_t i = blockIdx.x; i < n; i += gridDim.x)
+		step_tile<HOOD, RULE>(a, t.list[a.ring][i], lane, warp, shared);
+}
+
+/* List r = every tile. */
+__global__ void list_all(l3dk_tiles t, int r)
+{
+	wait_for_previous_grid();
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < t.count)
+		t.list[r][i] = i;
+	if (i == 0)
+		*t.size[r] = (uint32_t)t.count;
+}
+
+/* The counts of buffer b's generation: its tiles' counts summed. */
+__global__ void sum_counts(l3dk_tiles t, int b, l3dk_counts *counts)
+{
+	wait_for_previous_grid();
+	unsigned long long pop = 0, born = 0, died = 0;
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < t.count;
+	     i += (uint64_t)gridDim.x * blockDim.x) {
+		l3dk_tile_counts c = t.counts[b][i];
+		pop += c.population;
+		born += c.births;
+		died += c.deaths;
+	}
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1) {
+		pop += __shfl_xor_sync(FULL, pop, d);
+		born += __shfl_xor_sync(FULL, born, d);
+		died += __shfl_xor_sync(FULL, died, d);
+	}
+	if ((threadIdx.x & 31) == 0 && (pop | born | died)) {
+		atomicAdd(&counts->population, pop);
+		atomicAdd(&counts->births, born);
+		atomicAdd(&counts->deaths, died);
+	}
+}
+
+typedef void (*tile_fn)(TileArgs);
+
+template <int HOOD>
+tile_fn tile_kernel_for(int rule)
+{
+	if (HOOD != L3DK_HOOD_MOORE)
+		return step_tiles<HOOD, L3DK_RULE_LOW>;
+	switch (rule) {
+	case L3DK_RULE_B6S567: return step_tiles<HOOD, L3DK_RULE_B6S567>;
+	case L3DK_RULE_LOW: return step_tiles<HOOD, L3DK_RULE_LOW>;
+	default: return step_tiles<HOOD, L3DK_RULE_ANY>;
+	}
+}
+
+tile_fn tile_kernel(const l3dk_plan *p)
+{
+	switch (p->hood) {
+	case L3DK_HOOD_FACE: return tile_kernel_for<L3DK_HOOD_FACE>(p->rule_kind);
+	case L3DK_HOOD_CORNER: return tile_kernel_for<L3DK_HOOD_CORNER>(p->rule_kind);
+	case L3DK_HOOD_EDGE: return tile_kernel_for<L3DK_HOOD_EDGE>(p->rule_kind);
+	case L3DK_HOOD_HEX: return tile_kernel_for<L3DK_HOOD_HEX>(p->rule_kind);
+	default: return tile_kernel_for<L3DK_HOOD_MOORE>(p->rule_kind);
+	}
+}
+
+cudaError_t launch_cfg(const void *fn, void **args, dim3 grid, dim3 block, int pdl,
+		       cudaStream_t s)
+{
+	cudaLaunchConfig_t cfg = {};
+	cudaLaunchAttribute attr[1];
+	cfg.gridDim = grid;
+	cfg.blockDim = block;
+	cfg.stream = s;
+	if (pdl) {
+		attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+		attr[0].val.programmaticStreamSerializationAllowed = 1;
+		cfg.attrs = attr;
+		cfg.numAttrs = 1;
+	}
+	return cudaLaunchKernelExC(&cfg, fn, args);
+}
+
+uint64_t div_up(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+} /* namespace */
+
+extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, l3dk_tiles *t, size_t *bytes)
+{
+	*t = l3dk_tiles{};
+	*bytes = 0;
+	t->tz = p->w32 < 4 ? p->w32 : 4;
+	t->ty = 32 / t->tz;
+	t->nx = (uint32_t)div_up(p->nx, L3DK_TILE_X);
+	t->ny = (uint32_t)div_up(p->ny, t->ty);
+	t->nz = (uint32_t)div_up(p->wl + 1, t->tz);
+	t->count = (uint64_t)t->nx * t->ny * t->nz;
+	if (t->count > UINT32_MAX)
+		return cudaErrorInvalidValue;
+	int dev = 0, sms = 0, per_sm = 0;
+	cudaError_t e = cudaGetDevice(&dev);
+	if (e == cudaSuccess)
+		e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+	if (e == cudaSuccess)
+		e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			&per_sm, (const void *)tile_kernel(p), L3DK_TILE_X * 32, 0);
+	if (e != cudaSuccess)
+		return e;
+	uint64_t most = (uint64_t)(per_sm > 0 ? per_sm : 1) * (uint64_t)sms;
+	uint64_t blocks = t->count;
+	t->blocks = (uint32_t)(blocks < most ? blocks : most);
+	*bytes = 64 + t->count * (3 * 2 * sizeof(uint32_t) + 2 * sizeof(l3dk_tile_counts));
+	return cudaSuccess;
+}
+
+extern "C" void l3dk_tiles_place(l3dk_tiles *t, void *mem)
+{
+	char *m = static_cast<char *>(mem);
+	t->stepped = reinterpret_cast<unsigned long long *>(m);
+	for (int r = 0; r < 3; r++)
+		t->size[r] = reinterpret_cast<uint32_t *>(m + 16 + 4 * r);
+	m += 64;
+	for (int r = 0; r < 3; r++, m += t->count * sizeof(uint32_t))
+		t->list[r] = reinterpret_cast<uint32_t *>(m);
+	for (int r = 0; r < 3; r++, m += t->count * sizeof(uint32_t))
+		t->mark[r] = reinterpret_cast<uint32_t *>(m);
+	for (int b = 0; b < 2; b++, m += t->count * sizeof(l3dk_tile_counts))
+		t->counts[b] = reinterpret_cast<l3dk_tile_counts *>(m);
+	t->base = mem;
+}
+
+extern "C" cudaError_t l3dk_tiles_reset(const l3dk_tiles *t, cudaStream_t s)
+{
+	char *m = static_cast<char *>(t->base);
+	cudaError_t e = cudaMemsetAsync(m + 16, 0, 48, s);
+	if (e == cudaSuccess)
+		e = cudaMemsetAsync(t->mark[0], 0, 3 * t->count * sizeof(uint32_t), s);
+	return e;
+}
+
+extern "C" cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaStream_t s)
+{
+	l3dk_tiles copy = *t;
+	void *args[] = {&copy, &r};
+	return launch_cfg((const void *)list_all, args, dim3((unsigned)div_up(t->count, 256)),
+			  dim3(256), pdl, s);
+}
+
+extern "C" cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, int r,
+				       const void *src, void *dst, int out, int pdl,
+				       cudaStream_t s)
+{
+	if (r < 0 || r > 2 || out < 0 || out > 1)
+		return cudaErrorInvalidValue;
+	TileArgs a;
+	fill_args(p, nullptr, &a.s);
+	a.s.src = static_cast<const uint32_t *>(src);
+	a.s.dst = static_cast<uint32_t *>(dst);
+	a.s.open = 0;
+	a.s.x_end = (int32_t)p->nx;
+	a.s.counts = nullptr;
+	a.t = *t;
+	a.ring = r;
+	a.out = out;
+	void *args[] = {&a};
+	return launch_cfg((const void *)tile_kernel(p), args, dim3(t->blocks), dim3(L3DK_TILE_X * 32),
+			  pdl, s);
+}
+
+extern "C" cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,
+					 int pdl, cudaStream_t s)
+{
+	l3dk_tiles copy = *t;
+	uint64_t blocks = div_up(t->count, 256);
+	void *args[] = {&copy, &b, &counts};
+	return launch_cfg((const void *)sum_counts, args,
+			  dim3((unsigned)(blocks < 1024 ? blocks : 1024)), dim3(256), pdl, s);
+}

@@ -74,25 +74,34 @@ __device__ __forceinline__ uint32_t faces(uint32_t d, uint32_t x, uint32_t x0, u
 }
 
 /* Wake the tiles next to tile (ix, iy, iz) whose neighbourhoods reach the
- * faces in f, and the tile itself: lane k < 27 takes offset k. */
+ * faces in f, and the tile itself: lane k < 27 takes offset k (called by
+ * a whole warp, f the same in every lane).  One atomic add a warp for the
+ * list's size: at full activity every tile appends, and adds to one
+ * address from each lane would queue up behind each other. */
 __device__ __forceinline__ void wake(const TileArgs &a, uint32_t f, uint32_t ix, uint32_t iy,
 				     uint32_t iz, uint32_t lane)
 {
-	if (!(f & ANY) || lane >= 27)
-		return;
-	int dx = (int)(lane % 3) - 1, dy = (int)(lane / 3 % 3) - 1, dz = (int)(lane / 9) - 1;
-	bool near = (dx == 0 || (f & (dx < 0 ? LOX : HIX))) &&
-		    (dy == 0 || (f & (dy < 0 ? LOY : HIY))) &&
-		    (dz == 0 || (f & (dz < 0 ? LOZ : HIZ)));
-	if (!near)
+	if (!(f & ANY))
 		return;
 	const l3dk_tiles &t = a.t;
+	int dx = (int)(lane % 3) - 1, dy = (int)(lane / 3 % 3) - 1, dz = (int)(lane / 9) - 1;
+	bool near = lane < 27 && (dx == 0 || (f & (dx < 0 ? LOX : HIX))) &&
+		    (dy == 0 || (f & (dy < 0 ? LOY : HIY))) &&
+		    (dz == 0 || (f & (dz < 0 ? LOZ : HIZ)));
 	uint32_t jx = (ix + t.nx + dx) % t.nx, jy = (iy + t.ny + dy) % t.ny;
 	uint32_t jz = (iz + t.nz + dz) % t.nz;
 	uint32_t j = (jx * t.ny + jy) * t.nz + jz;
 	int next = a.ring == 2 ? 0 : a.ring + 1;
-	if (atomicExch(&t.mark[next][j], 1u) == 0)
-		t.list[next][atomicAdd(t.size[next], 1u)] = j;
+	bool add = near && atomicExch(&t.mark[next][j], 1u) == 0;
+	uint32_t who = __ballot_sync(FULL, add);
+	if (!who)
+		return;
+	uint32_t first = __ffs(who) - 1, at = 0;
+	if (lane == first)
+		at = atomicAdd(t.size[next], (uint32_t)__popc(who));
+	at = __shfl_sync(FULL, at, first);
+	if (add)
+		t.list[next][at + __popc(who & ((1u << lane) - 1))] = j;
 }
 
 __device__ __forceinline__ uint32_t warp_or(uint32_t v)
@@ -181,13 +190,14 @@ __device__ __forceinline__ void step_tile(const TileArgs &a, uint32_t tile, uint
 		}
 		wake(a, f, ix, iy, iz, lane);
 	}
-	__syncthreads();
 }
 
 template <int HOOD, int RULE>
 __global__ void __launch_bounds__(L3DK_TILE_X * 32) step_tiles(const __grid_constant__ TileArgs a)
 {
-	__shared__ uint32_t shared[L3DK_TILE_X][4];
+	/* by the parity of the tiles a block has done: warp 0 reads one half
+	 * while the others fill the other, so one barrier a tile */
+	__shared__ uint32_t shared[2][L3DK_TILE_X][4];
 	wait_for_previous_grid();
 	const l3dk_tiles &t = a.t;
 	const uint32_t n = *t.size[a.ring];
@@ -196,8 +206,9 @@ __global__ void __launch_bounds__(L3DK_TILE_X * 32) step_tiles(const __grid_cons
 		*t.stepped += n;
 	}
 	const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-	for (uint32_t i = blockIdx.x; i < n; i += gridDim.x)
-		step_tile<HOOD, RULE>(a, t.list[a.ring][i], lane, warp, shared);
+	uint32_t k = 0;
+	for (uint32_t i = blockIdx.x; i < n; i += gridDim.x, k ^= 1)
+		step_tile<HOOD, RULE>(a, t.list[a.ring][i], lane, warp, shared[k]);
 }
 
 /* List r = every tile. */

@@ -264,13 +264,16 @@ static int run_dense(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
  * after each graph comes back to the host, which reads it once the next
  * graph is queued, so the device does not wait.  When a list holds more
  * than TILE_BUSY of the tiles, the engine steps densely for `gap` steps
- * (64, doubling to 4096 while that goes on) and then starts the lists
- * again.  An empty list means that no tile changed from two generations
+ * (64, four times as many each time that goes on, up to 4096) and then
+ * starts the lists again.  A step of every tile costs about seven dense
+ * steps (one warp a plane of a tile, a round trip to memory for each), so
+ * lists pay up to some 8% of the tiles, and a look at a busy universe is
+ * made rarely (kernels/NOTES.md).  An empty list means that no tile changed from two generations
  * back: the universe repeats with period 2 from there on, as the probes
  * below would find, and further steps are a swap (so with tiles there are
  * no probes). */
 enum { TILE_RUN = 48, TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
-#define TILE_BUSY 0.4
+#define TILE_BUSY 0.08
 
 static int read_counts(cuda_engine *c, engine_stats *out, l3d_err *err);
 
@@ -348,7 +351,7 @@ static int tiles_judge(cuda_engine *c, uint32_t size, l3d_err *err)
 	}
 	c->tiles.on = false;
 	c->tiles.dense_left = c->tiles.gap;
-	c->tiles.gap = c->tiles.gap < TILE_GAP_MOST ? 2 * c->tiles.gap : TILE_GAP_MOST;
+	c->tiles.gap = c->tiles.gap < TILE_GAP_MOST ? 4 * c->tiles.gap : TILE_GAP_MOST;
 	return L3D_OK;
 }
 

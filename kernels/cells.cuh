@@ -60,8 +60,9 @@ __device__ __forceinline__ uint32_t apply_rule(const StepArgs &a, const uint32_t
 	return rule_any(s, self, a.leaf_b, a.leaf_s);
 }
 
-__device__ __forceinline__ void flush_counts(l3dk_counts *counts, uint32_t pop,
-					     uint32_t born, uint32_t died)
+/* A warp's counts (32- or 64-bit) added to the device's counters. */
+template <typename T>
+__device__ __forceinline__ void flush_counts(l3dk_counts *counts, T pop, T born, T died)
 {
 #pragma unroll
 	for (int d = 16; d > 0; d >>= 1) {
@@ -146,6 +147,26 @@ __device__ __forceinline__ void hood_count(const Rows3 (&p)[3], uint32_t n[5])
 		sum12(in, n);
 	}
 #undef NB
+}
+
+/* A launch of fn with its arguments, with programmatic stream
+ * serialization when pdl (compute capability 9.0 and later). */
+inline cudaError_t launch_cfg(const void *fn, void **args, dim3 grid, dim3 block,
+			      size_t smem, int pdl, cudaStream_t s)
+{
+	cudaLaunchConfig_t cfg = {};
+	cudaLaunchAttribute attr[1];
+	cfg.gridDim = grid;
+	cfg.blockDim = block;
+	cfg.dynamicSmemBytes = smem;
+	cfg.stream = s;
+	if (pdl) {
+		attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+		attr[0].val.programmaticStreamSerializationAllowed = 1;
+		cfg.attrs = attr;
+		cfg.numAttrs = 1;
+	}
+	return cudaLaunchKernelExC(&cfg, fn, args);
 }
 
 inline void fill_args(const l3dk_plan *p, const l3dk_launch *c, StepArgs *a)

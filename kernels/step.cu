@@ -812,32 +812,23 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 	a.src = static_cast<const uint32_t *>(src);
 	a.dst = static_cast<uint32_t *>(dst);
 	a.counts = counts;
-	cudaLaunchConfig_t cfg = {};
-	cudaLaunchAttribute attr[1];
+	dim3 grid, block(256);
+	size_t smem = 0;
 	if (generic && p->hood != L3DK_HOOD_MOORE) {
-		cfg.gridDim = dim3(ceil_div(a.plane, 256), ceil_div(nx, HOOD_CHUNK));
-		cfg.blockDim = dim3(256);
+		grid = dim3(ceil_div(a.plane, 256), ceil_div(nx, HOOD_CHUNK));
 	} else if (generic) {
 		uint64_t words = (uint64_t)nx * a.plane;
 		uint64_t blocks = (words + 255) / 256;
-		cfg.gridDim = dim3((unsigned)(blocks < 65535 * 16 ? blocks : 65535 * 16));
-		cfg.blockDim = dim3(256);
+		grid = dim3((unsigned)(blocks < 65535 * 16 ? blocks : 65535 * 16));
 	} else {
-		cfg.gridDim = dim3(c->blocks_x, c->blocks_y);
-		cfg.blockDim = dim3(c->threads);
-		cfg.dynamicSmemBytes = c->smem;
-	}
-	cfg.stream = s;
-	if (pdl) {
-		attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-		attr[0].val.programmaticStreamSerializationAllowed = 1;
-		cfg.attrs = attr;
-		cfg.numAttrs = 1;
+		grid = dim3(c->blocks_x, c->blocks_y);
+		block = dim3(c->threads);
+		smem = c->smem;
 	}
 	kernel_fn fn = generic ? generic_kernel(p, counts != nullptr)
 			       : fused_kernel(p, gens, counts != nullptr);
 	void *args[] = {&a};
-	return cudaLaunchKernelExC(&cfg, (const void *)fn, args);
+	return launch_cfg((const void *)fn, args, grid, block, smem, pdl, s);
 }
 
 } /* namespace */

@@ -234,17 +234,7 @@ __global__ void sum_counts(l3dk_tiles t, int b, l3dk_counts *counts)
 		born += c.births;
 		died += c.deaths;
 	}
-#pragma unroll
-	for (int d = 16; d > 0; d >>= 1) {
-		pop += __shfl_xor_sync(FULL, pop, d);
-		born += __shfl_xor_sync(FULL, born, d);
-		died += __shfl_xor_sync(FULL, died, d);
-	}
-	if ((threadIdx.x & 31) == 0 && (pop | born | died)) {
-		atomicAdd(&counts->population, pop);
-		atomicAdd(&counts->births, born);
-		atomicAdd(&counts->deaths, died);
-	}
+	flush_counts(counts, pop, born, died);
 }
 
 typedef void (*tile_fn)(TileArgs);
@@ -270,23 +260,6 @@ tile_fn tile_kernel(const l3dk_plan *p)
 	case L3DK_HOOD_HEX: return tile_kernel_for<L3DK_HOOD_HEX>(p->rule_kind);
 	default: return tile_kernel_for<L3DK_HOOD_MOORE>(p->rule_kind);
 	}
-}
-
-cudaError_t launch_cfg(const void *fn, void **args, dim3 grid, dim3 block, int pdl,
-		       cudaStream_t s)
-{
-	cudaLaunchConfig_t cfg = {};
-	cudaLaunchAttribute attr[1];
-	cfg.gridDim = grid;
-	cfg.blockDim = block;
-	cfg.stream = s;
-	if (pdl) {
-		attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-		attr[0].val.programmaticStreamSerializationAllowed = 1;
-		cfg.attrs = attr;
-		cfg.numAttrs = 1;
-	}
-	return cudaLaunchKernelExC(&cfg, fn, args);
 }
 
 uint64_t div_up(uint64_t a, uint64_t b)
@@ -354,7 +327,7 @@ extern "C" cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaS
 	l3dk_tiles copy = *t;
 	void *args[] = {&copy, &r};
 	return launch_cfg((const void *)list_all, args, dim3((unsigned)div_up(t->count, 256)),
-			  dim3(256), pdl, s);
+			  dim3(256), 0, pdl, s);
 }
 
 extern "C" cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, int r,
@@ -375,7 +348,7 @@ extern "C" cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, 
 	a.out = out;
 	void *args[] = {&a};
 	return launch_cfg((const void *)tile_kernel(p), args, dim3(t->blocks), dim3(L3DK_TILE_X * 32),
-			  pdl, s);
+			  0, pdl, s);
 }
 
 extern "C" cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,
@@ -385,5 +358,5 @@ extern "C" cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts
 	uint64_t blocks = div_up(t->count, 256);
 	void *args[] = {&copy, &b, &counts};
 	return launch_cfg((const void *)sum_counts, args,
-			  dim3((unsigned)(blocks < 1024 ? blocks : 1024)), dim3(256), pdl, s);
+			  dim3((unsigned)(blocks < 1024 ? blocks : 1024)), dim3(256), 0, pdl, s);
 }

@@ -259,6 +259,34 @@ START_TEST(steps_left_running)
 }
 END_TEST
 
+/* n steps of the CPU engine c and of e, with the same counts after them. */
+static void step_both(engine *c, engine *e, uint64_t n, const char *what)
+{
+	engine_stats a = {0, 0, 0}, b = {0, 0, 0};
+	l3d_err err;
+	ck_assert_msg(engine_step(c, n, &a, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_step(e, n, &b, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(a.population == b.population && a.births == b.births &&
+		      a.deaths == b.deaths, "%s: counts %llu/%llu/%llu, cpu %llu/%llu/%llu", what,
+		      (unsigned long long)b.population, (unsigned long long)b.births,
+		      (unsigned long long)b.deaths, (unsigned long long)a.population,
+		      (unsigned long long)a.births, (unsigned long long)a.deaths);
+}
+
+/* The cells of engines c and e are the same. */
+static void same_cells(engine *c, engine *e, const char *what)
+{
+	grid want, got;
+	l3d_err err;
+	ck_assert_msg(grid_alloc(&want, c->nx, c->ny, c->nz, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(grid_alloc(&got, c->nx, c->ny, c->nz, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(c, &want, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(grid_equal(&want, &got), "%s: cells differ", what);
+	grid_free(&want);
+	grid_free(&got);
+}
+
 /* A universe that comes to repeat with period 2 is found out by the
  * engine's probes and then stepped any number of times at once: a
  * trillion steps, odd and even, the same cells and counts as the CPU
@@ -267,7 +295,7 @@ END_TEST
 START_TEST(settled_universe_leaps)
 {
 	rule r = rule_default;
-	grid g, want, got;
+	grid g;
 	l3d_err err;
 	make_random(&g, (box){48, 48, 48}, 0.25, 2);
 	engine_opts cpu = {.kind = "cpu", .device = -1};
@@ -278,25 +306,14 @@ START_TEST(settled_universe_leaps)
 	e = make_cuda(&g, &r);
 	static const uint64_t calls[] = {1000000000000ull, 999999999, 1, 64, 2};
 	for (size_t k = 0; k < sizeof calls / sizeof *calls; k++) {
-		engine_stats a = {0, 0, 0}, b = {0, 0, 0};
-		ck_assert_msg(engine_step(c, calls[k], &a, &err) == L3D_OK, "%s", err.msg);
-		ck_assert_msg(engine_step(e, calls[k], &b, &err) == L3D_OK, "%s", err.msg);
-		ck_assert_msg(a.population == b.population && a.births == b.births &&
-			      a.deaths == b.deaths, "call %zu: counts %llu/%llu/%llu, cpu %llu/%llu/%llu",
-			      k, (unsigned long long)b.population, (unsigned long long)b.births,
-			      (unsigned long long)b.deaths, (unsigned long long)a.population,
-			      (unsigned long long)a.births, (unsigned long long)a.deaths);
+		char what[32];
+		snprintf(what, sizeof what, "call %zu", k);
+		step_both(c, e, calls[k], what);
 	}
-	ck_assert_msg(grid_alloc(&want, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
-	ck_assert_msg(grid_alloc(&got, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
-	ck_assert_msg(engine_read(c, &want, &err) == L3D_OK, "%s", err.msg);
-	ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
-	ck_assert_msg(grid_equal(&want, &got), "cells differ after a trillion steps");
+	same_cells(c, e, "after a trillion steps");
 	engine_destroy(c);
 	engine_destroy(e);
 	grid_free(&g);
-	grid_free(&want);
-	grid_free(&got);
 	/* Probes in the middle of calls, on universes that never settle. */
 	compare_run((box){20, 18, 70}, "B5..7/S4..9", 4, 150, 901, 0);
 	compare_run((box){9, 40, 64}, "B6/S567", 3, 333, 902, 0);
@@ -366,7 +383,7 @@ START_TEST(tiles_settling_soup)
 	};
 	for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
 		rule r;
-		grid g, want, got;
+		grid g;
 		l3d_err err;
 		parse_rule(runs[k].rule, &r);
 		make_random(&g, (box){128, 120, 256}, runs[k].density, 31 + k);
@@ -387,30 +404,17 @@ START_TEST(tiles_settling_soup)
 		unsetenv("LIFE3D_SKIP");
 		engine *e = make_cuda(&g, &r);
 		for (uint64_t s = 0; s < runs[k].steps; s++) {
-			engine_stats a = {0, 0, 0}, b = {0, 0, 0};
-			uint64_t n = 1 + s % 3;
-			ck_assert_msg(engine_step(c, n, &a, &err) == L3D_OK, "%s", err.msg);
-			ck_assert_msg(engine_step(e, n, &b, &err) == L3D_OK, "%s", err.msg);
-			ck_assert_msg(a.population == b.population && a.births == b.births &&
-				      a.deaths == b.deaths, "%s call %llu: counts %llu/%llu/%llu, cpu %llu/%llu/%llu",
-				      runs[k].rule, (unsigned long long)s,
-				      (unsigned long long)b.population, (unsigned long long)b.births,
-				      (unsigned long long)b.deaths, (unsigned long long)a.population,
-				      (unsigned long long)a.births, (unsigned long long)a.deaths);
+			char what[64];
+			snprintf(what, sizeof what, "%s call %llu", runs[k].rule, (unsigned long long)s);
+			step_both(c, e, 1 + s % 3, what);
 		}
-		ck_assert_msg(grid_alloc(&want, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
-		ck_assert_msg(grid_alloc(&got, g.nx, g.ny, g.nz, &err) == L3D_OK, "%s", err.msg);
-		ck_assert_msg(engine_read(c, &want, &err) == L3D_OK, "%s", err.msg);
-		ck_assert_msg(engine_read(e, &got, &err) == L3D_OK, "%s", err.msg);
-		ck_assert_msg(grid_equal(&want, &got), "%s: cells differ", runs[k].rule);
+		same_cells(c, e, runs[k].rule);
 		double share = share_stepped(e);
 		ck_assert_msg(runs[k].busy ? share > 95 : share >= 0 && share < 30, "%s: %s",
 			      runs[k].rule, engine_describe(e));
 		engine_destroy(c);
 		engine_destroy(e);
 		grid_free(&g);
-		grid_free(&want);
-		grid_free(&got);
 	}
 }
 END_TEST

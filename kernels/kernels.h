@@ -65,6 +65,7 @@ typedef struct l3dk_tuning {
 	int words;              /* 32-bit words per lane: 2 or 4 */
 	int generic;            /* 1: force the generic kernel */
 	int tiles;              /* 1: step by tiles however many are active */
+	int tilez;              /* 32-bit words of z a tile (L3DK_TILE_Z) */
 } l3dk_tuning;
 
 typedef struct l3dk_plan {
@@ -128,11 +129,14 @@ cudaError_t l3dk_compare(const l3dk_plan *p, const void *a, const void *b,
  * for r + 1: the first makes the buffer being written hold the generation
  * two back, the second compares with it); then l3dk_tiles_step reading
  * lists r + 2, r + 3, ... (mod 3), each step from the buffer the last one
- * wrote into the other, `out` the index (0, 1) of the buffer written.
+ * wrote into the other, `out` the index (0, 1) of the buffer written;
+ * `all` says that list r is every tile (a kernel that takes a tile a warp,
+ * faster when there are that many; one a block otherwise).
  * *size[r] is the number of tiles the step reading list r will advance.
  * l3dk_tiles_counts adds the population, births and deaths of the
  * generation last written into buffer b to counts. */
 #define L3DK_TILE_X 8
+#define L3DK_TILE_Z 4       /* 32-bit words of z a tile by default (2..32) */
 
 typedef struct l3dk_tile_counts {
 	uint32_t population, births, deaths;
@@ -142,19 +146,20 @@ typedef struct l3dk_tiles {
 	uint32_t ty, tz;             /* rows and 32-bit words of z a tile */
 	uint32_t nx, ny, nz;         /* tiles along x, y, z */
 	uint64_t count;              /* tiles in all */
-	uint32_t blocks;             /* blocks of a tile step */
+	uint32_t blocks;             /* blocks of a tile step: one a tile */
+	uint32_t march_blocks;       /* ... of every tile: one a warp */
 	void *base;                  /* the device memory (l3dk_tiles_place) */
 	unsigned long long *stepped; /* tiles advanced, summed over the steps */
 	uint32_t *size[3], *list[3], *mark[3];
 	l3dk_tile_counts *counts[2];
 } l3dk_tiles;
 
-cudaError_t l3dk_tiles_make(const l3dk_plan *p, l3dk_tiles *t, size_t *bytes);
+cudaError_t l3dk_tiles_make(const l3dk_plan *p, int words, l3dk_tiles *t, size_t *bytes);
 void l3dk_tiles_place(l3dk_tiles *t, void *mem);
 cudaError_t l3dk_tiles_reset(const l3dk_tiles *t, cudaStream_t s);
 cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaStream_t s);
 cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, int r,
-			    const void *src, void *dst, int out, int pdl,
+			    const void *src, void *dst, int out, int all, int pdl,
 			    cudaStream_t s);
 cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,
 			      int pdl, cudaStream_t s);

@@ -120,79 +120,148 @@ __device__ __forceinline__ uint32_t warp_add(uint32_t v)
 	return v;
 }
 
+/* Where a lane's word column sits in its tile, and the tile's bounds. */
+struct TileGeo {
+	uint32_t ix, iy, iz, x0, x1, y0, y1, w0, w1;
+	uint32_t y, w, ym, yp, top_bit, top;
+	bool exact, live;
+};
+
+__device__ __forceinline__ TileGeo tile_geo(const TileArgs &a, uint32_t tile, uint32_t lane)
+{
+	const StepArgs &s = a.s;
+	const l3dk_tiles &t = a.t;
+	TileGeo g;
+	g.iz = tile % t.nz, g.iy = tile / t.nz % t.ny, g.ix = tile / t.nz / t.ny;
+	g.y0 = g.iy * t.ty, g.w0 = g.iz * t.tz, g.x0 = g.ix * L3DK_TILE_X;
+	g.y = g.y0 + lane / t.tz, g.w = g.w0 + lane % t.tz;
+	g.x1 = (g.x0 + L3DK_TILE_X < s.nx ? g.x0 + L3DK_TILE_X : s.nx) - 1;
+	g.y1 = (g.y0 + t.ty < s.ny ? g.y0 + t.ty : s.ny) - 1;
+	g.w1 = (g.w0 + t.tz <= s.wl ? g.w0 + t.tz : s.wl + 1) - 1;
+	g.live = lane < t.ty * t.tz && g.y <= g.y1 && g.w <= g.w1;
+	g.exact = s.wl == s.w32 - 1 && s.bl == 31;
+	g.ym = g.y ? g.y - 1 : s.ny - 1, g.yp = g.y + 1 == s.ny ? 0 : g.y + 1;
+	g.top_bit = g.w == s.wl ? s.bl : 31;
+	g.top = g.top_bit == 31 ? FULL : (2u << g.top_bit) - 1;
+	return g;
+}
+
+__device__ __forceinline__ Rows3 tile_rows(const TileArgs &a, const TileGeo &g, int64_t x)
+{
+	return load_rows(a.s, x, g.ym, g.y, g.yp, g.w, g.exact);
+}
+
+/* What a tile's words add up to: the faces that differ, and the counts. */
+struct TileSum {
+	uint32_t f, pop, born, died;
+};
+
+/* Word (x, y, w) of the next generation from the rows around it (planes
+ * x - 1, x, x + 1), written where it differs from what is there. */
+template <int HOOD, int RULE>
+__device__ __forceinline__ void tile_word(const TileArgs &a, const TileGeo &g,
+					  const Rows3 (&p)[3], uint32_t x, TileSum &sum)
+{
+	const StepArgs &s = a.s;
+	uint32_t n[5], self = p[1].r[1].c, v;
+	if (HOOD == L3DK_HOOD_MOORE) {
+		YSum q[3] = {ysum(p[0]), ysum(p[1]), ysum(p[2])};
+		add3_4bit(q[0].v, q[1].v, q[2].v, n);
+		v = apply_rule<RULE>(s, n, self);
+	} else {
+		hood_count<HOOD>(p, n);
+		v = rule_low(n, self, s.leaf_b, s.leaf_s);
+	}
+	v &= g.top;
+	uint32_t *o = s.dst + (uint64_t)x * s.plane + (uint64_t)g.y * s.w32 + g.w;
+	uint32_t old = *o;
+	if (v != old)
+		*o = v;
+	sum.f |= faces(v ^ old, x, g.x0, g.x1, g.y, g.y0, g.y1, g.w, g.w0, g.w1, g.top_bit);
+	sum.pop += __popc(v);
+	sum.born += __popc(v & ~self);
+	sum.died += __popc(self & ~v);
+}
+
+/* A whole warp's sums into the tile's counts, its mark cleared, and its
+ * neighbours woken. */
+__device__ __forceinline__ void tile_done(const TileArgs &a, const TileGeo &g, uint32_t tile,
+					  TileSum sum, uint32_t lane)
+{
+	sum.f = warp_or(sum.f);
+	sum.pop = warp_add(sum.pop);
+	sum.born = warp_add(sum.born);
+	sum.died = warp_add(sum.died);
+	if (lane == 0) {
+		a.t.counts[a.out][tile] = l3dk_tile_counts{sum.pop, sum.born, sum.died};
+		a.t.mark[a.ring][tile] = 0;
+	}
+	wake(a, sum.f, g.ix, g.iy, g.iz, lane);
+}
+
 /* One tile, by one block: warp k takes plane x0 + k, each lane a word of
  * it, which reads the 27 words around it (all loads independent: a tile
- * costs about one trip to memory, however few are stepped). */
+ * costs about one trip to memory, however few are stepped).  For lists. */
 template <int HOOD, int RULE>
 __device__ __forceinline__ void step_tile(const TileArgs &a, uint32_t tile, uint32_t lane,
 					  uint32_t warp, uint32_t (*shared)[4])
 {
-	const StepArgs &s = a.s;
-	const l3dk_tiles &t = a.t;
-	const uint32_t iz = tile % t.nz, iy = tile / t.nz % t.ny, ix = tile / t.nz / t.ny;
-	const uint32_t y0 = iy * t.ty, w0 = iz * t.tz, x0 = ix * L3DK_TILE_X;
-	const uint32_t x = x0 + warp, y = y0 + lane / t.tz, w = w0 + lane % t.tz;
-	const uint32_t x1 = (x0 + L3DK_TILE_X < s.nx ? x0 + L3DK_TILE_X : s.nx) - 1;
-	const uint32_t y1 = (y0 + t.ty < s.ny ? y0 + t.ty : s.ny) - 1;
-	const uint32_t w1 = (w0 + t.tz <= s.wl ? w0 + t.tz : s.wl + 1) - 1;
-	uint32_t f = 0, pop = 0, born = 0, died = 0;
-	if (x <= x1 && y <= y1 && w <= w1) {
-		const bool exact = s.wl == s.w32 - 1 && s.bl == 31;
-		const uint32_t ym = y ? y - 1 : s.ny - 1, yp = y + 1 == s.ny ? 0 : y + 1;
-		const uint32_t top_bit = w == s.wl ? s.bl : 31;
-		const uint32_t top = top_bit == 31 ? FULL : (2u << top_bit) - 1;
+	const TileGeo g = tile_geo(a, tile, lane);
+	const uint32_t x = g.x0 + warp;
+	TileSum sum = {0, 0, 0, 0};
+	if (x <= g.x1 && g.live) {
 		Rows3 p[3];
 #pragma unroll
 		for (int k = 0; k < 3; k++)
-			p[k] = load_rows(s, (int64_t)x - 1 + k, ym, y, yp, w, exact);
-		uint32_t n[5], self = p[1].r[1].c, v;
-		if (HOOD == L3DK_HOOD_MOORE) {
-			YSum q[3] = {ysum(p[0]), ysum(p[1]), ysum(p[2])};
-			add3_4bit(q[0].v, q[1].v, q[2].v, n);
-			v = apply_rule<RULE>(s, n, self);
-		} else {
-			hood_count<HOOD>(p, n);
-			v = rule_low(n, self, s.leaf_b, s.leaf_s);
-		}
-		v &= top;
-		uint32_t *o = s.dst + (uint64_t)x * s.plane + (uint64_t)y * s.w32 + w;
-		uint32_t old = *o;
-		if (v != old)
-			*o = v;
-		f = faces(v ^ old, x, x0, x1, y, y0, y1, w, w0, w1, top_bit);
-		pop = __popc(v);
-		born = __popc(v & ~self);
-		died = __popc(self & ~v);
+			p[k] = tile_rows(a, g, (int64_t)x - 1 + k);
+		tile_word<HOOD, RULE>(a, g, p, x, sum);
 	}
-	f = warp_or(f);
-	pop = warp_add(pop);
-	born = warp_add(born);
-	died = warp_add(died);
+	sum.f = warp_or(sum.f);
+	sum.pop = warp_add(sum.pop);
+	sum.born = warp_add(sum.born);
+	sum.died = warp_add(sum.died);
 	if (lane == 0) {
-		shared[warp][0] = f;
-		shared[warp][1] = pop;
-		shared[warp][2] = born;
-		shared[warp][3] = died;
+		shared[warp][0] = sum.f;
+		shared[warp][1] = sum.pop;
+		shared[warp][2] = sum.born;
+		shared[warp][3] = sum.died;
 	}
 	__syncthreads();
 	if (warp == 0) {
-		uint32_t mine[4] = {0, 0, 0, 0};
+		TileSum all = {0, 0, 0, 0};
 		if (lane < L3DK_TILE_X)
-			for (int k = 0; k < 4; k++)
-				mine[k] = shared[lane][k];
-		f = warp_or(mine[0]);
-		pop = warp_add(mine[1]);
-		born = warp_add(mine[2]);
-		died = warp_add(mine[3]);
-		if (lane == 0) {
-			t.counts[a.out][tile] = l3dk_tile_counts{pop, born, died};
-			t.mark[a.ring][tile] = 0;
-		}
-		wake(a, f, ix, iy, iz, lane);
+			all = TileSum{shared[lane][0], shared[lane][1], shared[lane][2], shared[lane][3]};
+		tile_done(a, g, tile, all, lane);
 	}
 }
 
+/* One tile, by one warp marching through its planes, the loads of the
+ * plane after next issued before the word of this one is written: for
+ * steps of every tile, where throughput counts and there is a tile for
+ * every warp the device holds. */
 template <int HOOD, int RULE>
+__device__ __forceinline__ void march_tile(const TileArgs &a, uint32_t tile, uint32_t lane)
+{
+	const TileGeo g = tile_geo(a, tile, lane);
+	TileSum sum = {0, 0, 0, 0};
+	if (g.live) {
+		Rows3 p[3], next;
+		p[0] = tile_rows(a, g, (int64_t)g.x0 - 1);
+		p[1] = tile_rows(a, g, g.x0);
+		next = tile_rows(a, g, (int64_t)g.x0 + 1);
+		for (uint32_t x = g.x0; x <= g.x1; x++) {
+			p[2] = next;
+			if (x < g.x1)
+				next = tile_rows(a, g, (int64_t)x + 2);
+			tile_word<HOOD, RULE>(a, g, p, x, sum);
+			p[0] = p[1];
+			p[1] = p[2];
+		}
+	}
+	tile_done(a, g, tile, sum, lane);
+}
+
+template <int HOOD, int RULE, bool MARCH>
 __global__ void __launch_bounds__(L3DK_TILE_X * 32) step_tiles(const __grid_constant__ TileArgs a)
 {
 	/* by the parity of the tiles a block has done: warp 0 reads one half
@@ -206,6 +275,12 @@ __global__ void __launch_bounds__(L3DK_TILE_X * 32) step_tiles(const __grid_cons
 		*t.stepped += n;
 	}
 	const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	if (MARCH) {
+		for (uint32_t i = blockIdx.x * L3DK_TILE_X + warp; i < n;
+		     i += gridDim.x * L3DK_TILE_X)
+			march_tile<HOOD, RULE>(a, t.list[a.ring][i], lane);
+		return;
+	}
 	uint32_t k = 0;
 	for (uint32_t i = blockIdx.x; i < n; i += gridDim.x, k ^= 1)
 		step_tile<HOOD, RULE>(a, t.list[a.ring][i], lane, warp, shared[k]);
@@ -239,26 +314,32 @@ __global__ void sum_counts(l3dk_tiles t, int b, l3dk_counts *counts)
 
 typedef void (*tile_fn)(TileArgs);
 
+template <int HOOD, int RULE>
+tile_fn tile_variant(bool march)
+{
+	return march ? step_tiles<HOOD, RULE, true> : step_tiles<HOOD, RULE, false>;
+}
+
 template <int HOOD>
-tile_fn tile_kernel_for(int rule)
+tile_fn tile_kernel_for(int rule, bool march)
 {
 	if (HOOD != L3DK_HOOD_MOORE)
-		return step_tiles<HOOD, L3DK_RULE_LOW>;
+		return tile_variant<HOOD, L3DK_RULE_LOW>(march);
 	switch (rule) {
-	case L3DK_RULE_B6S567: return step_tiles<HOOD, L3DK_RULE_B6S567>;
-	case L3DK_RULE_LOW: return step_tiles<HOOD, L3DK_RULE_LOW>;
-	default: return step_tiles<HOOD, L3DK_RULE_ANY>;
+	case L3DK_RULE_B6S567: return tile_variant<HOOD, L3DK_RULE_B6S567>(march);
+	case L3DK_RULE_LOW: return tile_variant<HOOD, L3DK_RULE_LOW>(march);
+	default: return tile_variant<HOOD, L3DK_RULE_ANY>(march);
 	}
 }
 
-tile_fn tile_kernel(const l3dk_plan *p)
+tile_fn tile_kernel(const l3dk_plan *p, bool march)
 {
 	switch (p->hood) {
-	case L3DK_HOOD_FACE: return tile_kernel_for<L3DK_HOOD_FACE>(p->rule_kind);
-	case L3DK_HOOD_CORNER: return tile_kernel_for<L3DK_HOOD_CORNER>(p->rule_kind);
-	case L3DK_HOOD_EDGE: return tile_kernel_for<L3DK_HOOD_EDGE>(p->rule_kind);
-	case L3DK_HOOD_HEX: return tile_kernel_for<L3DK_HOOD_HEX>(p->rule_kind);
-	default: return tile_kernel_for<L3DK_HOOD_MOORE>(p->rule_kind);
+	case L3DK_HOOD_FACE: return tile_kernel_for<L3DK_HOOD_FACE>(p->rule_kind, march);
+	case L3DK_HOOD_CORNER: return tile_kernel_for<L3DK_HOOD_CORNER>(p->rule_kind, march);
+	case L3DK_HOOD_EDGE: return tile_kernel_for<L3DK_HOOD_EDGE>(p->rule_kind, march);
+	case L3DK_HOOD_HEX: return tile_kernel_for<L3DK_HOOD_HEX>(p->rule_kind, march);
+	default: return tile_kernel_for<L3DK_HOOD_MOORE>(p->rule_kind, march);
 	}
 }
 
@@ -269,11 +350,14 @@ uint64_t div_up(uint64_t a, uint64_t b)
 
 } /* namespace */
 
-extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, l3dk_tiles *t, size_t *bytes)
+extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, int words, l3dk_tiles *t,
+				       size_t *bytes)
 {
 	*t = l3dk_tiles{};
 	*bytes = 0;
-	t->tz = p->w32 < 4 ? p->w32 : 4;
+	words = words == 2 || words == 4 || words == 8 || words == 16 || words == 32 ? words
+										    : L3DK_TILE_Z;
+	t->tz = p->w32 < (uint32_t)words ? p->w32 : (uint32_t)words;
 	t->ty = 32 / t->tz;
 	t->nx = (uint32_t)div_up(p->nx, L3DK_TILE_X);
 	t->ny = (uint32_t)div_up(p->ny, t->ty);
@@ -287,12 +371,14 @@ extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, l3dk_tiles *t, size_t
 		e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
 	if (e == cudaSuccess)
 		e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, (const void *)tile_kernel(p), L3DK_TILE_X * 32, 0);
+			&per_sm, (const void *)tile_kernel(p, false), L3DK_TILE_X * 32, 0);
 	if (e != cudaSuccess)
 		return e;
 	uint64_t most = (uint64_t)(per_sm > 0 ? per_sm : 1) * (uint64_t)sms;
 	uint64_t blocks = t->count;
 	t->blocks = (uint32_t)(blocks < most ? blocks : most);
+	blocks = div_up(t->count, L3DK_TILE_X);
+	t->march_blocks = (uint32_t)(blocks < most ? blocks : most);
 	*bytes = 64 + t->count * (3 * 2 * sizeof(uint32_t) + 2 * sizeof(l3dk_tile_counts));
 	return cudaSuccess;
 }
@@ -331,7 +417,7 @@ extern "C" cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaS
 }
 
 extern "C" cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, int r,
-				       const void *src, void *dst, int out, int pdl,
+				       const void *src, void *dst, int out, int all, int pdl,
 				       cudaStream_t s)
 {
 	if (r < 0 || r > 2 || out < 0 || out > 1)
@@ -347,8 +433,8 @@ extern "C" cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, 
 	a.ring = r;
 	a.out = out;
 	void *args[] = {&a};
-	return launch_cfg((const void *)tile_kernel(p), args, dim3(t->blocks), dim3(L3DK_TILE_X * 32),
-			  0, pdl, s);
+	return launch_cfg((const void *)tile_kernel(p, all), args,
+			  dim3(all ? t->march_blocks : t->blocks), dim3(L3DK_TILE_X * 32), 0, pdl, s);
 }
 
 extern "C" cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,

@@ -341,12 +341,16 @@ END_TEST
 
 /* Steps by tiles (activity skipping) on every shape, held on however
  * busy the universe: every rule kind and neighbourhood, calls of one step
- * (a graph each) and of several, counts after every call. */
+ * (a graph each) and of several, tiles of several extents in z, counts
+ * after every call. */
 START_TEST(tiles_every_shape)
 {
 	box b = shapes[_i];
 	size_t nr = sizeof rules / sizeof *rules, nh = sizeof hood_rules / sizeof *hood_rules;
-	setenv("LIFE3D_CUDA_TUNE", "tiles=1", 1);
+	/* tiles of every extent in z, the default (4 words) most often */
+	static const char *const tunes[] = {"tiles=1", "tiles=1,tilez=8", "tiles=1",
+					    "tiles=1,tilez=2", "tiles=1,tilez=32"};
+	setenv("LIFE3D_CUDA_TUNE", tunes[_i % 5], 1);
 	compare_run(b, "B6/S567", 12, 1, 1000 + _i, _i % 5 == 0);
 	compare_run(b, rules[_i % nr], 4, 9, 1100 + _i, 0);
 	compare_run(b, hood_rules[_i % nh], 3, 13, 1200 + _i, 0);

@@ -19,9 +19,10 @@
  * memory while the next steps run.
  *
  * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
- * ("fuse=2,warps=8,chunk=64,words=4,generic=1,tiles=1") override the
- * launch mode, the kernel shapes and (tiles=1) the switch to dense steps
- * when most tiles are active, for tests and measurements. */
+ * ("fuse=2,warps=8,chunk=64,words=4,generic=1,tiles=1,tilez=8") override
+ * the launch mode, the kernel shapes, (tiles=1) the switch to dense steps
+ * when most tiles are active and (tilez) the tiles' extent in z, for tests
+ * and measurements. */
 #include "cuda.h"
 
 #include <stdio.h>
@@ -97,6 +98,7 @@ typedef struct cuda_engine {
 		bool off;            /* LIFE3D_SKIP=0, or no memory: dense */
 		bool on;             /* the tile lists are running */
 		bool always;         /* ... however long (LIFE3D_CUDA_TUNE) */
+		int words;           /* of z a tile; 0: the default */
 		int fresh;           /* steps over every tile still to come */
 		int ring;            /* the list the next tile step reads */
 		l3dk_tiles t;
@@ -141,6 +143,8 @@ static void read_tuning(l3dk_tuning *t)
 				t->generic = value;
 			else if (!strcmp(key, "tiles"))
 				t->tiles = value;
+			else if (!strcmp(key, "tilez"))
+				t->tilez = value;
 		}
 		const char *comma = strchr(s, ',');
 		s = comma ? comma + 1 : NULL;
@@ -158,14 +162,15 @@ static launch_mode read_launch_mode(int cc_major)
 	return best;
 }
 
-static cudaError_t launch_tiles(cuda_engine *c, uint64_t n, int stats, int parity, int ring);
+static cudaError_t launch_tiles(cuda_engine *c, uint64_t n, int stats, int parity, int ring,
+				int list_all);
 
 /* Issue one run of launches on the stream (directly or under capture). */
 static cudaError_t launch_run(cuda_engine *c, uint64_t full, int part, int stats, int parity,
 			      int ring)
 {
 	if (ring >= 0)
-		return launch_tiles(c, full, stats, parity, ring);
+		return launch_tiles(c, full, stats, parity, ring, 0);
 	uint64_t n = full + (part > 0);
 	for (uint64_t i = 0; i < n; i++) {
 		int gens = i < full ? c->plan.fuse : part;
@@ -277,12 +282,16 @@ enum { TILE_RUN = 48, TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
 
 static int read_counts(cuda_engine *c, engine_stats *out, l3d_err *err);
 
-static cudaError_t launch_tiles(cuda_engine *c, uint64_t n, int stats, int parity, int ring)
+/* n tile steps from buffer `parity` and list `ring` (list_all: a list of
+ * every tile, for the first of them). */
+static cudaError_t launch_tiles(cuda_engine *c, uint64_t n, int stats, int parity, int ring,
+				int list_all)
 {
 	int pdl = c->mode == LAUNCH_PDL;
 	for (uint64_t i = 0; i < n; i++) {
 		cudaError_t e = l3dk_tiles_step(&c->plan, &c->tiles.t, ring, c->buf[parity],
-						c->buf[parity ^ 1], parity ^ 1, pdl, c->stream);
+						c->buf[parity ^ 1], parity ^ 1, list_all && i == 0,
+						pdl, c->stream);
 		if (e != cudaSuccess)
 			return e;
 		parity ^= 1;
@@ -299,7 +308,7 @@ static int tiles_start(cuda_engine *c, l3d_err *err)
 	if (!c->tiles.t.base) {
 		size_t bytes;
 		void *mem = NULL;
-		if (l3dk_tiles_make(&c->plan, &c->tiles.t, &bytes) != cudaSuccess ||
+		if (l3dk_tiles_make(&c->plan, c->tiles.words, &c->tiles.t, &bytes) != cudaSuccess ||
 		    cudaMalloc(&mem, bytes) != cudaSuccess ||
 		    cudaMallocHost((void **)&c->tiles.h_size, sizeof *c->tiles.h_size) != cudaSuccess ||
 		    cudaEventCreateWithFlags(&c->tiles.sized, cudaEventDisableTiming) != cudaSuccess) {
@@ -364,7 +373,7 @@ static int tiles_fresh_step(cuda_engine *c, int stats, l3d_err *err)
 {
 	int pdl = c->mode == LAUNCH_PDL;
 	CUDA_TRY(l3dk_tiles_all(&c->tiles.t, c->tiles.ring, pdl, c->stream), "listing the tiles");
-	CUDA_TRY(launch_tiles(c, 1, stats, c->cur, c->tiles.ring), "stepping the tiles");
+	CUDA_TRY(launch_tiles(c, 1, stats, c->cur, c->tiles.ring, 1), "stepping the tiles");
 	c->cur ^= 1;
 	c->tiles.ring = c->tiles.ring == 2 ? 0 : c->tiles.ring + 1;
 	CUDA_TRY(cudaMemcpyAsync(c->tiles.h_size, c->tiles.t.size[c->tiles.ring],
@@ -400,7 +409,7 @@ static int tiles_check(cuda_engine *c, l3d_err *err)
 static int run_tiles(cuda_engine *c, uint64_t n, int stats, l3d_err *err)
 {
 	if (c->mode == LAUNCH_PLAIN)
-		CUDA_TRY(launch_tiles(c, n, stats, c->cur, c->tiles.ring), "stepping the tiles");
+		CUDA_TRY(launch_tiles(c, n, stats, c->cur, c->tiles.ring, 0), "stepping the tiles");
 	else {
 		int rc = run_graph(c, n, 0, stats, c->tiles.ring, err);
 		if (rc)
@@ -1019,6 +1028,7 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 				c->base.rule.survive, (int)c->base.rule.hood, &tune),
 		 "planning the kernels");
 	c->tiles.always = tune.tiles == 1;
+	c->tiles.words = tune.tilez;
 	if ((rc = allocate(c, err)))
 		return rc;
 	return upload(c, initial, ready, err);

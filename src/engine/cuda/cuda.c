@@ -70,6 +70,7 @@ typedef struct cuda_engine {
 	engine base;
 	int device;
 	char desc[320];
+	size_t desc_len;             /* of "cuda/DEVICE", before the tiles' share */
 	launch_mode mode;
 	cudaStream_t stream;
 	void *buf[2];
@@ -940,9 +941,7 @@ static const char *cuda_describe(const engine *e)
 	cuda_engine *c = (cuda_engine *)e;
 	uint64_t steps = c->tiles.dense_steps + c->tiles.tile_steps;
 	unsigned long long stepped = 0;
-	char *cut = strstr(c->desc, ", ");
-	if (cut)
-		*cut = 0;
+	c->desc[c->desc_len] = 0;
 	if (c->tiles.off || !c->tiles.t.base || !steps ||
 	    cudaSetDevice(c->device) != cudaSuccess ||
 	    cudaMemcpy(&stepped, c->tiles.t.stepped, sizeof stepped,
@@ -950,8 +949,8 @@ static const char *cuda_describe(const engine *e)
 		return c->desc;
 	double all = (double)steps * (double)c->tiles.t.count;
 	double share = ((double)stepped + (double)c->tiles.dense_steps * c->tiles.t.count) / all;
-	size_t len = strlen(c->desc);
-	snprintf(c->desc + len, sizeof c->desc - len, ", %.3g%% of tiles stepped", 100 * share);
+	snprintf(c->desc + c->desc_len, sizeof c->desc - c->desc_len, ", %.3g%% of tiles stepped",
+		 100 * share);
 	return c->desc;
 }
 
@@ -1018,6 +1017,7 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
 	snprintf(c->desc, sizeof c->desc, "cuda/%s", p.name);
+	c->desc_len = strlen(c->desc);
 	c->mode = read_launch_mode(p.major);
 	int rc = check_memory(c, p.name, err);
 	if (rc)

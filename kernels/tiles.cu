@@ -1,8 +1,9 @@
 /* tiles.cu - stepping only the tiles whose surroundings changed.
  *
  * The universe is cut into tiles of L3DK_TILE_X planes x ty rows x tz
- * 32-bit words of z (tz = min(4, w32), ty = 32 / tz): one block a tile,
- * a warp a plane, a lane a word, for every neighbourhood and rule.
+ * 32-bit words of z (tz = min(L3DK_TILE_Z, w32), ty = 32 / tz), for every
+ * neighbourhood and rule: a list's tiles one a block (a warp a plane, a
+ * lane a word), a step of every tile's one a warp (marching its planes).
  *
  * Why a tile may be left alone: the buffer a step writes into holds the
  * generation before the one it reads (t - 1), so a tile whose whole

@@ -272,12 +272,11 @@ static int run_dense(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
  * than TILE_BUSY of the tiles, the engine steps densely for `gap` steps
  * (64, four times as many each time that goes on, up to 4096) and then
  * starts the lists again.  A step of every tile costs about seven dense
- * steps (one warp a plane of a tile, a round trip to memory for each), so
- * lists pay up to some 8% of the tiles, and a look at a busy universe is
- * made rarely (kernels/NOTES.md).  An empty list means that no tile changed from two generations
- * back: the universe repeats with period 2 from there on, as the probes
- * below would find, and further steps are a swap (so with tiles there are
- * no probes). */
+ * steps (measured; kernels/NOTES.md), so lists pay up to some 8% of the
+ * tiles, and a look at a busy universe is made rarely.  An empty list
+ * means that no tile changed from two generations back: the universe
+ * repeats with period 2 from there on, as the probes below would find,
+ * and further steps are a swap (so with tiles there are no probes). */
 enum { TILE_RUN = 48, TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
 #define TILE_BUSY 0.08
 

@@ -2,7 +2,7 @@
  * arguments of a launch, the wait for the grid before, a word of a row with
  * its z-shifted copies, the counts of the smaller neighbourhoods, the rule
  * applied to bit-sliced counts, and the counters' flush.  Device code and
- * one host helper (fill_args), in an anonymous namespace: each kernel file
+ * host helpers (launch_cfg, ceil_div, fill_args), in an anonymous namespace: each kernel file
  * has its own copy. */
 #ifndef LIFE3D_CELLS_CUH
 #define LIFE3D_CELLS_CUH
@@ -60,16 +60,23 @@ __device__ __forceinline__ uint32_t apply_rule(const StepArgs &a, const uint32_t
 	return rule_any(s, self, a.leaf_b, a.leaf_s);
 }
 
+/* The sum of v over a whole warp, in every lane. */
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v)
+{
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1)
+		v += __shfl_xor_sync(FULL, v, d);
+	return v;
+}
+
 /* A warp's counts (32- or 64-bit) added to the device's counters. */
 template <typename T>
 __device__ __forceinline__ void flush_counts(l3dk_counts *counts, T pop, T born, T died)
 {
-#pragma unroll
-	for (int d = 16; d > 0; d >>= 1) {
-		pop += __shfl_xor_sync(FULL, pop, d);
-		born += __shfl_xor_sync(FULL, born, d);
-		died += __shfl_xor_sync(FULL, died, d);
-	}
+	pop = warp_sum(pop);
+	born = warp_sum(born);
+	died = warp_sum(died);
 	if ((threadIdx.x & 31) == 0 && (pop | born | died)) {
 		atomicAdd(&counts->population, (unsigned long long)pop);
 		atomicAdd(&counts->births, (unsigned long long)born);
@@ -167,6 +174,12 @@ inline cudaError_t launch_cfg(const void *fn, void **args, dim3 grid, dim3 block
 		cfg.numAttrs = 1;
 	}
 	return cudaLaunchKernelExC(&cfg, fn, args);
+}
+
+/* a / b rounded up, for counts of blocks and tiles (that fit 32 bits). */
+inline uint32_t ceil_div(uint64_t a, uint64_t b)
+{
+	return (uint32_t)((a + b - 1) / b);
 }
 
 inline void fill_args(const l3dk_plan *p, const l3dk_launch *c, StepArgs *a)

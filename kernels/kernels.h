@@ -118,11 +118,15 @@ cudaError_t l3dk_compare(const l3dk_plan *p, const void *a, const void *b,
 			 l3dk_counts *counts, cudaStream_t s);
 
 /* Activity skipping (tiles.cu): steps that advance only the tiles whose
- * neighbourhood changed, bit for bit what l3dk_step gives, on the torus.
- * A tile is L3DK_TILE_X planes x ty rows x tz 32-bit words of z.  The
- * device memory of l3dk_tiles_make's `bytes` holds three lists of tiles
- * (with their sizes and marks) used in turn, and each tile's counts of the
- * last generation in each of the two buffers.
+ * neighbourhood changed, bit for bit what l3dk_step gives.  The tiles
+ * cover `planes` planes of the plan's plane shape (at most the plan's nx):
+ * the torus (planes = nx, open 0), or an open box whose planes -1 and
+ * `planes` are halos in memory, as l3dk_step_open reads them (one rank's
+ * slab).  A tile is L3DK_TILE_X planes x ty rows x tz 32-bit words of z.
+ * The device memory of l3dk_tiles_make's `bytes` holds three lists of
+ * tiles (with their sizes and marks) used in turn, each tile's counts of
+ * the last generation in each of the two buffers, and for an open box a
+ * copy of each buffer's two halo planes.
  *
  * A run of tile steps: l3dk_tiles_reset; then two steps over every tile
  * (l3dk_tiles_all for list r, l3dk_tiles_step reading list r, then the same
@@ -133,6 +137,10 @@ cudaError_t l3dk_compare(const l3dk_plan *p, const void *a, const void *b,
  * `all` says that list r is every tile (a kernel that takes a tile a warp,
  * faster when there are that many; one a block otherwise).
  * *size[r] is the number of tiles the step reading list r will advance.
+ * In an open box, each tile step from buffer b (its halos in place) is
+ * preceded by l3dk_tiles_halos for the list it reads: the halos against
+ * those kept from two generations back, the tiles next to a change listed
+ * (with wake; not before a step of every tile), the copies refreshed.
  * l3dk_tiles_counts adds the population, births and deaths of the
  * generation last written into buffer b to counts. */
 #define L3DK_TILE_X 8
@@ -143,6 +151,9 @@ typedef struct l3dk_tile_counts {
 } l3dk_tile_counts;
 
 typedef struct l3dk_tiles {
+	uint32_t planes;             /* planes covered */
+	int open;                    /* 1: an open box (halos), 0: the torus */
+	uint64_t plane;              /* 32-bit words a plane */
 	uint32_t ty, tz;             /* rows and 32-bit words of z a tile */
 	uint32_t nx, ny, nz;         /* tiles along x, y, z */
 	uint64_t count;              /* tiles in all */
@@ -152,15 +163,19 @@ typedef struct l3dk_tiles {
 	unsigned long long *stepped; /* tiles advanced, summed over the steps */
 	uint32_t *size[3], *list[3], *mark[3];
 	l3dk_tile_counts *counts[2];
+	uint32_t *kept[2];           /* open: each buffer's halos, low and high */
 } l3dk_tiles;
 
-cudaError_t l3dk_tiles_make(const l3dk_plan *p, int words, l3dk_tiles *t, size_t *bytes);
+cudaError_t l3dk_tiles_make(const l3dk_plan *p, uint64_t planes, int open, int words,
+			    l3dk_tiles *t, size_t *bytes);
 void l3dk_tiles_place(l3dk_tiles *t, void *mem);
 cudaError_t l3dk_tiles_reset(const l3dk_tiles *t, cudaStream_t s);
 cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaStream_t s);
 cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, int r,
 			    const void *src, void *dst, int out, int all, int pdl,
 			    cudaStream_t s);
+cudaError_t l3dk_tiles_halos(const l3dk_plan *p, const l3dk_tiles *t, int r,
+			     const void *src, int b, int wake, int pdl, cudaStream_t s);
 cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,
 			      int pdl, cudaStream_t s);
 

@@ -643,11 +643,6 @@ kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 	return stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
 }
 
-uint32_t ceil_div(uint64_t a, uint64_t b)
-{
-	return (uint32_t)((a + b - 1) / b);
-}
-
 /* Blocks along x.  A block's time is about its chunk plus the 3k-1 planes
  * that fill its pipeline plus a start-up worth some 8 planes; the launch
  * takes as many such times as there are waves of blocks.  Pick the split

@@ -36,7 +36,8 @@ enum { LOX = 1, HIX = 2, LOY = 4, HIY = 8, LOZ = 16, HIZ = 32, ANY = 64 };
 struct TileArgs {
 	StepArgs s;                  /* box, rule, src, dst */
 	l3dk_tiles t;
-	int ring, out;               /* list read (0..2); buffer written (0, 1) */
+	int ring, out;               /* list read (0..2); buffer written (0, 1),
+				      * or read, for halo_changes */
 };
 
 /* y-sum of the z-sums of rows y-1, y, y+1 of a plane (0..9, 4 bits). */
@@ -79,7 +80,7 @@ __device__ __forceinline__ uint32_t faces(uint32_t d, uint32_t x, uint32_t x0, u
  * a whole warp, f the same in every lane).  One atomic add a warp for the
  * list's size: at full activity every tile appends, and adds to one
  * address from each lane would queue up behind each other. */
-__device__ __forceinline__ void wake(const TileArgs &a, uint32_t f, uint32_t ix, uint32_t iy,
+__device__ __forceinline__ void wake(const TileArgs &a, uint32_t f, int ix, uint32_t iy,
 				     uint32_t iz, uint32_t lane)
 {
 	if (!(f & ANY))
@@ -89,9 +90,13 @@ __device__ __forceinline__ void wake(const TileArgs &a, uint32_t f, uint32_t ix,
 	bool near = lane < 27 && (dx == 0 || (f & (dx < 0 ? LOX : HIX))) &&
 		    (dy == 0 || (f & (dy < 0 ? LOY : HIY))) &&
 		    (dz == 0 || (f & (dz < 0 ? LOZ : HIZ)));
-	uint32_t jx = (ix + t.nx + dx) % t.nx, jy = (iy + t.ny + dy) % t.ny;
-	uint32_t jz = (iz + t.nz + dz) % t.nz;
-	uint32_t j = (jx * t.ny + jy) * t.nz + jz;
+	int jx = ix + dx;
+	if (t.open)        /* x does not wrap: no tiles beyond the box */
+		near = near && jx >= 0 && jx < (int)t.nx;
+	else
+		jx = (jx + (int)t.nx) % (int)t.nx;
+	uint32_t jy = (iy + t.ny + dy) % t.ny, jz = (iz + t.nz + dz) % t.nz;
+	uint32_t j = ((uint32_t)jx * t.ny + jy) * t.nz + jz;
 	int next = a.ring == 2 ? 0 : a.ring + 1;
 	bool add = near && atomicExch(&t.mark[next][j], 1u) == 0;
 	uint32_t who = __ballot_sync(FULL, add);
@@ -110,14 +115,6 @@ __device__ __forceinline__ uint32_t warp_or(uint32_t v)
 #pragma unroll
 	for (int d = 16; d > 0; d >>= 1)
 		v |= __shfl_xor_sync(FULL, v, d);
-	return v;
-}
-
-__device__ __forceinline__ uint32_t warp_add(uint32_t v)
-{
-#pragma unroll
-	for (int d = 16; d > 0; d >>= 1)
-		v += __shfl_xor_sync(FULL, v, d);
 	return v;
 }
 
@@ -157,6 +154,12 @@ struct TileSum {
 	uint32_t f, pop, born, died;
 };
 
+/* A whole warp's sums, in every lane. */
+__device__ __forceinline__ TileSum warp_total(TileSum s)
+{
+	return TileSum{warp_or(s.f), warp_sum(s.pop), warp_sum(s.born), warp_sum(s.died)};
+}
+
 /* Word (x, y, w) of the next generation from the rows around it (planes
  * x - 1, x, x + 1), written where it differs from what is there. */
 template <int HOOD, int RULE>
@@ -189,15 +192,12 @@ __device__ __forceinline__ void tile_word(const TileArgs &a, const TileGeo &g,
 __device__ __forceinline__ void tile_done(const TileArgs &a, const TileGeo &g, uint32_t tile,
 					  TileSum sum, uint32_t lane)
 {
-	sum.f = warp_or(sum.f);
-	sum.pop = warp_add(sum.pop);
-	sum.born = warp_add(sum.born);
-	sum.died = warp_add(sum.died);
+	sum = warp_total(sum);
 	if (lane == 0) {
 		a.t.counts[a.out][tile] = l3dk_tile_counts{sum.pop, sum.born, sum.died};
 		a.t.mark[a.ring][tile] = 0;
 	}
-	wake(a, sum.f, g.ix, g.iy, g.iz, lane);
+	wake(a, sum.f, (int)g.ix, g.iy, g.iz, lane);
 }
 
 /* One tile, by one block: warp k takes plane x0 + k, each lane a word of
@@ -217,10 +217,7 @@ __device__ __forceinline__ void step_tile(const TileArgs &a, uint32_t tile, uint
 			p[k] = tile_rows(a, g, (int64_t)x - 1 + k);
 		tile_word<HOOD, RULE>(a, g, p, x, sum);
 	}
-	sum.f = warp_or(sum.f);
-	sum.pop = warp_add(sum.pop);
-	sum.born = warp_add(sum.born);
-	sum.died = warp_add(sum.died);
+	sum = warp_total(sum);
 	if (lane == 0) {
 		shared[warp][0] = sum.f;
 		shared[warp][1] = sum.pop;
@@ -287,6 +284,41 @@ __global__ void __launch_bounds__(L3DK_TILE_X * 32) step_tiles(const __grid_cons
 		step_tile<HOOD, RULE>(a, t.list[a.ring][i], lane, warp, shared[k]);
 }
 
+/* The halo planes of an open box (-1 and nx of src) against the copies
+ * of them kept from the last step that read this buffer, two generations
+ * back: a warp a tile of a halo plane, a lane a word.  A tile of the
+ * slab's first or last tile plane that a changed word touches is listed
+ * for the step reading list ring + 1 (when `wake`: a step of every tile
+ * needs no list), and the copies take the new halos. */
+__global__ void halo_changes(const __grid_constant__ TileArgs a, int wake_them)
+{
+	wait_for_previous_grid();
+	const l3dk_tiles &t = a.t;
+	const uint32_t lane = threadIdx.x & 31;
+	const uint64_t per_side = (uint64_t)t.ny * t.nz;
+	const uint64_t warp = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / 32;
+	if (warp >= 2 * per_side)
+		return;
+	const int side = warp >= per_side;
+	const TileGeo g = tile_geo(a, (uint32_t)(warp - side * per_side), lane);
+	uint32_t d = 0;
+	if (g.live) {
+		uint64_t at = (uint64_t)g.y * a.s.w32 + g.w;
+		int64_t x = side ? (int64_t)a.s.nx : -1;
+		uint32_t v = a.s.src[x * (int64_t)a.s.plane + (int64_t)at];
+		uint32_t *kept = a.t.kept[a.out] + side * a.s.plane + at;
+		d = v ^ *kept;
+		if (d)
+			*kept = v;
+	}
+	/* The halo is a tile plane beyond the box, its changes on the face
+	 * that the box's first (or last) tile plane reads. */
+	uint32_t f = warp_or(faces(d, side ? 0 : 1, 0, 1, g.y, g.y0, g.y1, g.w, g.w0, g.w1,
+				   g.top_bit));
+	if (wake_them)
+		wake(a, f, side ? (int)t.nx : -1, g.iy, g.iz, lane);
+}
+
 /* List r = every tile. */
 __global__ void list_all(l3dk_tiles t, int r)
 {
@@ -344,25 +376,43 @@ tile_fn tile_kernel(const l3dk_plan *p, bool march)
 	}
 }
 
-uint64_t div_up(uint64_t a, uint64_t b)
+/* The arguments of a tile kernel: the plan's rule and plane shape over
+ * the tiles' planes, open or not. */
+TileArgs tile_args(const l3dk_plan *p, const l3dk_tiles *t, int r, const void *src,
+		   void *dst, int out)
 {
-	return (a + b - 1) / b;
+	TileArgs a;
+	fill_args(p, nullptr, &a.s);
+	a.s.src = static_cast<const uint32_t *>(src);
+	a.s.dst = static_cast<uint32_t *>(dst);
+	a.s.nx = t->planes;
+	a.s.open = t->open;
+	a.s.x_end = (int32_t)t->planes;
+	a.s.counts = nullptr;
+	a.t = *t;
+	a.ring = r;
+	a.out = out;
+	return a;
 }
 
 } /* namespace */
 
-extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, int words, l3dk_tiles *t,
-				       size_t *bytes)
+extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, uint64_t planes, int open,
+				       int words, l3dk_tiles *t, size_t *bytes)
 {
 	*t = l3dk_tiles{};
 	*bytes = 0;
+	if (planes == 0 || planes > p->nx)
+		return cudaErrorInvalidValue;
+	t->planes = (uint32_t)planes;
+	t->open = open;
 	words = words == 2 || words == 4 || words == 8 || words == 16 || words == 32 ? words
 										    : L3DK_TILE_Z;
 	t->tz = p->w32 < (uint32_t)words ? p->w32 : (uint32_t)words;
 	t->ty = 32 / t->tz;
-	t->nx = (uint32_t)div_up(p->nx, L3DK_TILE_X);
-	t->ny = (uint32_t)div_up(p->ny, t->ty);
-	t->nz = (uint32_t)div_up(p->wl + 1, t->tz);
+	t->nx = (uint32_t)ceil_div(planes, L3DK_TILE_X);
+	t->ny = (uint32_t)ceil_div(p->ny, t->ty);
+	t->nz = (uint32_t)ceil_div(p->wl + 1, t->tz);
 	t->count = (uint64_t)t->nx * t->ny * t->nz;
 	if (t->count > UINT32_MAX)
 		return cudaErrorInvalidValue;
@@ -378,9 +428,11 @@ extern "C" cudaError_t l3dk_tiles_make(const l3dk_plan *p, int words, l3dk_tiles
 	uint64_t most = (uint64_t)(per_sm > 0 ? per_sm : 1) * (uint64_t)sms;
 	uint64_t blocks = t->count;
 	t->blocks = (uint32_t)(blocks < most ? blocks : most);
-	blocks = div_up(t->count, L3DK_TILE_X);
+	blocks = ceil_div(t->count, L3DK_TILE_X);
 	t->march_blocks = (uint32_t)(blocks < most ? blocks : most);
-	*bytes = 64 + t->count * (3 * 2 * sizeof(uint32_t) + 2 * sizeof(l3dk_tile_counts));
+	t->plane = (uint64_t)p->ny * p->w32;
+	*bytes = 64 + t->count * (3 * 2 * sizeof(uint32_t) + 2 * sizeof(l3dk_tile_counts)) +
+		 (open ? 4 * t->plane * sizeof(uint32_t) : 0);
 	return cudaSuccess;
 }
 
@@ -397,6 +449,8 @@ extern "C" void l3dk_tiles_place(l3dk_tiles *t, void *mem)
 		t->mark[r] = reinterpret_cast<uint32_t *>(m);
 	for (int b = 0; b < 2; b++, m += t->count * sizeof(l3dk_tile_counts))
 		t->counts[b] = reinterpret_cast<l3dk_tile_counts *>(m);
+	for (int b = 0; b < 2; b++, m += 2 * t->plane * sizeof(uint32_t))
+		t->kept[b] = t->open ? reinterpret_cast<uint32_t *>(m) : nullptr;
 	t->base = mem;
 }
 
@@ -413,7 +467,7 @@ extern "C" cudaError_t l3dk_tiles_all(const l3dk_tiles *t, int r, int pdl, cudaS
 {
 	l3dk_tiles copy = *t;
 	void *args[] = {&copy, &r};
-	return launch_cfg((const void *)list_all, args, dim3((unsigned)div_up(t->count, 256)),
+	return launch_cfg((const void *)list_all, args, dim3((unsigned)ceil_div(t->count, 256)),
 			  dim3(256), 0, pdl, s);
 }
 
@@ -423,26 +477,30 @@ extern "C" cudaError_t l3dk_tiles_step(const l3dk_plan *p, const l3dk_tiles *t, 
 {
 	if (r < 0 || r > 2 || out < 0 || out > 1)
 		return cudaErrorInvalidValue;
-	TileArgs a;
-	fill_args(p, nullptr, &a.s);
-	a.s.src = static_cast<const uint32_t *>(src);
-	a.s.dst = static_cast<uint32_t *>(dst);
-	a.s.open = 0;
-	a.s.x_end = (int32_t)p->nx;
-	a.s.counts = nullptr;
-	a.t = *t;
-	a.ring = r;
-	a.out = out;
+	TileArgs a = tile_args(p, t, r, src, dst, out);
 	void *args[] = {&a};
 	return launch_cfg((const void *)tile_kernel(p, all), args,
 			  dim3(all ? t->march_blocks : t->blocks), dim3(L3DK_TILE_X * 32), 0, pdl, s);
+}
+
+extern "C" cudaError_t l3dk_tiles_halos(const l3dk_plan *p, const l3dk_tiles *t, int r,
+					const void *src, int b, int wake, int pdl,
+					cudaStream_t s)
+{
+	if (r < 0 || r > 2 || b < 0 || b > 1 || !t->open)
+		return cudaErrorInvalidValue;
+	TileArgs a = tile_args(p, t, r == 0 ? 2 : r - 1, src, nullptr, b);
+	void *args[] = {&a, &wake};
+	uint64_t threads = 2 * 32 * (uint64_t)t->ny * t->nz;
+	return launch_cfg((const void *)halo_changes, args, dim3(ceil_div(threads, 256)),
+			  dim3(256), 0, pdl, s);
 }
 
 extern "C" cudaError_t l3dk_tiles_counts(const l3dk_tiles *t, int b, l3dk_counts *counts,
 					 int pdl, cudaStream_t s)
 {
 	l3dk_tiles copy = *t;
-	uint64_t blocks = div_up(t->count, 256);
+	uint64_t blocks = ceil_div(t->count, 256);
 	void *args[] = {&copy, &b, &counts};
 	return launch_cfg((const void *)sum_counts, args,
 			  dim3((unsigned)(blocks < 1024 ? blocks : 1024)), dim3(256), 0, pdl, s);

@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool engine_skip_wanted(void)
+{
+	const char *v = getenv("LIFE3D_SKIP");
+	return !v || strcmp(v, "0") != 0;
+}
+
 int engine_kind_of(const engine_opts *opts, engine_kind *out, l3d_err *err)
 {
 	static const char *const names[] = {"auto", "cpu", "cuda"};

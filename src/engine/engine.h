@@ -96,6 +96,10 @@ struct engine {
 	rule rule;
 };
 
+/* Activity skipping (each engine's own) is on unless LIFE3D_SKIP=0 asks
+ * for dense stepping, for comparison. */
+bool engine_skip_wanted(void);
+
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
 /* Returns once every step asked for is done (local to this process). */
 int engine_finish(engine *e, l3d_err *err);

@@ -153,7 +153,7 @@ static int start_skipping(cpu_backend *c, const grid *slab, l3d_err *err)
 {
 	c->ops = cpu_backend_ops;
 	c->base.ops = &c->ops;
-	if (!cpu_skip_wanted())
+	if (!engine_skip_wanted())
 		return L3D_OK;
 	int rc = cpu_skip_create(c->stepper, slab, false, &c->skip, err);
 	if (rc)

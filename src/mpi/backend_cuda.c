@@ -21,7 +21,17 @@
  *
  * With a link (NCCL, nccl_link.h), an exchange is queued on `copy` in the
  * same place, planes sent straight from one GPU's buffer into the next's
- * halos: no staging, and no host wait at all. */
+ * halos: no staging, and no host wait at all.
+ *
+ * Activity skipping (kernels/tiles.cu, at the pace of engine/cuda/pace.h),
+ * unless LIFE3D_SKIP=0: a generation of the own planes [0, n), asked for
+ * in one piece, goes by tiles over those planes, x not wrapping.  Before
+ * each tile step the halos it reads are compared with the same buffer's
+ * halos two generations back (kept by the tiles), and the tiles of the
+ * first and last tile planes that a change touches are listed.  The lists'
+ * sizes come back to the host without a wait (an event polled), except
+ * after a step of every tile, and when the engine asks whether the slab
+ * is quiet (once in many batches). */
 #include "backend.h"
 
 #include <stdio.h>
@@ -49,6 +59,7 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 
 #include "kernels/kernels.h"
 #include "engine/cuda/device.h"
+#include "engine/cuda/pace.h"
 #include "engine/cuda/runtime.h"
 #include "nccl_link.h"
 
@@ -71,6 +82,18 @@ typedef struct cuda_slab {
 	nccl_link *link;             /* NULL: halos go through the host */
 	int left, right;             /* the link's neighbours */
 	char name[272];
+	struct {                     /* stepping only what can change */
+		l3dk_tiles t;        /* t.base NULL: every cell every step */
+		tile_pace pace;
+		int ring;            /* the list the next tile step reads */
+		bool tiled;          /* the generation being stepped goes by tiles */
+		bool last_tiled;     /* ... the last one did */
+		uint32_t *h_size;    /* pinned: a list's size, polled [0], asked [1] */
+		cudaEvent_t sized;   /* h_size[0] written ... */
+		bool pending;        /* ... for a step not yet judged */
+		cudaError_t failed;  /* in leap(), reported by finish() */
+	} tiles;
+	slab_backend_ops ops;        /* with the skipping ops when t.base is set */
 } cuda_slab;
 
 static char *plane_at(cuda_slab *c, int which, int64_t x)
@@ -118,6 +141,154 @@ static int before_step(cuda_slab *c, bool reads_halo, engine_stats *stats, l3d_e
 	return L3D_OK;
 }
 
+/* ---- activity skipping ---- */
+
+/* After a step over every tile: the list it leaves, judged at once. */
+static int tiles_judge_now(cuda_slab *c, l3d_err *err)
+{
+	CUDA_TRY(cudaMemcpyAsync(&c->tiles.h_size[1], c->tiles.t.size[c->tiles.ring],
+				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->run),
+		 "reading the tile list");
+	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping the tiles");
+	c->kernel_last = false;
+	c->tiles.pace.fresh--;
+	if (c->tiles.h_size[1])
+		tile_pace_judge(&c->tiles.pace, c->tiles.h_size[1], c->tiles.t.count);
+	return L3D_OK;
+}
+
+/* After a step by the lists: the size of a list read back earlier judged,
+ * if it has come, and the size of this one asked for, if none is on its
+ * way; the host never waits. */
+static int tiles_poll(cuda_slab *c, l3d_err *err)
+{
+	if (c->tiles.pending) {
+		cudaError_t e = cudaEventQuery(c->tiles.sized);
+		if (e == cudaErrorNotReady)
+			return L3D_OK;
+		CUDA_TRY(e, "stepping the tiles");
+		c->tiles.pending = false;
+		uint32_t size = c->tiles.h_size[0];
+		if (size && !tile_pace_judge(&c->tiles.pace, size, c->tiles.t.count))
+			return L3D_OK;
+	}
+	CUDA_TRY(cudaMemcpyAsync(&c->tiles.h_size[0], c->tiles.t.size[c->tiles.ring],
+				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->run),
+		 "reading the tile list");
+	CUDA_TRY(cudaEventRecord(c->tiles.sized, c->run), "cudaEventRecord");
+	c->tiles.pending = true;
+	c->kernel_last = false;
+	return L3D_OK;
+}
+
+/* The own planes by tiles: the halos' changes listed (every tile, on a
+ * fresh start), the listed tiles stepped, their counts summed. */
+static int tiles_step(cuda_slab *c, engine_stats *stats, l3d_err *err)
+{
+	l3dk_tiles *t = &c->tiles.t;
+	int b = c->cur, r = c->tiles.ring, all = c->tiles.pace.fresh > 0;
+	if (all)
+		CUDA_TRY(l3dk_tiles_all(t, r, c->pdl && c->kernel_last, c->run),
+			 "listing the tiles");
+	CUDA_TRY(l3dk_tiles_halos(&c->plan, t, r, plane_at(c, b, 0), b, !all,
+				  c->pdl && (all || c->kernel_last), c->run),
+		 "comparing the halos");
+	CUDA_TRY(l3dk_tiles_step(&c->plan, t, r, plane_at(c, b, 0), plane_at(c, b ^ 1, 0), b ^ 1,
+				 all, c->pdl, c->run),
+		 "stepping the tiles");
+	if (stats)
+		CUDA_TRY(l3dk_tiles_counts(t, b ^ 1, c->d_counts, c->pdl, c->run),
+			 "counting the tiles");
+	c->kernel_last = true;
+	c->edges_unmarked = true;
+	c->tiles.ring = r == 2 ? 0 : r + 1;
+	c->tiles.tiled = true;
+	tile_pace_count(&c->tiles.pace, 1);
+	return all ? tiles_judge_now(c, err) : tiles_poll(c, err);
+}
+
+/* Whether the next generation's own planes go by tiles: after the dense
+ * steps the pace asks for, the lists start again (emptied, every mark
+ * cleared). */
+static bool tiles_next(cuda_slab *c)
+{
+	if (!c->tiles.t.base || c->tiles.failed != cudaSuccess)
+		return false;
+	if (!c->tiles.pace.on && c->tiles.pace.dense_left == 0) {
+		cudaError_t e = cudaSetDevice(c->device);
+		if (e == cudaSuccess)
+			e = l3dk_tiles_reset(&c->tiles.t, c->run);
+		if (e != cudaSuccess) {
+			c->tiles.failed = e;
+			return false;
+		}
+		tile_pace_start(&c->tiles.pace);
+		c->tiles.pending = false;
+		c->kernel_last = false;
+	}
+	return c->tiles.pace.on;
+}
+
+static bool cs_skips_next(slab_backend *b)
+{
+	return tiles_next((cuda_slab *)b);
+}
+
+/* The last generation went by tiles and its list came back empty: no
+ * tile changed from two generations back.  The host waits for that. */
+static bool cs_quiet(slab_backend *b)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	if (!c->tiles.last_tiled || c->tiles.failed != cudaSuccess)
+		return false;
+	cudaError_t e = cudaSetDevice(c->device);
+	if (e == cudaSuccess)
+		e = cudaMemcpyAsync(&c->tiles.h_size[1], c->tiles.t.size[c->tiles.ring],
+				    sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->run);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(c->run);
+	c->kernel_last = false;
+	if (e != cudaSuccess) {
+		c->tiles.failed = e;
+		return false;
+	}
+	return c->tiles.h_size[1] == 0;
+}
+
+/* Every rank quiet: the buffers hold the two phases; the counts of the
+ * one that is current after `steps` from the tiles' counts. */
+static void cs_leap(slab_backend *b, uint64_t steps, engine_stats *stats)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	c->cur ^= (int)(steps & 1);
+	if (!stats)
+		return;
+	cudaError_t e = cudaSetDevice(c->device);
+	if (e == cudaSuccess && !c->pending)
+		e = cudaMemsetAsync(c->d_counts, 0, sizeof *c->d_counts, c->run);
+	if (e == cudaSuccess && !c->pending)
+		e = l3dk_tiles_counts(&c->tiles.t, c->cur, c->d_counts, 0, c->run);
+	if (e == cudaSuccess && !c->pending)
+		c->pending = stats;
+	else if (e == cudaSuccess)
+		e = cudaErrorInvalidValue;  /* counts of another step not read yet */
+	c->kernel_last = false;
+	if (e != cudaSuccess)
+		c->tiles.failed = e;
+}
+
+static void cs_tiles(slab_backend *b, double *stepped, double *total)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	unsigned long long n = 0;
+	const tile_pace *p = &c->tiles.pace;
+	if (cudaSetDevice(c->device) != cudaSuccess ||
+	    cudaMemcpy(&n, c->tiles.t.stepped, sizeof n, cudaMemcpyDeviceToHost) != cudaSuccess)
+		cudaGetLastError();
+	*total = (double)(p->dense_steps + p->tile_steps) * (double)c->tiles.t.count;
+	*stepped = tile_pace_share(p, c->tiles.t.count, (double)n) * *total;
+}
+
 static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 		   l3d_err *err)
 {
@@ -129,6 +300,8 @@ static int cs_step(slab_backend *b, int64_t xa, int64_t xb, engine_stats *stats,
 	int rc = before_step(c, reads_halo, stats, err);
 	if (rc)
 		return rc;
+	if (xa == 0 && xb == (int64_t)c->n && tiles_next(c))
+		return tiles_step(c, stats, err);
 	CUDA_TRY(l3dk_step_open(&c->plan, plane_at(c, c->cur, xa), plane_at(c, c->cur ^ 1, xa),
 			   (uint64_t)(xb - xa), stats ? c->d_counts : NULL,
 			   c->pdl && c->kernel_last, c->run),
@@ -142,6 +315,10 @@ static void cs_swap(slab_backend *b)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	c->cur ^= 1;
+	if (c->tiles.t.base && !c->tiles.tiled)
+		tile_pace_count(&c->tiles.pace, 1);
+	c->tiles.last_tiled = c->tiles.tiled;
+	c->tiles.tiled = false;
 }
 
 /* An exchange copies its planes out after the last range that read a halo
@@ -288,6 +465,10 @@ static void cs_destroy(slab_backend *b)
 		cudaFree(c->buf[i]);
 	cudaFree(c->d_counts);
 	cudaFreeHost(c->h_counts);
+	cudaFree(c->tiles.t.base);
+	cudaFreeHost(c->tiles.h_size);
+	if (c->tiles.sized)
+		cudaEventDestroy(c->tiles.sized);
 	if (c->halo_in)
 		cudaEventDestroy(c->halo_in);
 	if (c->edges_done)
@@ -317,6 +498,35 @@ static const slab_backend_ops cuda_slab_ops = {
 int backend_cuda_devices(void)
 {
 	return cuda_device_count();
+}
+
+/* Skipping, unless LIFE3D_SKIP=0 or the memory for the tiles is not
+ * there: the ops that tell the engine of it.  LIFE3D_CUDA_TUNE's tiles=1
+ * keeps the lists however long, tilez sets the tiles' extent in z. */
+static void start_skipping(cuda_slab *c)
+{
+	c->ops = cuda_slab_ops;
+	c->base.ops = &c->ops;
+	if (!engine_skip_wanted())
+		return;
+	l3dk_tuning tune;
+	cuda_tuning(&tune);
+	size_t bytes;
+	void *mem = NULL;
+	if (l3dk_tiles_make(&c->plan, c->n, 1, tune.tilez, &c->tiles.t, &bytes) != cudaSuccess ||
+	    cudaMalloc(&mem, bytes) != cudaSuccess || cudaMemset(mem, 0, bytes) != cudaSuccess ||
+	    cudaMallocHost((void **)&c->tiles.h_size, 2 * sizeof *c->tiles.h_size) != cudaSuccess ||
+	    cudaEventCreateWithFlags(&c->tiles.sized, cudaEventDisableTiming) != cudaSuccess) {
+		cudaGetLastError();
+		cudaFree(mem);
+		return;
+	}
+	l3dk_tiles_place(&c->tiles.t, mem);
+	tile_pace_init(&c->tiles.pace, tune.tiles == 1);
+	c->ops.skips_next = cs_skips_next;
+	c->ops.quiet = cs_quiet;
+	c->ops.leap = cs_leap;
+	c->ops.tiles = cs_tiles;
 }
 
 static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
@@ -371,6 +581,8 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 	c->plane_words = slab->ny * slab->words;
 	c->plane_bytes = (size_t)c->plane_words * 8;
 	rc = open_slab(c, slab, r, err);
+	if (!rc)
+		start_skipping(c);
 	if (rc) {
 		cs_destroy(&c->base);
 		return rc;

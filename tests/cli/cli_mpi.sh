@@ -71,8 +71,9 @@ $run
 RUN
 		out=$tag.$np-$depth-$skip-$halo
 		LIFE3D_HALO_DEPTH=$depth LIFE3D_SKIP=$skip LIFE3D_HALO=$halo mpi $np \
-			-x LIFE3D_HALO_DEPTH -x LIFE3D_SKIP -x LIFE3D_HALO -- -q -r "$rule" \
-			-n "$n" --log "$out.tsv" -o "$out.l3d" "$in" && ok || fail "skipping $out"
+			-x LIFE3D_HALO_DEPTH -x LIFE3D_SKIP -x LIFE3D_HALO -- -q --engine cpu \
+			-r "$rule" -n "$n" --log "$out.tsv" -o "$out.l3d" "$in" &&
+			ok || fail "skipping $out"
 		expect_same "$tag.ref.l3d" "$out.l3d" "universe, skipping $out"
 		expect_same "$tag.ref.tsv" "$out.tsv" "log, skipping $out"
 	done
@@ -91,8 +92,8 @@ for spec in "B6/S567 47x29x70 0.25" "3D2,3/3F 31x29x65 0.2" "B5,6/S4..6H 29x33x4
 	skip_runs "soup$2" "$1" 200 "soup$2.l3d"
 done
 # -v: the share of tiles stepped, over every rank.
-LIFE3D_HALO_DEPTH=1 mpi 3 -x LIFE3D_HALO_DEPTH -- -v -r 3D4,7/5,8 -n 120 -o /dev/null \
-	ship.rle3 2>ship.err && ok || fail "-v skipping"
+LIFE3D_HALO_DEPTH=1 mpi 3 -x LIFE3D_HALO_DEPTH -- -v --engine cpu -r 3D4,7/5,8 -n 120 \
+	-o /dev/null ship.rle3 2>ship.err && ok || fail "-v skipping"
 share=$(sed -n 's/.*, \([0-9.]*\)% of tiles stepped$/\1/p' ship.err)
 [ -n "$share" ] && [ "${share%%.*}" -lt 50 ] && ok ||
 	fail "-v, skipping: $(tail -n 1 ship.err)"
@@ -106,7 +107,7 @@ share=$(sed -n 's/.*, \([0-9.]*\)% of tiles stepped$/\1/p' ship.err)
 for run in 3,1 5,4; do
 	np=${run%,*} depth=${run#*,}
 	start=$(date +%s)
-	LIFE3D_HALO_DEPTH=$depth mpi $np -x LIFE3D_HALO_DEPTH -- -q -n 1000000000000 \
+	LIFE3D_HALO_DEPTH=$depth mpi $np -x LIFE3D_HALO_DEPTH -- -q --engine cpu -n 1000000000000 \
 		--log-every 999999999 --log big.$depth.tsv -o big.$depth.l3d settled.l3d &&
 		ok || fail "a trillion steps, $np ranks, depth $depth"
 	[ $(($(date +%s) - start)) -le 60 ] && ok ||
@@ -314,6 +315,51 @@ case "$gpus" in
 			expect_same 13x4x70.ref.l3d gdn.l3d "GPU NCCL np $np, halo depth $depth"
 		done
 		expect_same 13x4x70.ref.tsv gd$depth.tsv "GPU log, halo depth $depth"
+	done
+	# Skipping on GPU slabs: the universes and logs of the CPU's skipping
+	# runs above, the lists kept however long (tiles=1) so that tiles,
+	# not dense steps, do the work; halos of depth 1 and 4, staged or by
+	# NCCL, tiles of 2 words of z, and the pace left to choose.
+	gpu_nccl_skip=""
+	for np in $nccl_nps; do gpu_nccl_skip="$gpu_nccl_skip $np,4,nccl,tiles=1"; done
+	for tag in "ship 3D4,7/5,8 120 ship.rle3" "edge 3D4/3,4E 60 edge.rle3" \
+		   "soup47x29x70 B6/S567 200 soup47x29x70.l3d" \
+		   "soup31x29x65 3D2,3/3F 200 soup31x29x65.l3d" \
+		   "soup29x33x40 B5,6/S4..6H 200 soup29x33x40.l3d" \
+		   "soup37x20x33 B3/S23C 200 soup37x20x33.l3d"; do
+		set -- $tag
+		tag=$1 rule=$2 n=$3 in=$4
+		k=0
+		for run in 3,1,staged,tiles=1 2,1,staged,tiles=1:tilez=2 3,4,staged,tiles=1 \
+			   4,1,auto, $gpu_nccl_skip; do
+			IFS=, read -r np depth halo tune <<RUN
+$run
+RUN
+			k=$((k + 1))
+			LIFE3D_HALO_DEPTH=$depth LIFE3D_HALO=$halo LIFE3D_CUDA_TUNE=$(echo "$tune" | tr : ,) \
+				mpi "$np" -x LIFE3D_HALO_DEPTH -x LIFE3D_HALO -x LIFE3D_CUDA_TUNE -- -q \
+				--engine cuda -r "$rule" -n "$n" --log "$tag.gs$k.tsv" -o "$tag.gs$k.l3d" \
+				"$in" && ok || fail "GPU skipping $tag $run"
+			expect_same "$tag.ref.l3d" "$tag.gs$k.l3d" "GPU universe, skipping $tag $run"
+			expect_same "$tag.ref.tsv" "$tag.gs$k.tsv" "GPU log, skipping $tag $run"
+		done
+	done
+	LIFE3D_HALO_DEPTH=1 LIFE3D_CUDA_TUNE=tiles=1 mpi 3 -x LIFE3D_HALO_DEPTH -x LIFE3D_CUDA_TUNE \
+		-- -v --engine cuda -r 3D4,7/5,8 -n 120 -o /dev/null ship.rle3 2>gship.err &&
+		ok || fail "GPU -v skipping"
+	share=$(sed -n 's/.*, \([0-9.]*\)% of tiles stepped$/\1/p' gship.err)
+	[ -n "$share" ] && [ "${share%%.*}" -lt 50 ] && ok ||
+		fail "GPU -v, skipping: $(tail -n 1 gship.err)"
+	for run in 3,1 5,4; do
+		np=${run%,*} depth=${run#*,}
+		start=$(date +%s)
+		LIFE3D_HALO_DEPTH=$depth mpi $np -x LIFE3D_HALO_DEPTH -- -q --engine cuda \
+			-n 1000000000000 --log-every 999999999 --log gbig.$depth.tsv -o gbig.$depth.l3d \
+			settled.l3d && ok || fail "GPU, a trillion steps, $np ranks, depth $depth"
+		[ $(($(date +%s) - start)) -le 60 ] && ok ||
+			fail "GPU, a trillion steps, depth $depth, took $(($(date +%s) - start)) s"
+		expect_same big.ref.l3d gbig.$depth.l3d "GPU, a trillion steps, depth $depth"
+		expect_same big.ref.tsv gbig.$depth.tsv "GPU, a trillion steps' log, depth $depth"
 	done
 	# Several blocks a plane; rows too long for the fused kernel.
 	for size in 40x96x200 6x3x5000; do

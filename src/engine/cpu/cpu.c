@@ -24,7 +24,7 @@ static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 	cpu_engine *c = (cpu_engine *)e;
 	if (steps && !c->next.bits) {
 		int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
-		if (!rc && cpu_skip_wanted())
+		if (!rc && engine_skip_wanted())
 			rc = cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
 		if (rc)
 			return rc;

@@ -33,12 +33,6 @@ struct cpu_skip {
 	double stepped, total;     /* tiles */
 };
 
-bool cpu_skip_wanted(void)
-{
-	const char *v = getenv("LIFE3D_SKIP");
-	return !v || strcmp(v, "0") != 0;
-}
-
 static void shape_tiles(cpu_skip *k, const cpu_stepper *st, const grid *g)
 {
 	uint64_t unit = cpu_stepper_row_unit(st), most = cpu_stepper_max_rows(st);

@@ -35,9 +35,6 @@
 
 typedef struct cpu_skip cpu_skip;
 
-/* Skipping is on unless LIFE3D_SKIP=0 asks for dense stepping. */
-bool cpu_skip_wanted(void);
-
 /* Bookkeeping for slabs of g's size (nx planes of ny * nz) stepped by st:
  * the whole torus, or (torus false) a slab with halos of its own. */
 int cpu_skip_create(const cpu_stepper *st, const grid *g, bool torus,

@@ -45,6 +45,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 
 #include "kernels/kernels.h"
 #include "device.h"
+#include "pace.h"
 #include "runtime.h"
 
 enum { GRAPH_SLOTS = 16, BULK_LAUNCHES = 64 };
@@ -97,18 +98,13 @@ typedef struct cuda_engine {
 	uint64_t clock;
 	struct {                     /* stepping only what can change */
 		bool off;            /* LIFE3D_SKIP=0, or no memory: dense */
-		bool on;             /* the tile lists are running */
-		bool always;         /* ... however long (LIFE3D_CUDA_TUNE) */
+		tile_pace pace;      /* dense or by tiles (pace.h) */
 		int words;           /* of z a tile; 0: the default */
-		int fresh;           /* steps over every tile still to come */
 		int ring;            /* the list the next tile step reads */
 		l3dk_tiles t;
-		uint64_t dense_left; /* dense steps before the lists start */
-		uint64_t gap;        /* ... the next time they are too long */
 		uint32_t *h_size;    /* pinned: the size of a list */
 		cudaEvent_t sized;   /* h_size written ... */
 		bool pending;        /* ... for the graph before the last */
-		uint64_t dense_steps, tile_steps;
 	} tiles;
 	struct {                     /* the view a snapshot is taking */
 		cudaStream_t copy;   /* its copy to the host */
@@ -122,35 +118,6 @@ typedef struct cuda_engine {
 		render_view last;    /* ... the last render's view */
 	} view;
 } cuda_engine;
-
-/* "fuse=2,warps=8" -> tuning; unknown keys are ignored. */
-static void read_tuning(l3dk_tuning *t)
-{
-	memset(t, 0, sizeof *t);
-	const char *s = getenv("LIFE3D_CUDA_TUNE");
-	while (s && *s) {
-		char key[16];
-		int value, used = 0;
-		if (sscanf(s, "%15[a-z]=%d%n", key, &value, &used) == 2) {
-			if (!strcmp(key, "fuse"))
-				t->fuse = value;
-			else if (!strcmp(key, "warps"))
-				t->warps = value;
-			else if (!strcmp(key, "chunk"))
-				t->chunk = value;
-			else if (!strcmp(key, "words"))
-				t->words = value;
-			else if (!strcmp(key, "generic"))
-				t->generic = value;
-			else if (!strcmp(key, "tiles"))
-				t->tiles = value;
-			else if (!strcmp(key, "tilez"))
-				t->tilez = value;
-		}
-		const char *comma = strchr(s, ',');
-		s = comma ? comma + 1 : NULL;
-	}
-}
 
 static launch_mode read_launch_mode(int cc_major)
 {
@@ -264,21 +231,13 @@ static int run_dense(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
 }
 
 /* ---- stepping only the tiles that can change (kernels/tiles.cu) ----
- * The first two steps of an engine are dense.  Then two steps over every
- * tile start the lists, and from there each step advances the tiles its
- * list names, in graphs of up to TILE_RUN steps.  The size of the list
- * after each graph comes back to the host, which reads it once the next
- * graph is queued, so the device does not wait.  When a list holds more
- * than TILE_BUSY of the tiles, the engine steps densely for `gap` steps
- * (64, four times as many each time that goes on, up to 4096) and then
- * starts the lists again.  A step of every tile costs about seven dense
- * steps (measured; kernels/NOTES.md), so lists pay up to some 8% of the
- * tiles, and a look at a busy universe is made rarely.  An empty list
- * means that no tile changed from two generations back: the universe
- * repeats with period 2 from there on, as the probes below would find,
- * and further steps are a swap (so with tiles there are no probes). */
-enum { TILE_RUN = 48, TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
-#define TILE_BUSY 0.08
+ * At the pace of pace.h; the tile steps in graphs of up to TILE_RUN.  The
+ * size of the list after each graph comes back to the host, which reads
+ * it once the next graph is queued, so the device does not wait.  An
+ * empty list means that no tile changed from two generations back: the
+ * universe repeats with period 2 from there on, as the probes below would
+ * find, and further steps are a swap (so with tiles there are no probes). */
+enum { TILE_RUN = 48 };
 
 static int read_counts(cuda_engine *c, engine_stats *out, l3d_err *err);
 
@@ -308,7 +267,7 @@ static int tiles_start(cuda_engine *c, l3d_err *err)
 	if (!c->tiles.t.base) {
 		size_t bytes;
 		void *mem = NULL;
-		if (l3dk_tiles_make(&c->plan, c->tiles.words, &c->tiles.t, &bytes) != cudaSuccess ||
+		if (l3dk_tiles_make(&c->plan, c->plan.nx, 0, c->tiles.words, &c->tiles.t, &bytes) != cudaSuccess ||
 		    cudaMalloc(&mem, bytes) != cudaSuccess ||
 		    cudaMallocHost((void **)&c->tiles.h_size, sizeof *c->tiles.h_size) != cudaSuccess ||
 		    cudaEventCreateWithFlags(&c->tiles.sized, cudaEventDisableTiming) != cudaSuccess) {
@@ -321,8 +280,7 @@ static int tiles_start(cuda_engine *c, l3d_err *err)
 		CUDA_TRY(cudaMemsetAsync(mem, 0, bytes, c->stream), "clearing the tiles");
 	}
 	CUDA_TRY(l3dk_tiles_reset(&c->tiles.t, c->stream), "clearing the tiles");
-	c->tiles.on = true;
-	c->tiles.fresh = 2;
+	tile_pace_start(&c->tiles.pace);
 	c->tiles.pending = false;
 	return L3D_OK;
 }
@@ -354,13 +312,7 @@ static int tiles_judge(cuda_engine *c, uint32_t size, l3d_err *err)
 {
 	if (size == 0)
 		return tiles_settle(c, err);
-	if (c->tiles.always || size <= TILE_BUSY * (double)c->tiles.t.count) {
-		c->tiles.gap = TILE_GAP_FIRST;
-		return L3D_OK;
-	}
-	c->tiles.on = false;
-	c->tiles.dense_left = c->tiles.gap;
-	c->tiles.gap = c->tiles.gap < TILE_GAP_MOST ? 4 * c->tiles.gap : TILE_GAP_MOST;
+	tile_pace_judge(&c->tiles.pace, size, c->tiles.t.count);
 	return L3D_OK;
 }
 
@@ -382,8 +334,8 @@ static int tiles_fresh_step(cuda_engine *c, int stats, l3d_err *err)
 	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping the tiles");
 	c->ahead = false;
 	uint32_t size = *c->tiles.h_size;
-	if (--c->tiles.fresh)
-		return size ? tiles_judge(c, size, err) : L3D_OK;
+	if (--c->tiles.pace.fresh && size == 0)
+		return L3D_OK;
 	return tiles_judge(c, size, err);
 }
 
@@ -395,7 +347,7 @@ static int tiles_check(cuda_engine *c, l3d_err *err)
 		CUDA_TRY(cudaEventSynchronize(c->tiles.sized), "stepping the tiles");
 		c->tiles.pending = false;
 		int rc = tiles_judge(c, *c->tiles.h_size, err);
-		if (rc || !c->tiles.on || c->settle.on)
+		if (rc || !c->tiles.pace.on || c->settle.on)
 			return rc;
 	}
 	CUDA_TRY(cudaMemcpyAsync(c->tiles.h_size, c->tiles.t.size[c->tiles.ring],
@@ -417,7 +369,7 @@ static int run_tiles(cuda_engine *c, uint64_t n, int stats, l3d_err *err)
 	}
 	c->cur ^= (int)(n & 1);
 	c->tiles.ring = (int)((c->tiles.ring + n) % 3);
-	c->tiles.tile_steps += n;
+	tile_pace_count(&c->tiles.pace, n);
 	return tiles_check(c, err);
 }
 
@@ -431,19 +383,19 @@ static int run_steps(cuda_engine *c, uint64_t steps, int stats, uint64_t *done,
 	while (steps > 0 && !c->settle.on) {
 		int rc;
 		uint64_t n;
-		if (!c->tiles.on) {
-			n = c->tiles.off || steps < c->tiles.dense_left ? steps : c->tiles.dense_left;
+		tile_pace *pace = &c->tiles.pace;
+		if (!pace->on) {
+			n = c->tiles.off || steps < pace->dense_left ? steps : pace->dense_left;
 			rc = n ? run_dense(c, n, stats && n == steps, err) : tiles_start(c, err);
 			if (rc)
 				return rc;
-			c->tiles.dense_left -= c->tiles.off ? 0 : n;
-			c->tiles.dense_steps += n;
+			tile_pace_count(pace, n);
 			steps -= n;
-		} else if (c->tiles.fresh) {
+		} else if (pace->fresh) {
+			tile_pace_count(pace, 1);
 			rc = tiles_fresh_step(c, stats && steps == 1, err);
 			if (rc)
 				return rc;
-			c->tiles.tile_steps++;
 			steps--;
 		} else {
 			n = steps < TILE_RUN ? steps : TILE_RUN;
@@ -938,7 +890,7 @@ static void cuda_destroy(engine *e)
 static const char *cuda_describe(const engine *e)
 {
 	cuda_engine *c = (cuda_engine *)e;
-	uint64_t steps = c->tiles.dense_steps + c->tiles.tile_steps;
+	uint64_t steps = c->tiles.pace.dense_steps + c->tiles.pace.tile_steps;
 	unsigned long long stepped = 0;
 	c->desc[c->desc_len] = 0;
 	if (c->tiles.off || !c->tiles.t.base || !steps ||
@@ -946,8 +898,7 @@ static const char *cuda_describe(const engine *e)
 	    cudaMemcpy(&stepped, c->tiles.t.stepped, sizeof stepped,
 		       cudaMemcpyDeviceToHost) != cudaSuccess)
 		return c->desc;
-	double all = (double)steps * (double)c->tiles.t.count;
-	double share = ((double)stepped + (double)c->tiles.dense_steps * c->tiles.t.count) / all;
+	double share = tile_pace_share(&c->tiles.pace, c->tiles.t.count, (double)stepped);
 	snprintf(c->desc + c->desc_len, sizeof c->desc - c->desc_len, ", %.3g%% of tiles stepped",
 		 100 * share);
 	return c->desc;
@@ -989,11 +940,8 @@ static int allocate(cuda_engine *c, l3d_err *err)
 	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
 	CUDA_TRY(cudaEventCreateWithFlags(&c->queued, cudaEventDisableTiming), "cudaEventCreate");
 	c->settle.gap = SETTLE_FIRST;
-	const char *skip = getenv("LIFE3D_SKIP");     /* "0": step every time */
-	c->settle.off = skip && !strcmp(skip, "0");
+	c->settle.off = !engine_skip_wanted();
 	c->tiles.off = c->settle.off;
-	c->tiles.dense_left = 2;
-	c->tiles.gap = TILE_GAP_FIRST;
 	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
 	for (int i = 0; i < 2; i++) {
 		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),
@@ -1022,11 +970,11 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	if (rc)
 		return rc;
 	l3dk_tuning tune;
-	read_tuning(&tune);
+	cuda_tuning(&tune);
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
 				c->base.rule.survive, (int)c->base.rule.hood, &tune),
 		 "planning the kernels");
-	c->tiles.always = tune.tiles == 1;
+	tile_pace_init(&c->tiles.pace, tune.tiles == 1);
 	c->tiles.words = tune.tilez;
 	if ((rc = allocate(c, err)))
 		return rc;

@@ -17,8 +17,8 @@
  * step of a batch the planes that need no halo are computed while the
  * halo messages travel.
  *
- * A backend may skip the tiles whose neighbourhood did not change (the CPU
- * backend does, engine/cpu/skip.h): a generation it steps tile by tile
+ * A backend may skip the tiles whose neighbourhood did not change (both
+ * do: engine/cpu/skip.h, kernels/tiles.cu): a generation it steps by tiles
  * waits for its halos and gets its own planes in one call.  Every few
  * batches the ranks ask one another whether anything changed; when
  * nothing did, the universe repeats with period 2 and the steps left pass
@@ -59,6 +59,7 @@ typedef struct mpi_engine {
 	slab_backend *b;
 	uint64_t x0, n, plane_words, depth;
 	uint64_t link_depth;     /* the depth should halos go through the link */
+	uint64_t device_depth;   /* ... through MPI from a GPU's memory */
 	int rank, size, left, right;
 	halo_path path;
 	bool skips;              /* every rank's backend skips tiles */
@@ -444,31 +445,37 @@ static const engine_ops mpi_ops = {
 	.describe = mpi_describe,
 };
 
-/* Halo depths, for halos through MPI (plain) and through the backend's
- * link.  Through MPI: 1 (exchange every step, hidden behind the interior
- * work) unless the thinnest slab is so small that message latency would
- * show.  Through the link the host never waits, and the edge planes'
- * small steps, not the exchange, set the pace: deeper halos take them
- * once per batch, at the price of (depth - 1) planes stepped twice on
- * average, kept to 1% of the slab (up to 8).  LIFE3D_HALO_DEPTH sets
- * both.  Rank 0 decides, as the environment may differ between nodes.
- * Never deeper than the thinnest slab. */
+/* Halo depths, for halos through MPI from host memory (d[0]), through
+ * the backend's link (d[1]) and through MPI from a GPU's memory, staged or
+ * not (d[2]).  From host memory: 1 (exchange every step, hidden behind the
+ * interior work of a CPU rank) unless the thinnest slab is so small that
+ * message latency would show.  Through the link the host never waits, and
+ * the edge planes' small steps, not the exchange, set the pace: deeper
+ * halos take them once per batch, at the price of (depth - 1) planes
+ * stepped twice on average, kept to 1% of the slab (up to 8).  From a
+ * GPU's memory through MPI, each exchange is a wait of the host for the
+ * device and a round trip through host memory, 0.2-0.5 ms on an H200
+ * (kernels/NOTES.md), longer than a GPU's step of a large slab and much
+ * longer than a step by tiles: 8.  LIFE3D_HALO_DEPTH sets all three.
+ * Rank 0 decides, as the environment may differ between nodes.  Never
+ * deeper than the thinnest slab. */
 static void choose_depths(uint64_t nx, uint64_t plane_cells, uint64_t plane_words,
-			  uint64_t d[2])
+			  uint64_t d[3])
 {
 	int size = comm_size();
 	uint64_t x0, thinnest;
 	comm_slab_of(nx, size, size - 1, &x0, &thinnest);
 	const char *env = getenv("LIFE3D_HALO_DEPTH");
 	if (env && *env) {
-		d[0] = d[1] = strtoull(env, NULL, 10);
+		d[0] = d[1] = d[2] = strtoull(env, NULL, 10);
 	} else {
 		d[0] = thinnest * plane_cells < ((uint64_t)1 << 20) ? 4 : 1;
 		d[1] = thinnest / 128 + 1;
 		d[1] = d[1] > 8 ? 8 : d[1] < d[0] ? d[0] : d[1];
+		d[2] = 8;
 	}
-	MPI_Bcast(d, 2, MPI_UINT64_T, 0, comm_world);
-	for (int i = 0; i < 2; i++) {
+	MPI_Bcast(d, 3, MPI_UINT64_T, 0, comm_world);
+	for (int i = 0; i < 3; i++) {
 		if (d[i] > thinnest)
 			d[i] = thinnest;
 		while (d[i] > 1 && d[i] * plane_words > INT_MAX)
@@ -500,9 +507,11 @@ static int create_backend(mpi_engine *m, const engine_opts *opts, const grid *sl
 	int rc = engine_kind_of(opts, &kind, err);
 	if (rc)
 		return rc;
-	if (kind == ENGINE_CUDA || (kind == ENGINE_AUTO && backend_cuda_devices() > 0))
-		return backend_cuda_create(slab, m->depth > m->link_depth ? m->depth : m->link_depth,
-					   r, opts, comm_local_rank(), &m->b, err);
+	if (kind == ENGINE_CUDA || (kind == ENGINE_AUTO && backend_cuda_devices() > 0)) {
+		uint64_t d = m->link_depth > m->device_depth ? m->link_depth : m->device_depth;
+		return backend_cuda_create(slab, m->depth > d ? m->depth : d, r, opts,
+					   comm_local_rank(), &m->b, err);
+	}
 	rc = check_memory(slab, m->depth, m->base.nx, err);
 	return rc ? rc : backend_cpu_create(slab, m->depth, r, opts, &m->b, err);
 }
@@ -604,7 +613,7 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 	*out = NULL;
 	mpi_engine *m = calloc(1, sizeof *m);
 	int rank = comm_rank(), size = comm_size();
-	uint64_t depths[2];
+	uint64_t depths[3];
 	choose_depths(nx, slab->ny * slab->nz, slab->ny * slab->words, depths);
 	char why[256] = "";
 	int rc = m ? L3D_OK : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
@@ -615,6 +624,7 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 		m->plane_words = slab->ny * slab->words;
 		m->depth = depths[0];
 		m->link_depth = depths[1];
+		m->device_depth = depths[2];
 		m->rank = rank;
 		m->size = size;
 		m->left = (rank + size - 1) % size;
@@ -626,6 +636,8 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 		rc = choose_halo(m, why, sizeof why, err);
 	if (!rc && m->path == HALO_LINK)
 		m->depth = m->link_depth;
+	else if (!rc && !m->b->host_memory)
+		m->depth = m->device_depth;
 	if (!rc)
 		m->skips = !comm_any(m->b->ops->tiles == NULL);
 	if (!rc && m->path == HALO_STAGED && !(m->stage_buf = stage_alloc(m, 4 * m->depth)))

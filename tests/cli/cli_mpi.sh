@@ -319,7 +319,7 @@ case "$gpus" in
 	# Skipping on GPU slabs: the universes and logs of the CPU's skipping
 	# runs above, the lists kept however long (tiles=1) so that tiles,
 	# not dense steps, do the work; halos of depth 1 and 4, staged or by
-	# NCCL, tiles of 2 words of z, and the pace left to choose.
+	# NCCL, tiles of 2 words of z, and the depth and pace left to choose.
 	gpu_nccl_skip=""
 	for np in $nccl_nps; do gpu_nccl_skip="$gpu_nccl_skip $np,4,nccl,tiles=1"; done
 	for tag in "ship 3D4,7/5,8 120 ship.rle3" "edge 3D4/3,4E 60 edge.rle3" \
@@ -331,7 +331,7 @@ case "$gpus" in
 		tag=$1 rule=$2 n=$3 in=$4
 		k=0
 		for run in 3,1,staged,tiles=1 2,1,staged,tiles=1:tilez=2 3,4,staged,tiles=1 \
-			   4,1,auto, $gpu_nccl_skip; do
+			   4,,auto, $gpu_nccl_skip; do
 			IFS=, read -r np depth halo tune <<RUN
 $run
 RUN

@@ -91,7 +91,7 @@ typedef struct cuda_slab {
 		uint32_t *h_size;    /* pinned: a list's size, polled [0], asked [1] */
 		cudaEvent_t sized;   /* h_size[0] written ... */
 		bool pending;        /* ... for a step not yet judged */
-		cudaError_t failed;  /* in leap(), reported by finish() */
+		cudaError_t failed;  /* in an op without an error, for finish() */
 	} tiles;
 	slab_backend_ops ops;        /* with the skipping ops when t.base is set */
 } cuda_slab;
@@ -408,6 +408,7 @@ static int cs_finish(slab_backend *b, l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(c->tiles.failed, "stepping the tiles");
 	if (c->pending) {
 		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
 				    cudaMemcpyDeviceToHost, c->run),

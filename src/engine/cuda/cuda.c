@@ -16,7 +16,7 @@
  * overlaps the end of the one before.  Population, births, deaths, slices,
  * projections and 3D renders are computed on the device; only their
  * results travel, a snapshot's view on a stream of its own into pinned
- * memory while the next steps run.
+ * memory while the next steps run (views.c).
  *
  * LIFE3D_CUDA_LAUNCH (plain, graph, pdl) and LIFE3D_CUDA_TUNE
  * ("fuse=2,warps=8,chunk=64,words=4,generic=1,tiles=1,tilez=8") override
@@ -47,6 +47,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #include "device.h"
 #include "pace.h"
 #include "runtime.h"
+#include "views.h"
 
 enum { GRAPH_SLOTS = 16, BULK_LAUNCHES = 64 };
 #define STAGE_BYTES ((size_t)16 << 20)
@@ -106,17 +107,7 @@ typedef struct cuda_engine {
 		cudaEvent_t sized;   /* h_size written ... */
 		bool pending;        /* ... for the graph before the last */
 	} tiles;
-	struct {                     /* the view a snapshot is taking */
-		cudaStream_t copy;   /* its copy to the host */
-		cudaEvent_t computed, copied;
-		void *dev, *pinned;
-		size_t capacity, bytes;
-		void *out;           /* NULL: none pending */
-		void *scratch;       /* a render's (l3dk_render_scratch) */
-		size_t scratch_bytes;
-		bool prepared;       /* scratch holds the per-pixel data of */
-		render_view last;    /* ... the last render's view */
-	} view;
+	cuda_views view;             /* the view a snapshot is taking */
 } cuda_engine;
 
 static launch_mode read_launch_mode(int cc_major)
@@ -693,131 +684,33 @@ static int cuda_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
 			err);
 }
 
-/* Buffers for a view of `bytes`, kept for the next snapshot. */
-static int view_buffers(cuda_engine *c, size_t bytes, l3d_err *err)
-{
-	if (!c->view.copy) {
-		CUDA_TRY(cudaStreamCreateWithFlags(&c->view.copy, cudaStreamNonBlocking),
-			 "cudaStreamCreate");
-		CUDA_TRY(cudaEventCreateWithFlags(&c->view.computed, cudaEventDisableTiming),
-			 "cudaEventCreate");
-		CUDA_TRY(cudaEventCreateWithFlags(&c->view.copied, cudaEventDisableTiming),
-			 "cudaEventCreate");
-	}
-	if (bytes <= c->view.capacity)
-		return L3D_OK;
-	cudaFree(c->view.dev);
-	cudaFreeHost(c->view.pinned);
-	c->view.dev = c->view.pinned = NULL;
-	c->view.capacity = 0;
-	CUDA_TRY(cudaMalloc(&c->view.dev, bytes), "allocating a view");
-	CUDA_TRY(cudaMallocHost(&c->view.pinned, bytes), "allocating a view");
-	c->view.capacity = bytes;
-	return L3D_OK;
-}
+/* ---- snapshot views (views.c), with the device made current ---- */
 
-/* Once the view's kernel is queued on the stepping stream: its result
- * (`bytes` of c->view.dev) to pinned memory on the view's stream, for
- * cuda_view_wait() to take into out. */
-static int view_copy(cuda_engine *c, size_t bytes, void *out, l3d_err *err)
-{
-	CUDA_TRY(cudaEventRecord(c->view.computed, c->stream), "cudaEventRecord");
-	CUDA_TRY(cudaStreamWaitEvent(c->view.copy, c->view.computed, 0), "cudaStreamWaitEvent");
-	CUDA_TRY(cudaMemcpyAsync(c->view.pinned, c->view.dev, bytes, cudaMemcpyDeviceToHost,
-				 c->view.copy),
-		 "copying a view");
-	CUDA_TRY(cudaEventRecord(c->view.copied, c->view.copy), "cudaEventRecord");
-	c->view.bytes = bytes;
-	c->view.out = out;
-	return L3D_OK;
-}
-
-/* The view kernel runs on the stepping stream, ahead of the next steps
- * (which overwrite the universe it reads); its result goes to pinned
- * memory on a stream of its own, so the next steps need not wait for the
- * copy, nor the copy for them. */
 static int cuda_view_start(engine *e, bool project, int axis, uint64_t index, void *out,
 			   l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
-	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz}, width, height;
+	uint64_t extent[3] = {c->base.nx, c->base.ny, c->base.nz};
 	if (axis < 0 || axis > 2 || (!project && index >= extent[axis]))
 		return l3d_fail(err, L3D_ERR_USAGE, "engine 'cuda': no slice %llu on axis %d",
 				(unsigned long long)index, axis);
-	grid dims = {.nx = extent[0], .ny = extent[1], .nz = extent[2]};
-	grid_view_dims(&dims, axis, &width, &height);
-	size_t bytes = (size_t)(width * height) * (project ? sizeof(uint32_t) : 1);
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	int rc = view_buffers(c, bytes ? bytes : 1, err);
-	if (rc)
-		return rc;
-	cudaError_t k = project ? l3dk_project(&c->plan, c->buf[c->cur], axis, c->view.dev, c->stream)
-				: l3dk_slice(&c->plan, c->buf[c->cur], axis, index, c->view.dev, c->stream);
-	CUDA_TRY(k, project ? "computing a projection" : "computing a slice");
-	return view_copy(c, bytes, out, err);
-}
-
-/* The scratch that lets a render of a sparse universe be drawn cell by
- * cell, kept for the next snapshot.  Only a speed-up: without the memory
- * for it every ray is walked. */
-static void render_scratch(cuda_engine *c, const render_view *v)
-{
-	size_t need = l3dk_render_scratch(v);
-	if (need <= c->view.scratch_bytes)
-		return;
-	cudaFree(c->view.scratch);
-	c->view.scratch = NULL;
-	c->view.scratch_bytes = 0;
-	c->view.prepared = false;
-	if (cudaMalloc(&c->view.scratch, need) == cudaSuccess)
-		c->view.scratch_bytes = need;
-	else
-		(void)cudaGetLastError();
-}
-
-/* The buffers for renders of v, and the scratch's per-view part queued. */
-static int render_buffers(cuda_engine *c, const render_view *v, bool *same, l3d_err *err)
-{
-	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	int rc = view_buffers(c, (size_t)v->width * v->height * 3, err);
-	if (rc)
-		return rc;
-	render_scratch(c, v);
-	*same = c->view.prepared && !memcmp(&c->view.last, v, sizeof *v);
-	return L3D_OK;
+	return cuda_views_start(&c->view, &c->plan, c->buf[c->cur], project, axis, index, out,
+				c->stream, err);
 }
 
 static int cuda_render_prepare(engine *e, const render_view *v, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
-	bool same;
-	int rc = render_buffers(c, v, &same, err);
-	if (rc || same)
-		return rc;
-	CUDA_TRY(l3dk_render_prepare(v, c->view.scratch, c->view.scratch_bytes, c->stream),
-		 "preparing renders");
-	c->view.last = *v;
-	c->view.prepared = true;
-	return L3D_OK;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	return cuda_views_render_prepare(&c->view, v, c->stream, err);
 }
 
-/* A render is a view like the others: drawn on the stepping stream, its
- * picture copied back on the view's stream. */
 static int cuda_render_start(engine *e, const render_view *v, uint8_t *rgb, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
-	size_t bytes = (size_t)v->width * v->height * 3;
-	bool same;
-	int rc = render_buffers(c, v, &same, err);
-	if (rc)
-		return rc;
-	c->view.prepared = false;
-	CUDA_TRY(l3dk_render(&c->plan, c->buf[c->cur], v, c->view.dev, c->view.scratch,
-			     c->view.scratch_bytes, same, c->stream),
-		 "drawing a render");
-	c->view.last = *v;
-	c->view.prepared = true;
-	return view_copy(c, bytes, rgb, err);
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	return cuda_views_render(&c->view, &c->plan, c->buf[c->cur], v, rgb, c->stream, err);
 }
 
 /* May run on the snapshot thread while the stepping thread goes on. */
@@ -826,12 +719,8 @@ static int cuda_view_wait(engine *e, l3d_err *err)
 	cuda_engine *c = (cuda_engine *)e;
 	if (!c->view.out)
 		return L3D_OK;
-	void *out = c->view.out;
-	c->view.out = NULL;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	CUDA_TRY(cudaEventSynchronize(c->view.copied), "copying a view");
-	memcpy(out, c->view.pinned, c->view.bytes);
-	return L3D_OK;
+	return cuda_views_wait(&c->view, err);
 }
 
 static int cuda_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
@@ -867,20 +756,12 @@ static void cuda_destroy(engine *e)
 	cudaFreeHost(c->h_counts);
 	if (c->queued)
 		cudaEventDestroy(c->queued);
-	if (c->view.copy) {     /* a view's copy may still use its buffers */
-		cudaStreamSynchronize(c->view.copy);
-		cudaStreamDestroy(c->view.copy);
-		cudaEventDestroy(c->view.computed);
-		cudaEventDestroy(c->view.copied);
-	}
-	cudaFree(c->view.dev);
-	cudaFree(c->view.scratch);
+	cuda_views_free(&c->view);
 	cudaFree(c->settle.copy);
 	cudaFree(c->tiles.t.base);
 	cudaFreeHost(c->tiles.h_size);
 	if (c->tiles.sized)
 		cudaEventDestroy(c->tiles.sized);
-	cudaFreeHost(c->view.pinned);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);

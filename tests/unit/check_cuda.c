@@ -6,7 +6,8 @@
  * for the fused kernel), several rules, step counts that leave remainders
  * after fused launches, every launch mode and forced small tiles must give
  * the reference's cells, counts and views bit for bit, and 3D renders
- * render_rows()'s bytes.  A universe handed
+ * render_rows()'s bytes.  The tiles of a rank's slab, their halos
+ * changed between steps, must step as l3dk_step_open does.  A universe handed
  * over while it is still being filled in, and read back a run of rows at a
  * time, must arrive and come back whole. */
 #include <check.h>
@@ -17,6 +18,11 @@
 
 #include "check_run.h"
 #include "engine/choose.h"
+#ifdef HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "kernels/kernels.h"
+#endif
 #include "engine/cuda/device.h"
 #include "reference.h"
 
@@ -359,6 +365,184 @@ START_TEST(tiles_every_shape)
 }
 END_TEST
 
+#ifdef HAVE_CUDA
+/* ---- the tiles of an open box (a rank's slab) against dense steps ----
+ * kernels.h's open tiles, driven as mpi/backend_cuda.c drives them, and
+ * l3dk_step_open, each on its own pair of buffers of n planes and two
+ * halos.  Before every step both get the same halo planes: the same as
+ * two generations back, that with a few cells flipped, new random ones,
+ * or empty, so that a change anywhere in a halo (tile corners, the last
+ * word of a row) must wake the tiles beside it.  The cells of every
+ * generation and its counts must agree. */
+static void cu_ok(cudaError_t e, const char *what)
+{
+	ck_assert_msg(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
+}
+
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Halo h for a step from the one two steps back (both a 1-plane grid). */
+static void next_halo(grid *h, const grid *two_back, int kind, uint64_t *rng)
+{
+	size_t bytes = grid_bytes(h);
+	if (kind == 2) {
+		grid_random(h, 0.3, next_random(rng));
+		return;
+	}
+	memcpy(h->bits, two_back->bits, bytes);
+	if (kind == 3)
+		memset(h->bits, 0, bytes);
+	for (int k = kind == 1 ? 1 + (int)(next_random(rng) % 3) : 0; k > 0; k--) {
+		uint64_t y = next_random(rng) % h->ny, z = next_random(rng) % h->nz;
+		grid_row(h, 0, y)[z / 64] ^= (uint64_t)1 << (z % 64);
+	}
+}
+
+typedef struct open_path {
+	char *buf[2];            /* n + 2 planes each: halo, n own planes, halo */
+	l3dk_counts *counts;
+} open_path;
+
+static void open_path_make(open_path *o, size_t bytes, const grid *own, size_t plane)
+{
+	for (int i = 0; i < 2; i++) {
+		cu_ok(cudaMalloc((void **)&o->buf[i], bytes), "cudaMalloc");
+		cu_ok(cudaMemset(o->buf[i], 0, bytes), "cudaMemset");
+	}
+	cu_ok(cudaMemcpy(o->buf[0] + plane, own->bits, grid_bytes(own), cudaMemcpyHostToDevice),
+	      "upload");
+	cu_ok(cudaMalloc((void **)&o->counts, sizeof *o->counts), "cudaMalloc");
+}
+
+static void open_path_free(open_path *o)
+{
+	cudaFree(o->buf[0]);
+	cudaFree(o->buf[1]);
+	cudaFree(o->counts);
+}
+
+static void set_halos(open_path *o, int cur, const grid *lo, const grid *hi, size_t plane,
+		      uint64_t n)
+{
+	cu_ok(cudaMemcpy(o->buf[cur], lo->bits, plane, cudaMemcpyHostToDevice), "halo");
+	cu_ok(cudaMemcpy(o->buf[cur] + (n + 1) * plane, hi->bits, plane, cudaMemcpyHostToDevice),
+	      "halo");
+}
+
+static l3dk_counts read_counts_of(open_path *o)
+{
+	l3dk_counts c;
+	cu_ok(cudaMemcpy(&c, o->counts, sizeof c, cudaMemcpyDeviceToHost), "counts");
+	cu_ok(cudaMemset(o->counts, 0, sizeof *o->counts), "counts");
+	return c;
+}
+
+/* One step of the tile path from buffer cur: dense for the first two,
+ * then two of every tile, then by the lists (ring r). */
+static void tile_path_step(const l3dk_plan *p, const l3dk_tiles *t, open_path *o, int cur,
+			   int step, int *r, size_t plane, uint64_t n)
+{
+	char *src = o->buf[cur] + plane, *dst = o->buf[cur ^ 1] + plane;
+	if (step < 2) {
+		cu_ok(l3dk_step_open(p, src, dst, n, NULL, 0, 0), "dense step");
+		return;
+	}
+	if (step == 2)
+		cu_ok(l3dk_tiles_reset(t, 0), "reset");
+	int all = step < 4;
+	if (all)
+		cu_ok(l3dk_tiles_all(t, *r, 0, 0), "list every tile");
+	cu_ok(l3dk_tiles_halos(p, t, *r, src, cur, !all, 0, 0), "halos");
+	cu_ok(l3dk_tiles_step(p, t, *r, src, dst, cur ^ 1, all, 0, 0), "tile step");
+	cu_ok(l3dk_tiles_counts(t, cur ^ 1, o->counts, 0, 0), "tile counts");
+	*r = *r == 2 ? 0 : *r + 1;
+}
+
+static const struct { box b; int tilez; } open_shapes[] = {
+	{{13, 9, 70}, 0}, {{8, 5, 33}, 0}, {{1, 4, 65}, 0}, {{17, 40, 200}, 2},
+	{{9, 3, 4096}, 0}, {{20, 11, 64}, 32}, {{3, 17, 31}, 8},
+};
+
+START_TEST(open_tiles)
+{
+	const size_t ns = sizeof open_shapes / sizeof *open_shapes;
+	static const char *const open_rules[] = {"B6/S567", "3D2..4/2,3H", "B5/S45",
+						 "3D3..5/4E", "3D4..8/3C", "3D0..6/1,3F"};
+	box b = open_shapes[_i % ns].b;
+	const char *rule_text = open_rules[_i % (sizeof open_rules / sizeof *open_rules)];
+	rule ru;
+	parse_rule(rule_text, &ru);
+	l3d_err err;
+	grid own, halo[2][3];    /* halos low and high of the last three steps */
+	make_random(&own, b, 0.2, 40 + _i);
+	for (int side = 0; side < 2; side++)
+		for (int k = 0; k < 3; k++)
+			make_random(&halo[side][k], (box){1, b.ny, b.nz}, 0.3, 50 + 7 * _i + 3 * side + k);
+	cu_ok(cudaSetDevice(0), "cudaSetDevice");
+	l3dk_plan p;
+	cu_ok(l3dk_plan_make(&p, b.nx + 2, b.ny, b.nz, ru.birth, ru.survive, (int)ru.hood, NULL),
+	      "plan");
+	l3dk_tiles t;
+	size_t tile_bytes, plane = grid_bytes(&halo[0][0]), bytes = (b.nx + 2) * plane;
+	cu_ok(l3dk_tiles_make(&p, b.nx, 1, open_shapes[_i % ns].tilez, &t, &tile_bytes), "tiles");
+	void *mem;
+	cu_ok(cudaMalloc(&mem, tile_bytes), "cudaMalloc");
+	cu_ok(cudaMemset(mem, 0, tile_bytes), "cudaMemset");
+	l3dk_tiles_place(&t, mem);
+	open_path dense, tiled;
+	open_path_make(&dense, bytes, &own, plane);
+	open_path_make(&tiled, bytes, &own, plane);
+	char *want = malloc(grid_bytes(&own)), *got = malloc(grid_bytes(&own));
+	ck_assert(want && got);
+	uint64_t rng = 0x9e3779b97f4a7c15ull + _i;
+	int cur = 0, r = 0;
+	for (int step = 0; step < 40; step++) {
+		for (int side = 0; side < 2; side++) {
+			grid *h = halo[side];
+			grid tmp = h[0];    /* the oldest becomes the newest */
+			h[0] = h[1], h[1] = h[2], h[2] = tmp;
+			next_halo(&h[2], &h[0], (int)((step * 7 + side * 3 + _i) % 4), &rng);
+		}
+		set_halos(&dense, cur, &halo[0][2], &halo[1][2], plane, b.nx);
+		set_halos(&tiled, cur, &halo[0][2], &halo[1][2], plane, b.nx);
+		cu_ok(l3dk_step_open(&p, dense.buf[cur] + plane, dense.buf[cur ^ 1] + plane, b.nx,
+				     dense.counts, 0, 0),
+		      "dense step");
+		tile_path_step(&p, &t, &tiled, cur, step, &r, plane, b.nx);
+		cu_ok(cudaDeviceSynchronize(), "stepping");
+		cu_ok(cudaMemcpy(want, dense.buf[cur ^ 1] + plane, grid_bytes(&own),
+				 cudaMemcpyDeviceToHost), "read");
+		cu_ok(cudaMemcpy(got, tiled.buf[cur ^ 1] + plane, grid_bytes(&own),
+				 cudaMemcpyDeviceToHost), "read");
+		ck_assert_msg(!memcmp(want, got, grid_bytes(&own)), "%llux%llux%llu %s: step %d differs",
+			      (unsigned long long)b.nx, (unsigned long long)b.ny,
+			      (unsigned long long)b.nz, rule_text, step);
+		l3dk_counts cw = read_counts_of(&dense), cg = read_counts_of(&tiled);
+		ck_assert_msg(step < 2 || (cw.population == cg.population && cw.births == cg.births &&
+					   cw.deaths == cg.deaths),
+			      "%s: step %d counts %llu/%llu/%llu, dense %llu/%llu/%llu", rule_text, step,
+			      cg.population, cg.births, cg.deaths, cw.population, cw.births, cw.deaths);
+		cur ^= 1;
+	}
+	(void)err;
+	free(want), free(got);
+	open_path_free(&dense);
+	open_path_free(&tiled);
+	cudaFree(mem);
+	grid_free(&own);
+	for (int side = 0; side < 2; side++)
+		for (int k = 0; k < 3; k++)
+			grid_free(&halo[side][k]);
+}
+END_TEST
+#endif
+
 /* The share of tiles an engine says it stepped ("..., N% of tiles
  * stepped"), or -1. */
 static double share_stepped(const engine *e)
@@ -681,6 +865,9 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
 	tcase_add_loop_test(test_case(s, "sparse renders"), sparse_renders, 0, n);
 	tcase_add_loop_test(test_case(s, "skipping"), tiles_every_shape, 0, n);
+#ifdef HAVE_CUDA
+	tcase_add_loop_test(test_case(s, "open tiles"), open_tiles, 0, 14);
+#endif
 	TCase *t = test_case(s, "misc");
 	tcase_add_test(t, larger_universe);
 	tcase_add_test(t, sparse_render_larger);

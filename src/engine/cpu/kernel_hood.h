@@ -169,6 +169,93 @@ ALWAYS_INLINE void FN(hood_row)(const cpu_plan *p, const FN(chunk) *k, const FN(
 		      hood == RULE_FACE ? 3 : 4);
 }
 
+/* ---- corners (C), by partial sums shared between rows ----
+ * The eight corners of a cell are the z neighbours (dn and up) of rows
+ * y - 1 and y + 1 in planes x - 1 and x + 1.  So with Q(r), those of row
+ * r in the two planes summed (0..4, three bit planes), the count is
+ * Q(y - 1) + Q(y + 1): each row's Q is made once and serves the rows on
+ * both sides of it, and the window is three Q, not 27 vectors of rows. */
+typedef struct FN(q3) {
+	V b0, b1, b2;
+} FN(q3);
+
+ALWAYS_INLINE FN(q3) FN(corner_q)(const uint64_t *lo, const uint64_t *hi,
+				  const FN(chunk) *k, const bool whole, const bool packed)
+{
+	FN(zrow) a = FN(zrow_at)(lo, k, whole, packed), b = FN(zrow_at)(hi, k, whole, packed);
+	V a0 = a.dn ^ a.up, a1 = a.dn & a.up, b0 = b.dn ^ b.up, b1 = b.dn & b.up;
+	V carry = a0 & b0;
+	FN(q3) q = {a0 ^ b0, TL(a1, b1, carry, TXOR3), TL(a1, b1, carry, TMAJ)};
+	return q;
+}
+
+/* The row before (up) or after (down) each row of a vector, from the
+ * vectors of rows around it: a shuffle for packed short rows. */
+ALWAYS_INLINE V FN(row_up)(const FN(chunk) *k, V before, V at, const bool packed)
+{
+#if VL > 1
+	if (packed)
+		return __builtin_shuffle(before, at, k->up_idx);
+#endif
+	(void)k, (void)at, (void)packed;
+	return before;
+}
+
+ALWAYS_INLINE V FN(row_down)(const FN(chunk) *k, V at, V after, const bool packed)
+{
+#if VL > 1
+	if (packed)
+		return __builtin_shuffle(at, after, k->down_idx);
+#endif
+	(void)k, (void)at, (void)packed;
+	return after;
+}
+
+/* Q(y - 1) + Q(y + 1) (0..8) from the Q of the vectors before, at and
+ * after the output vector. */
+ALWAYS_INLINE void FN(corner_count)(const FN(chunk) *k, const FN(q3) *p, const FN(q3) *c,
+				    const FN(q3) *n, V out[4], const bool packed)
+{
+	V up0 = FN(row_up)(k, p->b0, c->b0, packed), dn0 = FN(row_down)(k, c->b0, n->b0, packed);
+	V up1 = FN(row_up)(k, p->b1, c->b1, packed), dn1 = FN(row_down)(k, c->b1, n->b1, packed);
+	V up2 = FN(row_up)(k, p->b2, c->b2, packed), dn2 = FN(row_down)(k, c->b2, n->b2, packed);
+	V k0 = up0 & dn0;
+	V k1 = TL(up1, dn1, k0, TMAJ);
+	out[0] = up0 ^ dn0;
+	out[1] = TL(up1, dn1, k0, TXOR3);
+	out[2] = TL(up2, dn2, k1, TXOR3);
+	out[3] = TL(up2, dn2, k1, TMAJ);
+}
+
+ALWAYS_INLINE void FN(plane_corner)(const cpu_plan *p, const uint64_t *const in[3],
+				    uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
+				    const bool count, const bool whole, const bool packed)
+{
+	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t g = packed ? p->group : 1;
+	FN(hot) h;
+	FN(hot_init)(p, &h);
+	for (uint64_t c = 0; c < chunks; c++) {
+		FN(chunk) k;
+		FN(chunk_init)(p, c, &k, packed);
+		uint64_t ym = (ya ? ya - g : ny - g) * w;
+		FN(q3) q[3];
+		q[0] = FN(corner_q)(in[0] + ym, in[2] + ym, &k, whole, packed);
+		q[1] = FN(corner_q)(in[0] + ya * w, in[2] + ya * w, &k, whole, packed);
+		for (uint64_t y = ya; y < yb; y += g) {
+			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
+			q[2] = FN(corner_q)(in[0] + yn, in[2] + yn, &k, whole, packed);
+			V n[4];
+			FN(corner_count)(&k, &q[0], &q[1], &q[2], n, packed);
+			V self = *(const VU *)(in[1] + y * w + k.off);
+			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask, acc, count,
+				      4);
+			q[0] = q[1];
+			q[1] = q[2];
+		}
+	}
+}
+
 /* Output plane x, rows [ya, yb), from input planes x-1, x, x+1. */
 ALWAYS_INLINE void FN(plane_hood)(const cpu_plan *p, const uint64_t *const in[3],
 				  uint64_t *out_plane, uint64_t ya, uint64_t yb,
@@ -227,7 +314,11 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 					 FN(plane)(s, plane, (int64_t)x),
 					 FN(plane)(s, plane, (int64_t)x + 1)};
 		uint64_t *out = s->dst + x * plane;
-		if (counts)
+		if (hood == RULE_CORNER && counts)
+			FN(plane_corner)(p, in, out, ya, yb, acc, true, whole, packed);
+		else if (hood == RULE_CORNER)
+			FN(plane_corner)(p, in, out, ya, yb, acc, false, whole, packed);
+		else if (counts)
 			FN(plane_hood)(p, in, out, ya, yb, acc, true, hood, whole, packed);
 		else
 			FN(plane_hood)(p, in, out, ya, yb, acc, false, hood, whole, packed);

@@ -2,27 +2,26 @@
  * written once for every vector width.  No include guard: kernel_body.h
  * includes it once per width, with its macros and helpers in force.
  *
- * These neighbourhoods have 6 to 12 cells, so each output vector adds its
- * neighbours bit-slice by bit-slice directly rather than through Moore's
- * shared box sums: for every input plane x-1, x, x+1 the kernel keeps the
- * rows y-1, y, y+1 (cells and their z-shifted copies, zrow) in registers
- * as it slides along y, and a full-adder tree sums the 6, 8 or 12 words
- * the neighbourhood names (sum6: 8 operations, sum8: 14, sum12: 20).  The
- * rule is then a multiplexer tree over the 3 or 4 bits of the count, as
- * for Moore's general rules (tree in kernel_body.h), with the count of
- * neighbours alone (the cell is not part of it).
+ * These neighbourhoods have 6 to 12 cells, so they do not go through
+ * Moore's shared box sums.  F: for every input plane x-1, x, x+1 the
+ * kernel keeps the rows y-1, y, y+1 (cells and their z-shifted copies,
+ * zrow) in registers as it slides along y, and a full-adder tree sums the
+ * 6 words (sum6: 8 operations).  C, E and H: each row's contribution to
+ * the counts of the rows beside it and to its own is summed once, when
+ * the row is loaded, and shared (plane_parts, below).  The rule is then a
+ * multiplexer tree over the 3 or 4 bits of the count, as for Moore's
+ * general rules (tree in kernel_body.h), with the count of neighbours
+ * alone (the cell is not part of it).
  *
  * Offsets (dx,dy,dz) are plane, row and bit: dx picks the input plane,
  * dy the row (for packed short rows, the neighbouring rows of the same
  * vector by a shuffle), dz the zrow copy (dn for -1, up for +1).
  *
- * The rows before, at and after the output vector live in three sets of
- * three planes.  For F they take turns (the y loop unrolled by three):
- * moving the window on by copies, which do not fit in registers, made
- * about a third of the loop's instructions loads and stores, and F steps
- * 1.3 to 1.8 times as fast without them (M = 256, on 16 and on 2 AVX-512
- * cores).  C, E and H, which read more of the window, measured as fast or
- * faster with the copies, and keep them. */
+ * F's rows before, at and after the output vector live in three sets of
+ * three planes that take turns (the y loop unrolled by three): moving the
+ * window on by copies, which do not fit in registers, made about a third
+ * of the loop's instructions loads and stores, and F steps 1.3 to 1.8
+ * times as fast without them (M = 256, on 16 and on 2 AVX-512 cores). */
 
 /* One row's three copies in each of the three input planes, for the rows
  * before (p), at (c) and after (n) the output vector: pointers into the
@@ -74,68 +73,15 @@ ALWAYS_INLINE void FN(sum6)(const V in[6], V n[4])
 	n[3] = VSPLAT(0);
 }
 
-/* Eight bit planes summed into four (0..8). */
-ALWAYS_INLINE void FN(sum8)(const V in[8], V n[4])
-{
-	V s1, c1, s2, c2, s3, c3, t, u;
-	FN(fa)(in[0], in[1], in[2], &s1, &c1);
-	FN(fa)(in[3], in[4], in[5], &s2, &c2);
-	FN(fa)(s1, s2, in[6], &s3, &c3);
-	V k0 = s3 & in[7];
-	n[0] = s3 ^ in[7];
-	/* weight 2: c1, c2, c3, k0 */
-	FN(fa)(c1, c2, c3, &t, &u);
-	V k1 = t & k0;
-	n[1] = t ^ k0;
-	/* weight 4: u, k1 */
-	n[2] = u ^ k1;
-	n[3] = u & k1;
-}
-
-/* Twelve bit planes summed into four (0..12). */
-ALWAYS_INLINE void FN(sum12)(const V in[12], V n[4])
-{
-	V s[4], c[4], t1, d1, t2, f1, t3, f2;
-	for (int i = 0; i < 4; i++)
-		FN(fa)(in[3 * i], in[3 * i + 1], in[3 * i + 2], &s[i], &c[i]);
-	/* weight 1: s0..s3 */
-	FN(fa)(s[0], s[1], s[2], &t1, &d1);
-	V e1 = t1 & s[3];
-	n[0] = t1 ^ s[3];
-	/* weight 2: c0..c3, d1, e1 */
-	FN(fa)(c[0], c[1], c[2], &t2, &f1);
-	FN(fa)(c[3], d1, e1, &t3, &f2);
-	V g1 = t2 & t3;
-	n[1] = t2 ^ t3;
-	/* weight 4: f1, f2, g1 (the count is at most 12, so no weight 16) */
-	FN(fa)(f1, f2, g1, &n[2], &n[3]);
-}
-
-/* The neighbour count of every cell of the output vector, as four bit
+/* F's neighbour count of every cell of the output vector, as four bit
  * planes.  The offsets are those of rule.h, exactly. */
-ALWAYS_INLINE void FN(hood_count)(const FN(chunk) *k, const FN(window) *w,
-				  V n[4], const int hood, const bool packed)
+ALWAYS_INLINE void FN(face_count)(const FN(chunk) *k, const FN(window) *w, V n[4],
+				  const bool packed)
 {
 #define NB(dx, dy, dz) FN(nb)(k, w, dx, dy, dz, packed)
-	if (hood == RULE_FACE) {
-		V in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
-			   NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
-		FN(sum6)(in, n);
-	} else if (hood == RULE_CORNER) {
-		V in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
-			   NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
-		FN(sum8)(in, n);
-	} else if (hood == RULE_EDGE) {
-		V in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
-			    NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
-			    NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
-		FN(sum12)(in, n);
-	} else {
-		V in[12] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0),
-			    NB(0, 0, 1), NB(0, 0, -1), NB(0, 1, -1), NB(0, -1, 1),
-			    NB(1, 0, -1), NB(-1, 0, 1), NB(1, -1, 0), NB(-1, 1, 0)};
-		FN(sum12)(in, n);
-	}
+	V in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0), NB(0, 0, 1),
+		   NB(0, 0, -1)};
+	FN(sum6)(in, n);
 #undef NB
 }
 
@@ -150,13 +96,13 @@ ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
 	FN(store)(h, out, self, out_at, acc, count);
 }
 
-/* Output row y of a chunk from the rows before (pr) and at (cu) it, and
- * after it (nx), which is loaded here from row y + g. */
-ALWAYS_INLINE void FN(hood_row)(const cpu_plan *p, const FN(chunk) *k, const FN(hot) *h,
+/* F's output row y of a chunk from the rows before (pr) and at (cu) it,
+ * and after it (nx), which is loaded here from row y + g. */
+ALWAYS_INLINE void FN(face_row)(const cpu_plan *p, const FN(chunk) *k, const FN(hot) *h,
 				const uint64_t *const in[3], uint64_t *out_plane,
 				uint64_t y, const FN(zrow) *pr, const FN(zrow) *cu,
-				FN(zrow) *nx, V acc[3], const bool count, const int hood,
-				const bool whole, const bool packed)
+				FN(zrow) *nx, V acc[3], const bool count, const bool whole,
+				const bool packed)
 {
 	const uint64_t w = p->words, g = packed ? p->group : 1;
 	const uint64_t yn = (y + g == p->ny ? 0 : y + g) * w;
@@ -164,72 +110,130 @@ ALWAYS_INLINE void FN(hood_row)(const cpu_plan *p, const FN(chunk) *k, const FN(
 		nx[d] = FN(zrow_at)(in[d] + yn, k, whole, packed);
 	FN(window) win = {pr, cu, nx};
 	V n[4];
-	FN(hood_count)(k, &win, n, hood, packed);
-	FN(emit_hood)(h, n, cu[1].c, out_plane + y * w + k->off, k->outmask, acc, count,
-		      hood == RULE_FACE ? 3 : 4);
+	FN(face_count)(k, &win, n, packed);
+	FN(emit_hood)(h, n, cu[1].c, out_plane + y * w + k->off, k->outmask, acc, count, 3);
 }
 
-/* ---- corners (C), by partial sums shared between rows ----
- * The eight corners of a cell are the z neighbours (dn and up) of rows
- * y - 1 and y + 1 in planes x - 1 and x + 1.  So with Q(r), those of row
- * r in the two planes summed (0..4, three bit planes), the count is
- * Q(y - 1) + Q(y + 1): each row's Q is made once and serves the rows on
- * both sides of it, and the window is three Q, not 27 vectors of rows. */
-typedef struct FN(q3) {
-	V b0, b1, b2;
-} FN(q3);
+/* ---- C, E and H: partial sums made once a row, shared between rows ----
+ * Every neighbour of these three lies in row y - 1, y or y + 1, and what
+ * a row r gives the counts of the rows beside it depends on row r alone.
+ * So each row's parts are summed once, when the row is loaded: a, what it
+ * gives the row after it (as that row's y - 1); b, what it gives the row
+ * before it (as y + 1); m, what it gives its own.  The count is
+ * a(y - 1) + b(y + 1) + m(y).  With lo, mid and hi row r of planes x - 1,
+ * x and x + 1 (cells c, z neighbours dn and up), as the offsets of rule.h:
+ *   C: a = b = lo.dn + lo.up + hi.dn + hi.up (0..4), m = 0;
+ *   E: a = b = lo.c + hi.c + mid.dn + mid.up (0..4),
+ *      m = lo.dn + lo.up + hi.dn + hi.up (0..4);
+ *   H: a = mid.c + mid.up + hi.c (0..3), b = mid.c + mid.dn + lo.c (0..3),
+ *      m = lo.c + hi.c + mid.dn + mid.up + hi.dn + lo.up (0..6).
+ * The window is three rows of parts, not 27 vectors of rows.  The parts
+ * are named fields, every one set (zero where a neighbourhood has none),
+ * which keeps them in registers. */
+typedef struct FN(parts) {
+	V a0, a1, a2, b0, b1, m0, m1, m2;
+} FN(parts);
 
-ALWAYS_INLINE FN(q3) FN(corner_q)(const uint64_t *lo, const uint64_t *hi,
-				  const FN(chunk) *k, const bool whole, const bool packed)
+/* Two numbers of two bit planes summed into three. */
+ALWAYS_INLINE void FN(add22)(V a0, V a1, V b0, V b1, V *s0, V *s1, V *s2)
 {
-	FN(zrow) a = FN(zrow_at)(lo, k, whole, packed), b = FN(zrow_at)(hi, k, whole, packed);
-	V a0 = a.dn ^ a.up, a1 = a.dn & a.up, b0 = b.dn ^ b.up, b1 = b.dn & b.up;
 	V carry = a0 & b0;
-	FN(q3) q = {a0 ^ b0, TL(a1, b1, carry, TXOR3), TL(a1, b1, carry, TMAJ)};
+	*s0 = a0 ^ b0;
+	*s1 = TL(a1, b1, carry, TXOR3);
+	*s2 = TL(a1, b1, carry, TMAJ);
+}
+
+ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
+				      const FN(chunk) *k, const int hood, const bool whole,
+				      const bool packed)
+{
+	FN(zrow) lo = FN(zrow_at)(in[0] + at, k, whole, packed);
+	FN(zrow) hi = FN(zrow_at)(in[2] + at, k, whole, packed);
+	V z = VSPLAT(0);
+	FN(parts) q = {z, z, z, z, z, z, z, z};
+	V l0 = lo.dn ^ lo.up, l1 = lo.dn & lo.up, h0 = hi.dn ^ hi.up, h1 = hi.dn & hi.up;
+	if (hood == RULE_CORNER) {
+		FN(add22)(l0, l1, h0, h1, &q.a0, &q.a1, &q.a2);
+		return q;
+	}
+	FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
+	if (hood == RULE_EDGE) {
+		FN(add22)(lo.c ^ hi.c, lo.c & hi.c, mid.dn ^ mid.up, mid.dn & mid.up, &q.a0,
+			  &q.a1, &q.a2);
+		FN(add22)(l0, l1, h0, h1, &q.m0, &q.m1, &q.m2);
+		return q;
+	}
+	q.a0 = TL(mid.c, mid.up, hi.c, TXOR3);
+	q.a1 = TL(mid.c, mid.up, hi.c, TMAJ);
+	q.b0 = TL(mid.c, mid.dn, lo.c, TXOR3);
+	q.b1 = TL(mid.c, mid.dn, lo.c, TMAJ);
+	V in6[6] = {lo.c, hi.c, mid.dn, mid.up, hi.dn, lo.up}, n[4];
+	FN(sum6)(in6, n);
+	q.m0 = n[0], q.m1 = n[1], q.m2 = n[2];
 	return q;
 }
 
-/* The row before (up) or after (down) each row of a vector, from the
- * vectors of rows around it: a shuffle for packed short rows. */
-ALWAYS_INLINE V FN(row_up)(const FN(chunk) *k, V before, V at, const bool packed)
+/* For each row of the vector `at`, the row before it (up) or after it
+ * (!up), from `at` and the vector of rows on that side (`side`): a shuffle
+ * for packed short rows, else that vector itself. */
+ALWAYS_INLINE V FN(row_beside)(const FN(chunk) *k, V side, V at, const bool up,
+			       const bool packed)
 {
 #if VL > 1
 	if (packed)
-		return __builtin_shuffle(before, at, k->up_idx);
+		return up ? __builtin_shuffle(side, at, k->up_idx)
+			  : __builtin_shuffle(at, side, k->down_idx);
 #endif
-	(void)k, (void)at, (void)packed;
-	return before;
+	(void)k, (void)at, (void)up, (void)packed;
+	return side;
 }
 
-ALWAYS_INLINE V FN(row_down)(const FN(chunk) *k, V at, V after, const bool packed)
+/* Full adders down three bit planes: x + y + carry in (x2, y2 the top). */
+ALWAYS_INLINE void FN(add3b)(V x0, V x1, V x2, V y0, V y1, V y2, V out[4])
 {
-#if VL > 1
-	if (packed)
-		return __builtin_shuffle(at, after, k->down_idx);
-#endif
-	(void)k, (void)at, (void)packed;
-	return after;
+	V k0 = x0 & y0;
+	V k1 = TL(x1, y1, k0, TMAJ);
+	out[0] = x0 ^ y0;
+	out[1] = TL(x1, y1, k0, TXOR3);
+	out[2] = TL(x2, y2, k1, TXOR3);
+	out[3] = TL(x2, y2, k1, TMAJ);
 }
 
-/* Q(y - 1) + Q(y + 1) (0..8) from the Q of the vectors before, at and
- * after the output vector. */
-ALWAYS_INLINE void FN(corner_count)(const FN(chunk) *k, const FN(q3) *p, const FN(q3) *c,
-				    const FN(q3) *n, V out[4], const bool packed)
+/* The count of the vector of rows at c from the parts of the vectors
+ * before (p), at (c) and after (n) it; b is a for C and E. */
+ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
+				   const FN(parts) *c, const FN(parts) *n, V out[4],
+				   const int hood, const bool packed)
 {
-	V up0 = FN(row_up)(k, p->b0, c->b0, packed), dn0 = FN(row_down)(k, c->b0, n->b0, packed);
-	V up1 = FN(row_up)(k, p->b1, c->b1, packed), dn1 = FN(row_down)(k, c->b1, n->b1, packed);
-	V up2 = FN(row_up)(k, p->b2, c->b2, packed), dn2 = FN(row_down)(k, c->b2, n->b2, packed);
-	V k0 = up0 & dn0;
-	V k1 = TL(up1, dn1, k0, TMAJ);
-	out[0] = up0 ^ dn0;
-	out[1] = TL(up1, dn1, k0, TXOR3);
-	out[2] = TL(up2, dn2, k1, TXOR3);
-	out[3] = TL(up2, dn2, k1, TMAJ);
+	V u0 = FN(row_beside)(k, p->a0, c->a0, true, packed), u1 = FN(row_beside)(k, p->a1, c->a1, true, packed);
+	if (hood == RULE_HEX) {
+		V d0 = FN(row_beside)(k, n->b0, c->b0, false, packed);
+		V d1 = FN(row_beside)(k, n->b1, c->b1, false, packed);
+		V s0, s1, s2;
+		FN(add22)(u0, u1, d0, d1, &s0, &s1, &s2);
+		FN(add3b)(s0, s1, s2, c->m0, c->m1, c->m2, out);
+		return;
+	}
+	V u2 = FN(row_beside)(k, p->a2, c->a2, true, packed);
+	V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), d1 = FN(row_beside)(k, n->a1, c->a1, false, packed);
+	V d2 = FN(row_beside)(k, n->a2, c->a2, false, packed);
+	FN(add3b)(u0, u1, u2, d0, d1, d2, out);
+	if (hood == RULE_EDGE) {        /* + m (0..4): the sum is at most 12 */
+		V s[4] = {out[0], out[1], out[2], out[3]};
+		V k0 = s[0] & c->m0;
+		V k1 = TL(s[1], c->m1, k0, TMAJ);
+		V k2 = TL(s[2], c->m2, k1, TMAJ);
+		out[0] = s[0] ^ c->m0;
+		out[1] = TL(s[1], c->m1, k0, TXOR3);
+		out[2] = TL(s[2], c->m2, k1, TXOR3);
+		out[3] = s[3] ^ k2;
+	}
 }
 
-ALWAYS_INLINE void FN(plane_corner)(const cpu_plan *p, const uint64_t *const in[3],
-				    uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
-				    const bool count, const bool whole, const bool packed)
+ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3],
+				   uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
+				   const bool count, const int hood, const bool whole,
+				   const bool packed)
 {
 	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
 	const uint64_t g = packed ? p->group : 1;
@@ -239,28 +243,26 @@ ALWAYS_INLINE void FN(plane_corner)(const cpu_plan *p, const uint64_t *const in[
 		FN(chunk) k;
 		FN(chunk_init)(p, c, &k, packed);
 		uint64_t ym = (ya ? ya - g : ny - g) * w;
-		FN(q3) q[3];
-		q[0] = FN(corner_q)(in[0] + ym, in[2] + ym, &k, whole, packed);
-		q[1] = FN(corner_q)(in[0] + ya * w, in[2] + ya * w, &k, whole, packed);
+		FN(parts) q0 = FN(row_parts)(in, ym, &k, hood, whole, packed);
+		FN(parts) q1 = FN(row_parts)(in, ya * w, &k, hood, whole, packed);
 		for (uint64_t y = ya; y < yb; y += g) {
 			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
-			q[2] = FN(corner_q)(in[0] + yn, in[2] + yn, &k, whole, packed);
+			FN(parts) q2 = FN(row_parts)(in, yn, &k, hood, whole, packed);
 			V n[4];
-			FN(corner_count)(&k, &q[0], &q[1], &q[2], n, packed);
+			FN(parts_count)(&k, &q0, &q1, &q2, n, hood, packed);
 			V self = *(const VU *)(in[1] + y * w + k.off);
 			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask, acc, count,
 				      4);
-			q[0] = q[1];
-			q[1] = q[2];
+			q0 = q1;
+			q1 = q2;
 		}
 	}
 }
 
-/* Output plane x, rows [ya, yb), from input planes x-1, x, x+1. */
-ALWAYS_INLINE void FN(plane_hood)(const cpu_plan *p, const uint64_t *const in[3],
-				  uint64_t *out_plane, uint64_t ya, uint64_t yb,
-				  V acc[3], const bool count, const int hood,
-				  const bool whole, const bool packed)
+/* F's output plane x, rows [ya, yb), from input planes x-1, x, x+1. */
+ALWAYS_INLINE void FN(plane_face)(const cpu_plan *p, const uint64_t *const in[3],
+				  uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
+				  const bool count, const bool whole, const bool packed)
 {
 	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
 	const uint64_t g = packed ? p->group : 1;
@@ -275,28 +277,17 @@ ALWAYS_INLINE void FN(plane_hood)(const cpu_plan *p, const uint64_t *const in[3]
 			set[0][d] = FN(zrow_at)(in[d] + ym, &k, whole, packed);
 			set[1][d] = FN(zrow_at)(in[d] + ya * w, &k, whole, packed);
 		}
-		if (hood != RULE_FACE) {          /* the window moved on by copies */
-			for (uint64_t y = ya; y < yb; y += g) {
-				FN(hood_row)(p, &k, &h, in, out_plane, y, set[0], set[1], set[2],
-					     acc, count, hood, whole, packed);
-				for (int d = 0; d < 3; d++) {
-					set[0][d] = set[1][d];
-					set[1][d] = set[2][d];
-				}
-			}
-			continue;
-		}
 		for (uint64_t y = ya; y < yb; y += 3 * g) {
-			FN(hood_row)(p, &k, &h, in, out_plane, y, set[0], set[1], set[2], acc,
-				     count, hood, whole, packed);
+			FN(face_row)(p, &k, &h, in, out_plane, y, set[0], set[1], set[2], acc,
+				     count, whole, packed);
 			if (y + g >= yb)
 				break;
-			FN(hood_row)(p, &k, &h, in, out_plane, y + g, set[1], set[2], set[0],
-				     acc, count, hood, whole, packed);
+			FN(face_row)(p, &k, &h, in, out_plane, y + g, set[1], set[2], set[0],
+				     acc, count, whole, packed);
 			if (y + 2 * g >= yb)
 				break;
-			FN(hood_row)(p, &k, &h, in, out_plane, y + 2 * g, set[2], set[0],
-				     set[1], acc, count, hood, whole, packed);
+			FN(face_row)(p, &k, &h, in, out_plane, y + 2 * g, set[2], set[0],
+				     set[1], acc, count, whole, packed);
 		}
 	}
 }
@@ -314,14 +305,14 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 					 FN(plane)(s, plane, (int64_t)x),
 					 FN(plane)(s, plane, (int64_t)x + 1)};
 		uint64_t *out = s->dst + x * plane;
-		if (hood == RULE_CORNER && counts)
-			FN(plane_corner)(p, in, out, ya, yb, acc, true, whole, packed);
-		else if (hood == RULE_CORNER)
-			FN(plane_corner)(p, in, out, ya, yb, acc, false, whole, packed);
+		if (hood != RULE_FACE && counts)
+			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed);
+		else if (hood != RULE_FACE)
+			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed);
 		else if (counts)
-			FN(plane_hood)(p, in, out, ya, yb, acc, true, hood, whole, packed);
+			FN(plane_face)(p, in, out, ya, yb, acc, true, whole, packed);
 		else
-			FN(plane_hood)(p, in, out, ya, yb, acc, false, hood, whole, packed);
+			FN(plane_face)(p, in, out, ya, yb, acc, false, whole, packed);
 	}
 	if (counts) {
 		counts->population += LANESUM(acc[0]);

@@ -12,6 +12,12 @@
  *             blocking; halo rows recomputed, z-sums shared in shared memory);
  *   generic - any box: one thread per 32-bit word, one generation a launch;
  *             the only path of the F, C, E and H neighbourhoods.
+ * A rule other than B6/S567 is a tree of multiplexers over the count
+ * whose leaves are kernel parameters; on compute capability 9.0 and later
+ * the plan also has the driver compile the one-generation kernel with the
+ * rule as constants (rule_jit.cu), which folds the tree away.  The driver
+ * keeps what it compiled in its cache (CUDA_CACHE_PATH), so a rule's first
+ * run pays for it.
  * Tiles (tiles.cu): steps that advance only the tiles whose neighbourhood
  * changed, for activity skipping.
  * Views (views.cu, render.cu) read the universe and write a picture's
@@ -34,8 +40,10 @@ extern "C" {
 
 enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1 };
 /* ANY: a tree over all five bits of S; LOW: no live cell for S >= 16, a
- * tree over four bits. */
-enum l3dk_rule_kind { L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1, L3DK_RULE_LOW = 2 };
+ * tree over four bits; CONST: the rule compiled in at run time. */
+enum l3dk_rule_kind {
+	L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1, L3DK_RULE_LOW = 2, L3DK_RULE_CONST = 3
+};
 /* Neighbourhoods, numbered as rule.h's rule_hood. */
 enum l3dk_hood {
 	L3DK_HOOD_MOORE = 0, L3DK_HOOD_FACE, L3DK_HOOD_CORNER, L3DK_HOOD_EDGE,
@@ -66,6 +74,8 @@ typedef struct l3dk_tuning {
 	int generic;            /* 1: force the generic kernel */
 	int tiles;              /* 1: step by tiles however many are active */
 	int tilez;              /* 32-bit words of z a tile (L3DK_TILE_Z) */
+	int params;             /* 1: the rule as kernel parameters, never
+				 * compiled in at run time */
 } l3dk_tuning;
 
 typedef struct l3dk_plan {
@@ -80,13 +90,21 @@ typedef struct l3dk_plan {
 	uint32_t lpr, rpw;           /* lanes per row, rows per warp (fused) */
 	int fuse;                    /* generations per full launch */
 	l3dk_launch cfg[L3DK_MAX_FUSE + 1];   /* by generations, 1..fuse */
+	/* The one-generation kernel (fused, or the F/C/E/H one) with the rule
+	 * compiled in, without and with counters; NULL: none (B6/S567, which
+	 * has its own, or no compiler in the driver, or tuning's params). */
+	const void *jit[2];
+	cudaError_t jit_error;       /* why jit is NULL, if it was tried */
 } l3dk_plan;
 
 /* Number of usable devices, 0 on any error (no driver, no device). */
 int l3dk_device_count(void);
 
 /* Choose kernels and launch shapes for a box on the current device and
- * set their shared-memory limits.  Call with the device already set. */
+ * set their shared-memory limits.  Call with the device already set, from
+ * one thread at a time (the rule's compiled kernels are kept for the
+ * process).  A rule that cannot be compiled in is not an error: jit is
+ * NULL and jit_error says why. */
 cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny,
 			   uint64_t nz, uint32_t birth, uint32_t survive,
 			   int hood, const l3dk_tuning *tune);

@@ -1,596 +1,28 @@
-/* step.cu - the stepping kernels and how they are launched.
- *
- * Fused kernel.  A block owns `out_rows` consecutive y rows of a chunk of x
- * planes and marches along x, one plane an iteration.  Its threads cover
- * whole z rows (a row is lpr lanes of one warp, each lane G consecutive
- * 32-bit words), so z neighbours across words come from warp shuffles and
- * the z wrap of the torus is a shuffle inside the row.  Per plane:
- *   cp.async brings the plane RING-1 ahead into a shared-memory ring;
- *   z-sum of my words -> shared memory -> mbarrier with the two
- *   neighbouring warps -> add the z-sums of the rows above and below
- *   (y-sum) -> add the y-sums of planes x-1, x, x+1, kept in registers as
- *   the march slides along x -> new cells -> 16-byte store.
- * With K > 1 (temporal blocking) stage j takes stage j-1's cells of the
- * previous plane, so one pass advances K generations while reading and
- * writing memory once.  Stage j (from 0) is exact on rows at least K-1-j
- * rows inside the block: the block has threads for out_rows + 2(K-1) rows
- * and writes out_rows; the edge threads also load the rows just outside,
- * whose z-sums stage 0 needs.  A block starts K planes before its chunk
- * and reads 2K-1 planes past it.
- *
- * Generic kernel: one thread per 32-bit word, every neighbour word loaded
- * from memory; for rows too long for a warp (nz > 4096), one step a launch.
- *
- * Rows whose length is not a multiple of 64 carry padding bits; the z wrap
- * then joins bit nz-1 to bit 0 explicitly and every result is masked so the
- * padding stays zero (grid.h's invariant). */
+/* step.cu - how the stepping kernels (step_kernels.cuh) are planned and
+ * launched: launch shapes, the split along x, and the rule compiled into
+ * the kernels at run time when it can be (rule_jit.cu). */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "kernels.h"
-#include "bitsum.cuh"
-#include "cells.cuh"
+#include "step_kernels.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build):
+ * 0-3 the fused kernel of 2 or 4 words a lane (bit 1), exact rows or not
+ * (bit 0); 4-7 the F, C, E and H kernels. */
+extern "C" const char *const l3dk_rule_ptx[8];
 
 namespace {
 
-template <int G>
-__device__ __forceinline__ void store_words(uint32_t *p, const uint32_t (&w)[G])
-{
-	if constexpr (G == 4)
-		*reinterpret_cast<uint4 *>(p) = make_uint4(w[0], w[1], w[2], w[3]);
-	else
-		*reinterpret_cast<uint2 *>(p) = make_uint2(w[0], w[1]);
-}
-
-template <int G>
-__device__ __forceinline__ void store_shared(uint32_t addr, const uint32_t (&w)[G])
-{
-	if constexpr (G == 4)
-		asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(w[0]),
-			     "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
-	else
-		asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(addr), "r"(w[0]), "r"(w[1])
-			     : "memory");
-}
-
-template <int G>
-__device__ __forceinline__ void load_shared(uint32_t (&w)[G], uint32_t addr)
-{
-	if constexpr (G == 4)
-		asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-			     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "r"(addr) : "memory");
-	else
-		asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];"
-			     : "=r"(w[0]), "=r"(w[1]) : "r"(addr) : "memory");
-}
-
-/* Where a lane sits in its row and whom it shuffles with. */
-template <int G>
-struct Lane {
-	uint32_t src_below, src_above;   /* lanes holding my neighbour words */
-	uint32_t src_first, src_last;    /* lanes holding words 0 and wl */
-	uint32_t last_index;             /* wl % G */
-	uint32_t lr, rw;                 /* lane within the row, row within the warp */
-	bool slot;                       /* false: spare lane past the last row */
-	uint32_t wrapfix[G];             /* bit of word wl that wraps to word 0 */
-	uint32_t valid[G];               /* valid bits of my words */
-
-	__device__ Lane(const StepArgs &a, uint32_t lane)
-	{
-		rw = lane / a.lpr;
-		lr = lane - rw * a.lpr;
-		slot = rw < a.rpw;
-		uint32_t base = rw * a.lpr;
-		src_below = slot ? base + (lr == 0 ? a.lpr - 1 : lr - 1) : lane;
-		src_above = slot ? base + (lr + 1 == a.lpr ? 0 : lr + 1) : lane;
-		src_first = slot ? base : lane;
-		src_last = slot ? base + a.wl / G : lane;
-		last_index = a.wl % G;
-#pragma unroll
-		for (int i = 0; i < G; i++) {
-			uint32_t gw = lr * G + i;
-			uint32_t top = a.bl == 31 ? FULL : (2u << a.bl) - 1;
-			wrapfix[i] = gw == a.wl ? 1u << a.bl : 0;
-			valid[i] = gw < a.wl ? FULL : gw == a.wl ? top : 0;
-		}
-	}
-};
-
-/* z-sum of G words: each cell plus its z-1 and z+1 neighbours (0..3).
- * below/above: the words just before and after mine in the row (wrapping);
- * first/last: words 0 and wl of the row, used only when rows have padding:
- * the bits that should cross the wrap then come from zero padding, so word
- * 0's bit 0 is put above cell nz-1, and cell nz-1 below cell 0. */
-template <int G, bool EXACT>
-__device__ __forceinline__ void zsum_core(const uint32_t (&c)[G], uint32_t below,
-					  uint32_t above, uint32_t first, uint32_t last,
-					  uint32_t (&s0)[G], uint32_t (&s1)[G],
-					  const Lane<G> &L, uint32_t bl)
-{
-	uint32_t up[G], dn[G];
-#pragma unroll
-	for (int i = 0; i < G; i++) {
-		up[i] = __funnelshift_r(c[i], i + 1 < G ? c[i + 1] : above, 1);
-		dn[i] = __funnelshift_l(i > 0 ? c[i - 1] : below, c[i], 1);
-	}
-	if (!EXACT) {
-		uint32_t first_bit = 0u - (first & 1u);
-#pragma unroll
-		for (int i = 0; i < G; i++)
-			up[i] |= L.wrapfix[i] & first_bit;
-		dn[0] |= L.lr == 0 ? (last >> bl) & 1u : 0u;
-	}
-#pragma unroll
-	for (int i = 0; i < G; i++) {
-		s0[i] = xor3(up[i], c[i], dn[i]);
-		s1[i] = maj3(up[i], c[i], dn[i]);
-	}
-}
-
-/* The same with the neighbour words taken from the other lanes of the row. */
-template <int G, bool EXACT>
-__device__ __forceinline__ void zsum(const uint32_t (&c)[G], uint32_t (&s0)[G],
-				     uint32_t (&s1)[G], const Lane<G> &L, uint32_t bl)
-{
-	uint32_t below = __shfl_sync(FULL, c[G - 1], L.src_below);
-	uint32_t above = __shfl_sync(FULL, c[0], L.src_above);
-	uint32_t first = 0, last = 0;
-	if (!EXACT) {
-		uint32_t mine = 0;
-#pragma unroll
-		for (int i = 0; i < G; i++)
-			mine = i == (int)L.last_index ? c[i] : mine;
-		first = __shfl_sync(FULL, c[0], L.src_first);
-		last = __shfl_sync(FULL, mine, L.src_last);
-	}
-	zsum_core<G, EXACT>(c, below, above, first, last, s0, s1, L, bl);
-}
-
-/* Copies from global to shared memory that complete in the background
- * (cp.async), so prefetching a plane holds no registers.  Before sm_80
- * they are plain loads and stores. */
-template <int BYTES>
-__device__ __forceinline__ void copy_async(uint32_t dst, const uint32_t *src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	if constexpr (BYTES == 16)
-		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src)
-			     : "memory");
-	else
-		asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src),
-			     "n"(BYTES) : "memory");
-#else
-	for (int i = 0; i < BYTES / 4; i++)
-		asm volatile("st.shared.u32 [%0], %1;" ::"r"(dst + 4 * i), "r"(__ldg(src + i))
-			     : "memory");
-#endif
-}
-
-__device__ __forceinline__ void copy_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-
-/* Wait until at most N groups of copies (the newest) are in flight. */
-template <int N>
-__device__ __forceinline__ void copy_wait_all_but()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
-
-/* Planes in the input ring: the one being read and RING-1 in flight. */
-constexpr int RING = 4;
-
-__device__ __forceinline__ uint32_t load_shared_word(uint32_t addr)
-{
-	uint32_t w;
-	asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(addr) : "memory");
-	return w;
-}
-
-/* Per-warp barriers in shared memory: a warp announces that its z-sums of
- * a plane are written, and waits only for the two warps whose rows border
- * its own, so the warps of a block drift apart instead of all stalling at
- * once.  A barrier serves every other plane (parity), so the phase to wait
- * for flips every two planes.  Before sm_80 (no mbarrier) the whole block
- * waits instead. */
-__device__ __forceinline__ void bar_init(uint32_t addr, uint32_t count)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(addr), "r"(count) : "memory");
-#endif
-}
-
-__device__ __forceinline__ void exchange_with_neighbours(uint32_t mine, uint32_t lo,
-							 uint32_t hi, uint32_t phase)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	__syncwarp();
-	asm volatile("{\n\t.reg .b64 state;\n\t"
-		     "mbarrier.arrive.shared.b64 state, [%0];\n\t}" ::"r"(mine)
-		     : "memory");
-	asm volatile("{\n\t.reg .pred done;\n"
-		     "WAIT_LO:\n\t"
-		     "mbarrier.try_wait.parity.shared.b64 done, [%0], %2;\n\t"
-		     "@!done bra WAIT_LO;\n"
-		     "WAIT_HI:\n\t"
-		     "mbarrier.try_wait.parity.shared.b64 done, [%1], %2;\n\t"
-		     "@!done bra WAIT_HI;\n\t}" ::"r"(lo), "r"(hi), "r"(phase)
-		     : "memory");
-#else
-	__syncthreads();
-#endif
-}
-
-/* Everything one thread of the fused kernel keeps while it marches.
- *
- * Block rows run from -(K-1) to rows-K.  The rows just outside, -K and
- * rows-K+1, are needed only as z-sums of the first stage, so the threads of
- * the edge rows compute those too instead of a row of threads idling
- * through every stage.
- *
- * Shared memory: an input ring of RING slots (plane p being read, the next
- * RING-1 in flight; p+RING is copied into p's slot once p is read), each
- * rows + 2 rows of w32 words; then, per stage and parity, a buffer of
- * rows + 2 rows of z-sums, a row being the bit-0 words of all its lanes,
- * then the bit-1 words; then a barrier per warp and parity. */
-template <int K, int G>
-struct March {
-	uint32_t me, below, above, extra;   /* z-sum slots (bit 0, buffer 0) */
-	uint32_t bit1, buffer;              /* byte offsets: bit 1, next buffer */
-	uint32_t in_me, in_extra;           /* input slot 0: my words, my extra row */
-	uint32_t in_slot;                   /* bytes per input slot */
-	uint32_t x_below, x_above, x_last;  /* extra row: byte offsets of words */
-	uint32_t row_mask;                  /* lanes of my row */
-	uint32_t bar_mine, bar_lo, bar_hi;  /* barriers: mine, the warps around */
-	const uint32_t *row, *extra_row;    /* my words in plane 0, my extra row */
-	uint64_t out;                       /* my words' offset in a plane */
-	int32_t pin;                        /* plane of the last copy issued */
-	uint32_t x0, iters;                 /* iters: planes marched, even */
-	uint32_t live_until;                /* planes that produce output + 3K-1 */
-	bool out_row, edge;                 /* edge: my row is the first or last */
-	uint32_t self[K][G];                /* each stage's input one plane back */
-	uint32_t carry[K][G];               /* stage j's output, stage j+1's next input */
-	uint32_t pop, born, died;
-};
-
-/* Start copying the next plane into input slot `slot`. */
-template <int K, int G>
-__device__ __forceinline__ void copy_next_plane(const StepArgs &a, const Lane<G> &L,
-						March<K, G> &m, uint32_t slot)
-{
-	m.pin = m.pin + 1 == a.x_end ? 0 : m.pin + 1;
-	int64_t plane = (int64_t)m.pin * (int64_t)a.plane;
-	if (L.slot)
-		copy_async<4 * G>(m.in_me + slot, m.row + plane);
-	if (m.edge)
-		copy_async<4 * G>(m.in_extra + slot + L.lr * G * 4, m.extra_row + plane + L.lr * G);
-	copy_commit();
-}
-
-/* z-sums of my extra row, whose words the lanes of my row copied. */
-template <int K, int G, bool EXACT>
-__device__ __forceinline__ void zsum_extra(const StepArgs &a, const Lane<G> &L,
-					   const March<K, G> &m, uint32_t slot,
-					   uint32_t (&e0)[G], uint32_t (&e1)[G])
-{
-	uint32_t row = m.in_extra + slot, w[G];
-	__syncwarp(m.row_mask);
-	load_shared<G>(w, row + L.lr * G * 4);
-	uint32_t below = load_shared_word(row + m.x_below);
-	uint32_t above = load_shared_word(row + m.x_above);
-	uint32_t first = EXACT ? 0 : load_shared_word(row);
-	uint32_t last = EXACT ? 0 : load_shared_word(row + m.x_last);
-	__syncwarp(m.row_mask);
-	zsum_core<G, EXACT>(w, below, above, first, last, e0, e1, L, a.bl);
-}
-
-/* One plane of the march.  Stage j takes the plane stage j-1 produced one
- * plane earlier (stage 0: the plane just copied in), so within a plane the
- * stages are independent: all z-sums, one exchange with the neighbouring
- * warps, then all the adding, with K times the independent work between
- * two waits.  Stage j lags 2j planes behind stage 0 and emits plane
- * p-2j-1 of generation g+j+1; the march emits plane p-2K+1 once 3K-1
- * planes have filled the pipeline.  ya holds each stage's y-sums two
- * planes back and is overwritten with the new ones; yb holds one plane
- * back.  The caller swaps ya and yb between planes. */
-template <int K, int G, int RULE, bool EXACT, bool STATS, int PAR>
-__device__ __forceinline__ void march_plane(const StepArgs &a, const Lane<G> &L,
-					    March<K, G> &m, uint32_t t,
-					    uint32_t (&ya)[K][4][G], uint32_t (&yb)[K][4][G])
-{
-	const uint32_t slot = (t % RING) * m.in_slot;
-	const bool live = t >= 3 * K - 1 && t < m.live_until && m.out_row;
-	copy_wait_all_but<RING - 1>();
-	uint32_t in[K][G], s0[K][G], s1[K][G];
-#pragma unroll
-	for (int i = 0; i < G; i++)
-		in[0][i] = 0;
-	if (L.slot)
-		load_shared<G>(in[0], m.in_me + slot);
-#pragma unroll
-	for (int j = 0; j < K; j++) {
-		const uint32_t buf = (uint32_t)(j * 2 + PAR) * m.buffer;
-		if (j > 0) {
-#pragma unroll
-			for (int i = 0; i < G; i++)
-				in[j][i] = m.carry[j - 1][i];
-		}
-		zsum<G, EXACT>(in[j], s0[j], s1[j], L, a.bl);
-		if (L.slot) {
-			store_shared<G>(m.me + buf, s0[j]);
-			store_shared<G>(m.me + buf + m.bit1, s1[j]);
-		}
-		if (j == 0) {
-			if (m.edge) {
-				uint32_t e0[G], e1[G];
-				zsum_extra<K, G, EXACT>(a, L, m, slot, e0, e1);
-				store_shared<G>(m.extra + buf, e0);
-				store_shared<G>(m.extra + buf + m.bit1, e1);
-			}
-			/* This slot is read: refill it RING planes ahead. */
-			copy_next_plane<K, G>(a, L, m, slot);
-		}
-	}
-	exchange_with_neighbours(m.bar_mine + PAR * 8, m.bar_lo + PAR * 8, m.bar_hi + PAR * 8,
-				 (t >> 1) & 1);
-#pragma unroll
-	for (int j = 0; j < K; j++) {
-		const uint32_t buf = (uint32_t)(j * 2 + PAR) * m.buffer;
-		uint32_t lo0[G], lo1[G], hi0[G], hi1[G];
-		load_shared<G>(lo0, m.below + buf);
-		load_shared<G>(lo1, m.below + buf + m.bit1);
-		load_shared<G>(hi0, m.above + buf);
-		load_shared<G>(hi1, m.above + buf + m.bit1);
-#pragma unroll
-		for (int i = 0; i < G; i++) {
-			uint32_t y[4], A[4], B[4], s[5];
-			add3_2bit(lo0[i], lo1[i], s0[j][i], s1[j][i], hi0[i], hi1[i], y);
-#pragma unroll
-			for (int b = 0; b < 4; b++) {
-				A[b] = ya[j][b][i];
-				B[b] = yb[j][b][i];
-			}
-			add3_4bit(A, B, y, s);
-#pragma unroll
-			for (int b = 0; b < 4; b++)
-				ya[j][b][i] = y[b];
-			uint32_t out = apply_rule<RULE>(a, s, m.self[j][i]);
-			if (!EXACT)
-				out &= L.valid[i];
-			if (STATS && j == K - 1 && live) {
-				m.pop += __popc(out);
-				m.born += __popc(out & ~m.self[j][i]);
-				m.died += __popc(m.self[j][i] & ~out);
-			}
-			m.self[j][i] = in[j][i];
-			if (j < K - 1)
-				m.carry[j][i] = out;
-			else
-				in[j][i] = out;
-		}
-	}
-	if (live)
-		store_words<G>(a.dst + m.out + (uint64_t)(m.x0 + t - (3 * K - 1)) * a.plane,
-			       in[K - 1]);
-}
-
-/* Two fused stages of 4 words a lane want about 176 registers: 8 warps an
- * SM.  At 168 (a few spills to L1) 12 warps fit, which measured 14% faster. */
-template <int K, int G, int RULE, bool EXACT, bool STATS>
-__global__ void __maxnreg__(K == 2 && G == 4 ? 168 : 255)
-step_fused(const __grid_constant__ StepArgs a)
-{
-	extern __shared__ uint4 smem4[];
-	const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-	const Lane<G> L(a, lane);
-	March<K, G> m;
-
-	let_next_grid_start();
-	const int r = (int)(warp * a.rpw + (L.slot ? L.rw : 0)) - (K - 1);
-	const int edge = !L.slot ? 0 : r == -(K - 1) ? -1 : r == (int)a.rows - K ? 1 : 0;
-	m.edge = edge != 0;
-	m.row_mask = a.lpr == 32 ? FULL : ((1u << a.lpr) - 1) << (L.rw * a.lpr);
-
-	/* Zero the two rows outside each z-sum buffer: later stages read them
-	 * only for rows whose results are dropped, but never uninitialised. */
-	uint32_t *sm = reinterpret_cast<uint32_t *>(smem4);
-	const uint32_t in_words = RING * (a.rows + 2) * a.w32;
-	const uint32_t row_words = 2 * a.w32;
-	const uint32_t buffer_words = (a.rows + 2) * row_words;
-	uint32_t *zs = sm + in_words;
-	for (uint32_t i = threadIdx.x; i < 2 * K * 2 * row_words; i += blockDim.x) {
-		uint32_t b = i / (2 * row_words), w = i % (2 * row_words);
-		zs[b * buffer_words + (w < row_words ? w : (a.rows + 1) * row_words + w - row_words)] = 0;
-	}
-	const uint32_t base = (uint32_t)__cvta_generic_to_shared(sm);
-	const uint32_t warps = blockDim.x / 32;
-	const uint32_t bars = base + (in_words + 2 * K * buffer_words) * 4;
-	for (uint32_t i = threadIdx.x; i < warps * 2; i += blockDim.x)
-		bar_init(bars + 8 * i, 32);
-	m.bar_mine = bars + warp * 2 * 8;
-	m.bar_lo = warp == 0 ? m.bar_mine : m.bar_mine - 2 * 8;
-	m.bar_hi = warp + 1 == warps ? m.bar_mine : m.bar_mine + 2 * 8;
-	m.in_slot = (a.rows + 2) * a.w32 * 4;
-	m.in_me = base + (uint32_t)(r + K) * a.w32 * 4 + L.lr * G * 4;
-	m.in_extra = base + (uint32_t)(r + K + edge) * a.w32 * 4;
-	m.x_below = (L.lr == 0 ? a.w32 - 1 : L.lr * G - 1) * 4;
-	m.x_above = (L.lr + 1 == a.lpr ? 0 : L.lr * G + G) * 4;
-	m.x_last = a.wl * 4;
-	m.buffer = buffer_words * 4;
-	m.bit1 = a.w32 * 4;
-	m.me = base + in_words * 4 + (uint32_t)(r + K) * row_words * 4 + L.lr * G * 4;
-	m.below = m.me - row_words * 4;
-	m.above = m.me + row_words * 4;
-	m.extra = edge < 0 ? m.below : m.above;
-
-	const uint32_t y0 = blockIdx.y * a.out_rows;
-	int64_t y = ((int64_t)y0 + r) % (int64_t)a.ny, ye = ((int64_t)y0 + r + edge) % (int64_t)a.ny;
-	y += y < 0 ? a.ny : 0;
-	ye += ye < 0 ? a.ny : 0;
-	m.out_row = L.slot && r >= 0 && r < (int)a.out_rows && y0 + r < a.ny;
-	m.out = (uint64_t)y * a.w32 + L.lr * G;
-	m.row = a.src + m.out;
-	m.extra_row = a.src + (uint64_t)ye * a.w32;
-	m.x0 = blockIdx.x * a.chunk;
-	/* An even number of planes keeps the two-plane loop body free of a
-	 * conditional half (whose register shuffling would cost more than one
-	 * plane of work that is not stored). */
-	m.live_until = min(a.chunk, a.nx - m.x0) + 3 * K - 1;
-	m.iters = (m.live_until + 1) & ~1u;
-	/* Copied first: plane pin + 1, wrapped on the torus.  (Written so
-	 * that the common kernel stays within 128 registers: 16 warps.) */
-	int64_t p0 = ((int64_t)m.x0 - K - 1) % (int64_t)a.nx;
-	m.pin = a.open ? (int32_t)m.x0 - K - 1 : (int32_t)(p0 < 0 ? p0 + a.nx : p0);
-	m.pop = m.born = m.died = 0;
-
-	uint32_t ya[K][4][G], yb[K][4][G];
-#pragma unroll
-	for (int j = 0; j < K; j++)
-#pragma unroll
-		for (int i = 0; i < G; i++) {
-			m.self[j][i] = m.carry[j][i] = 0;
-#pragma unroll
-			for (int b = 0; b < 4; b++)
-				ya[j][b][i] = yb[j][b][i] = 0;
-		}
-	__syncthreads();
-	wait_for_previous_grid();
-#pragma unroll
-	for (int i = 0; i < RING; i++)
-		copy_next_plane<K, G>(a, L, m, i * m.in_slot);
-	for (uint32_t t = 0; t < m.iters; t += 2) {
-		march_plane<K, G, RULE, EXACT, STATS, 0>(a, L, m, t, ya, yb);
-		march_plane<K, G, RULE, EXACT, STATS, 1>(a, L, m, t + 1, yb, ya);
-	}
-	if (STATS)
-		flush_counts(a.counts, m.pop, m.born, m.died);
-}
-
-/* z-sum of word w of a row read straight from memory. */
-__device__ __forceinline__ void zsum_word(const StepArgs &a, const uint32_t *row,
-					  uint32_t w, bool exact, uint32_t &s0,
-					  uint32_t &s1)
-{
-	uint32_t c = row[w];
-	uint32_t below = row[w == 0 ? a.w32 - 1 : w - 1];
-	uint32_t above = row[w + 1 == a.w32 ? 0 : w + 1];
-	uint32_t up = __funnelshift_r(c, above, 1), dn = __funnelshift_l(below, c, 1);
-	if (!exact) {
-		if (w == a.wl)
-			up |= (row[0] & 1u) << a.bl;
-		if (w == 0)
-			dn |= (row[a.wl] >> a.bl) & 1u;
-	}
-	s0 = up ^ c ^ dn;
-	s1 = maj3(up, c, dn);
-}
-
-template <int RULE, bool STATS>
-__global__ void step_generic(const __grid_constant__ StepArgs a)
-{
-	wait_for_previous_grid();
-	const bool exact = a.wl == a.w32 - 1 && a.bl == 31;
-	const uint64_t total = (uint64_t)a.nx * a.plane;
-	uint32_t pop = 0, born = 0, died = 0;
-	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < total;
-	     i += (uint64_t)gridDim.x * blockDim.x) {
-		uint32_t w = (uint32_t)(i % a.w32);
-		uint64_t rowi = i / a.w32;
-		uint32_t y = (uint32_t)(rowi % a.ny), x = (uint32_t)(rowi / a.ny);
-		if (w > a.wl) {
-			a.dst[i] = 0;
-			continue;
-		}
-		uint32_t ys[3][4];
-		for (int dx = 0; dx < 3; dx++) {
-			int64_t xx = (int64_t)x - 1 + dx;
-			if (!a.open)
-				xx = (xx + a.nx) % a.nx;
-			uint32_t z0[3], z1[3];
-			for (int dy = 0; dy < 3; dy++) {
-				uint32_t yy = (y + a.ny - 1 + dy) % a.ny;
-				const uint32_t *row = a.src + (xx * (int64_t)a.ny + yy) * (int64_t)a.w32;
-				zsum_word(a, row, w, exact, z0[dy], z1[dy]);
-			}
-			add3_2bit(z0[0], z1[0], z0[1], z1[1], z0[2], z1[2], ys[dx]);
-		}
-		uint32_t s[5], self = a.src[i];
-		add3_4bit(ys[0], ys[1], ys[2], s);
-		uint32_t top = a.bl == 31 ? FULL : (2u << a.bl) - 1;
-		uint32_t out = apply_rule<RULE>(a, s, self) & (w == a.wl ? top : FULL);
-		a.dst[i] = out;
-		if (STATS) {
-			pop += __popc(out);
-			born += __popc(out & ~self);
-			died += __popc(self & ~out);
-		}
-	}
-	if (STATS)
-		flush_counts(a.counts, pop, born, died);
-}
-
-/* The F, C, E and H neighbourhoods (rule.h).  A thread owns one 32-bit
- * word position (y, w) of a plane and marches along x through a chunk of
- * HOOD_CHUNK planes, keeping rows y-1, y, y+1 of the planes x-1, x, x+1 as
- * words and their z-shifted copies in registers, so each output word reads
- * the 9 words around it in one new plane, and no index is divided inside
- * the march.  The count adds the neighbourhood's 6, 8 or 12 words with
- * full adders (sum6/sum8/sum12); the rule then looks at the count of
- * neighbours alone, at most 12 (rule_low's tree over four bits). */
-constexpr uint32_t HOOD_CHUNK = 16;
-
-template <int HOOD, bool STATS>
-__global__ void step_hood(const __grid_constant__ StepArgs a)
-{
-	wait_for_previous_grid();
-	const bool exact = a.wl == a.w32 - 1 && a.bl == 31;
-	const uint32_t col = blockIdx.x * blockDim.x + threadIdx.x;
-	const uint32_t x0 = blockIdx.y * HOOD_CHUNK;
-	const uint32_t x1 = x0 + HOOD_CHUNK < a.nx ? x0 + HOOD_CHUNK : a.nx;
-	uint32_t pop = 0, born = 0, died = 0;
-	if (col < a.ny * a.w32) {
-		const uint32_t w = col % a.w32, y = col / a.w32;
-		const uint32_t ym = y ? y - 1 : a.ny - 1, yp = y + 1 == a.ny ? 0 : y + 1;
-		const uint32_t top = w < a.wl ? FULL : w > a.wl ? 0 : a.bl == 31 ? FULL
-										 : (2u << a.bl) - 1;
-		Rows3 p[3];
-		if (w <= a.wl) {
-			p[0] = load_rows(a, (int64_t)x0 - 1, ym, y, yp, w, exact);
-			p[1] = load_rows(a, x0, ym, y, yp, w, exact);
-		}
-		for (uint32_t x = x0; x < x1; x++) {
-			uint32_t *out = a.dst + (uint64_t)x * a.plane + col;
-			if (w > a.wl) {
-				*out = 0;
-				continue;
-			}
-			p[2] = load_rows(a, (int64_t)x + 1, ym, y, yp, w, exact);
-			uint32_t n[5], self = p[1].r[1].c;
-			hood_count<HOOD>(p, n);
-			uint32_t v = rule_low(n, self, a.leaf_b, a.leaf_s) & top;
-			*out = v;
-			if (STATS) {
-				pop += __popc(v);
-				born += __popc(v & ~self);
-				died += __popc(self & ~v);
-			}
-			p[0] = p[1];
-			p[1] = p[2];
-		}
-	}
-	if (STATS)
-		flush_counts(a.counts, pop, born, died);
-}
-
-typedef void (*kernel_fn)(StepArgs);
+typedef void (*step_fn)(StepArgs);
+typedef const void *kernel_fn;    /* a step_fn, or a cudaKernel_t */
 
 template <int K, int G, int RULE>
-kernel_fn fused_variant(bool exact, bool stats)
+step_fn fused_variant(bool exact, bool stats)
 {
 	if (exact)
 		return stats ? step_fused<K, G, RULE, true, true> : step_fused<K, G, RULE, true, false>;
@@ -598,7 +30,7 @@ kernel_fn fused_variant(bool exact, bool stats)
 }
 
 template <int K, int G>
-kernel_fn fused_for_rule(int rule, bool exact, bool stats)
+step_fn fused_for_rule(int rule, bool exact, bool stats)
 {
 	switch (rule) {
 	case L3DK_RULE_B6S567: return fused_variant<K, G, L3DK_RULE_B6S567>(exact, stats);
@@ -608,7 +40,7 @@ kernel_fn fused_for_rule(int rule, bool exact, bool stats)
 }
 
 template <int G>
-kernel_fn fused_for_gens(int k, int rule, bool exact, bool stats)
+step_fn fused_for_gens(int k, int rule, bool exact, bool stats)
 {
 	switch (k) {
 	case 1: return fused_for_rule<1, G>(rule, exact, stats);
@@ -619,28 +51,135 @@ kernel_fn fused_for_gens(int k, int rule, bool exact, bool stats)
 
 kernel_fn fused_kernel(const l3dk_plan *p, int k, bool stats)
 {
-	return p->g == 4 ? fused_for_gens<4>(k, p->rule_kind, p->exact, stats)
-			 : fused_for_gens<2>(k, p->rule_kind, p->exact, stats);
+	if (k == 1 && p->jit[stats])
+		return p->jit[stats];
+	return (kernel_fn)(p->g == 4 ? fused_for_gens<4>(k, p->rule_kind, p->exact, stats)
+				     : fused_for_gens<2>(k, p->rule_kind, p->exact, stats));
 }
 
 template <int HOOD>
-kernel_fn hood_variant(bool stats)
+step_fn hood_variant(bool stats)
 {
-	return stats ? step_hood<HOOD, true> : step_hood<HOOD, false>;
+	return stats ? step_hood<HOOD, L3DK_RULE_LOW, true> : step_hood<HOOD, L3DK_RULE_LOW, false>;
 }
 
 kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 {
+	if (p->hood != L3DK_HOOD_MOORE && p->jit[stats])
+		return p->jit[stats];
+	step_fn fn;
 	switch (p->hood) {
-	case L3DK_HOOD_MOORE: break;
-	case L3DK_HOOD_FACE: return hood_variant<L3DK_HOOD_FACE>(stats);
-	case L3DK_HOOD_CORNER: return hood_variant<L3DK_HOOD_CORNER>(stats);
-	case L3DK_HOOD_EDGE: return hood_variant<L3DK_HOOD_EDGE>(stats);
-	default: return hood_variant<L3DK_HOOD_HEX>(stats);
+	case L3DK_HOOD_MOORE:
+		if (p->rule_kind == L3DK_RULE_B6S567)
+			fn = stats ? step_generic<L3DK_RULE_B6S567, true>
+				   : step_generic<L3DK_RULE_B6S567, false>;
+		else
+			fn = stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
+		break;
+	case L3DK_HOOD_FACE: fn = hood_variant<L3DK_HOOD_FACE>(stats); break;
+	case L3DK_HOOD_CORNER: fn = hood_variant<L3DK_HOOD_CORNER>(stats); break;
+	case L3DK_HOOD_EDGE: fn = hood_variant<L3DK_HOOD_EDGE>(stats); break;
+	default: fn = hood_variant<L3DK_HOOD_HEX>(stats); break;
 	}
-	if (p->rule_kind == L3DK_RULE_B6S567)
-		return stats ? step_generic<L3DK_RULE_B6S567, true> : step_generic<L3DK_RULE_B6S567, false>;
-	return stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
+	return (kernel_fn)fn;
+}
+
+/* ---- the rule compiled in at run time (rule_jit.cu) ---- */
+
+/* Libraries loaded so far, one a module and rule, kept for the process:
+ * plans are values, made again for each engine, and share them. */
+struct JitEntry {
+	int module;
+	uint32_t b, s;
+	cudaLibrary_t lib;
+};
+JitEntry jit_loaded[16];
+int jit_count;
+
+/* A module's text with the rule's leaf words over the placeholders
+ * (every occurrence; at least one of each), or NULL. */
+char *jit_text(int module, uint32_t b, uint32_t s)
+{
+	const char *src = l3dk_rule_ptx[module];
+	char *t = (char *)malloc(strlen(src) + 1);
+	if (!t)
+		return nullptr;
+	strcpy(t, src);
+	const char *mark[2] = {L3DK_MARK_B, L3DK_MARK_S};
+	uint32_t word[2] = {b, s};
+	for (int i = 0; i < 2; i++) {
+		size_t len = strlen(mark[i]), found = 0;
+		char value[16];
+		snprintf(value, sizeof value, "0x%08X", word[i]);
+		for (char *at = strstr(t, mark[i]); at; at = strstr(at + len, mark[i]), found++)
+			memcpy(at, value, len);
+		if (!found) {
+			free(t);
+			return nullptr;
+		}
+	}
+	return t;
+}
+
+cudaError_t jit_library(int module, uint32_t b, uint32_t s, cudaLibrary_t *lib)
+{
+	for (int i = 0; i < jit_count; i++)
+		if (jit_loaded[i].module == module && jit_loaded[i].b == b && jit_loaded[i].s == s) {
+			*lib = jit_loaded[i].lib;
+			return cudaSuccess;
+		}
+	if (jit_count == (int)(sizeof jit_loaded / sizeof *jit_loaded))
+		return cudaErrorNotSupported;
+	char *text = jit_text(module, b, s);
+	if (!text)
+		return cudaErrorInvalidPtx;
+	cudaError_t e = cudaLibraryLoadData(lib, text, nullptr, nullptr, 0, nullptr, nullptr, 0);
+	free(text);
+	if (e == cudaSuccess)
+		jit_loaded[jit_count++] = JitEntry{module, b, s, *lib};
+	return e;
+}
+
+/* The plan's one-generation kernels with its rule compiled in (Hopper and
+ * later: the PTX is compute_90's), or none, the reason in p->jit_error.
+ * B6/S567 has its own kernels, and the generic Moore kernel no compiled
+ * copy. */
+void jit_attach(l3dk_plan *p, const l3dk_tuning *tune)
+{
+	p->jit[0] = p->jit[1] = nullptr;
+	p->jit_error = cudaSuccess;
+	if (p->rule_kind == L3DK_RULE_B6S567 || (tune && tune->params) ||
+	    (p->hood == L3DK_HOOD_MOORE && p->path != L3DK_PATH_FUSED))
+		return;
+	int dev = 0, major = 0;
+	cudaError_t e = cudaGetDevice(&dev);
+	if (e == cudaSuccess)
+		e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+	if (e == cudaSuccess && major < 9)
+		e = cudaErrorUnsupportedPtxVersion;
+	StepArgs a;
+	fill_args(p, nullptr, &a);
+	uint32_t b = 0, s = 0;
+	for (int i = 0; i < 32; i++) {
+		b |= (a.leaf_b[i] & 1u) << i;
+		s |= (a.leaf_s[i] & 1u) << i;
+	}
+	int module = p->hood == L3DK_HOOD_MOORE ? (p->g == 4) * 2 + (p->exact != 0) : 3 + p->hood;
+	cudaLibrary_t lib;
+	cudaKernel_t k[2];
+	if (e == cudaSuccess)
+		e = jit_library(module, b, s, &lib);
+	if (e == cudaSuccess)
+		e = cudaLibraryGetKernel(&k[0], lib, "l3dk_jit_s0");
+	if (e == cudaSuccess)
+		e = cudaLibraryGetKernel(&k[1], lib, "l3dk_jit_s1");
+	if (e != cudaSuccess) {
+		cudaGetLastError();
+		p->jit_error = e;
+		return;
+	}
+	p->jit[0] = (const void *)k[0];
+	p->jit[1] = (const void *)k[1];
 }
 
 /* Blocks along x.  A block's time is about its chunk plus the 3k-1 planes
@@ -672,7 +211,7 @@ cudaError_t max_warps(const kernel_fn fn[2], uint32_t *warps)
 	int threads = 1024;
 	for (int i = 0; i < 2; i++) {
 		cudaFuncAttributes fa;
-		cudaError_t e = cudaFuncGetAttributes(&fa, (const void *)fn[i]);
+		cudaError_t e = cudaFuncGetAttributes(&fa, fn[i]);
 		if (e != cudaSuccess)
 			return e;
 		threads = fa.maxThreadsPerBlock < threads ? fa.maxThreadsPerBlock : threads;
@@ -715,11 +254,10 @@ cudaError_t shape_launch(l3dk_plan *p, int k, const l3dk_tuning *tune, int sms)
 	c->smem = (size_t)(RING + k * 4) * (c->rows + 2) * p->w32 * sizeof(uint32_t) +
 		  (size_t)warps * 2 * 8;
 	for (int i = 0; i < 2 && e == cudaSuccess; i++)
-		e = cudaFuncSetAttribute((const void *)fn[i],
-					 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c->smem);
+		e = cudaFuncSetAttribute(fn[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c->smem);
 	int per_sm = 0;
 	if (e == cudaSuccess)
-		e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)fn[1],
+		e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn[1],
 								  c->threads, c->smem);
 	if (e != cudaSuccess)
 		return e;
@@ -823,7 +361,7 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 	kernel_fn fn = generic ? generic_kernel(p, counts != nullptr)
 			       : fused_kernel(p, gens, counts != nullptr);
 	void *args[] = {&a};
-	return launch_cfg((const void *)fn, args, grid, block, smem, pdl, s);
+	return launch_cfg(fn, args, grid, block, smem, pdl, s);
 }
 
 } /* namespace */
@@ -833,7 +371,11 @@ extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, ui
 				      const l3dk_tuning *tune)
 {
 	plan_geometry(p, nx, ny, nz, birth, survive, hood, tune);
-	return p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
+	jit_attach(p, tune);
+	cudaError_t e = p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
+	if (p->hood == L3DK_HOOD_MOORE && p->path != L3DK_PATH_FUSED)
+		p->jit[0] = p->jit[1] = nullptr;
+	return e;
 }
 
 extern "C" cudaError_t l3dk_step(const l3dk_plan *p, const void *src, void *dst, int gens,

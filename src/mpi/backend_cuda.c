@@ -545,8 +545,12 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	int rc = cuda_memory_check(2.0 * (double)bytes, what, name, err);
 	if (rc)
 		return rc;
+	/* Of LIFE3D_CUDA_TUNE's keys the plan reads params alone here. */
+	l3dk_tuning all, tune = {0};
+	cuda_tuning(&all);
+	tune.params = all.params;
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
-			   r->survive, (int)r->hood, NULL),
+			   r->survive, (int)r->hood, &tune),
 	    "planning the kernels");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), "cudaStreamCreate");

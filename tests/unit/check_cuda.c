@@ -209,6 +209,59 @@ START_TEST(every_shape_every_neighbourhood)
 }
 END_TEST
 
+/* The rules again with the rule as kernel parameters (LIFE3D_CUDA_TUNE
+ * params=1), the kernels a device without the compiler would run. */
+START_TEST(rules_as_parameters)
+{
+	box b = shapes[_i];
+	size_t n = sizeof hood_rules / sizeof *hood_rules;
+	setenv("LIFE3D_CUDA_TUNE", "params=1", 1);
+	compare_run(b, rules[1 + _i % 5], 2, 2, 800 + _i, 0);
+	compare_run(b, hood_rules[_i % n], 2, 3, 900 + _i, 0);
+	unsetenv("LIFE3D_CUDA_TUNE");
+}
+END_TEST
+
+#ifdef HAVE_CUDA
+/* The engine says how it applies its rule: compiled in on Hopper and
+ * later for every rule but B6/S567 (whose kernel is its own), in every
+ * neighbourhood; as parameters when asked.  (A box this size takes the
+ * fused kernel: the generic Moore kernel of tiny boxes has no compiled
+ * copy.) */
+START_TEST(rule_compiled_in)
+{
+	static const struct { const char *rule, *tune; bool compiled; } runs[] = {
+		{"B6/S567", NULL, false},    {"B5/S45", NULL, true},
+		{"B0,3/S0..26", NULL, true}, {"3D3/3H", NULL, true},
+		{"3D4..8/3C", NULL, true},   {"B5/S45", "params=1", false},
+		{"3D2,3/2F", "params=1", false},
+	};
+	int dev = 0, major = 0;
+	ck_assert(cudaGetDevice(&dev) == cudaSuccess);
+	ck_assert(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) ==
+		  cudaSuccess);
+	for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+		rule r;
+		grid g;
+		parse_rule(runs[k].rule, &r);
+		make_random(&g, (box){16, 128, 128}, 0.2, 77 + k);
+		if (runs[k].tune)
+			setenv("LIFE3D_CUDA_TUNE", runs[k].tune, 1);
+		engine *e = make_cuda(&g, &r);
+		unsetenv("LIFE3D_CUDA_TUNE");
+		const char *d = engine_describe(e);
+		bool said = strstr(d, ", rule compiled in") != NULL;
+		ck_assert_msg(said == (runs[k].compiled && major >= 9), "%s%s%s: %s",
+			      runs[k].rule, runs[k].tune ? " " : "",
+			      runs[k].tune ? runs[k].tune : "", d);
+		ck_assert_msg(!strstr(d, "rule as parameters"), "%s: %s", runs[k].rule, d);
+		engine_destroy(e);
+		grid_free(&g);
+	}
+}
+END_TEST
+#endif
+
 START_TEST(launch_modes_agree)
 {
 	static const box mixed[] = {{6, 7, 40}, {12, 9, 256}, {5, 40, 64}};
@@ -547,9 +600,11 @@ END_TEST
  * stepped"), or -1. */
 static double share_stepped(const engine *e)
 {
-	const char *d = strstr(engine_describe(e), ", ");
 	double share;
-	return d && sscanf(d, ", %lf%% of tiles stepped", &share) == 1 ? share : -1;
+	for (const char *d = strstr(engine_describe(e), ", "); d; d = strstr(d + 2, ", "))
+		if (sscanf(d, ", %lf%% of tiles stepped", &share) == 1)
+			return share;
+	return -1;
 }
 
 /* Runs left to choose for themselves, the counts of every call and the
@@ -860,6 +915,7 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "shapes"), every_shape_default_rule, 0, n);
 	tcase_add_loop_test(test_case(s, "rules"), every_shape_other_rules, 0, n);
 	tcase_add_loop_test(test_case(s, "neighbourhoods"), every_shape_every_neighbourhood, 0, n);
+	tcase_add_loop_test(test_case(s, "rules as parameters"), rules_as_parameters, 0, n);
 	tcase_add_loop_test(test_case(s, "modes"), launch_modes_agree, 0, 3);
 	tcase_add_loop_test(test_case(s, "running"), steps_left_running, 0, 3);
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
@@ -877,6 +933,9 @@ static Suite *cuda_suite(void)
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);
 	tcase_add_test(t, describe_devices);
+#ifdef HAVE_CUDA
+	tcase_add_test(t, rule_compiled_in);
+#endif
 	tcase_add_test(t, streamed_upload_and_rows);
 	return s;
 }

@@ -855,6 +855,8 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
 				c->base.rule.survive, (int)c->base.rule.hood, &tune),
 		 "planning the kernels");
+	cuda_describe_rule(&c->plan, c->desc + c->desc_len, sizeof c->desc - c->desc_len);
+	c->desc_len = strlen(c->desc);
 	tile_pace_init(&c->tiles.pace, tune.tiles == 1);
 	c->tiles.words = tune.tilez;
 	if ((rc = allocate(c, err)))

@@ -1,11 +1,23 @@
 /* pace.c - LIFE3D_CUDA_TUNE and the pace of tile steps (see pace.h). */
 #include "pace.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
+
+/* LIFE3D_CUDA_TUNE's keys and the fields they set. */
+static const struct {
+	const char *key;
+	size_t at;
+} tuning_keys[] = {
+	{"fuse", offsetof(l3dk_tuning, fuse)},       {"warps", offsetof(l3dk_tuning, warps)},
+	{"chunk", offsetof(l3dk_tuning, chunk)},     {"words", offsetof(l3dk_tuning, words)},
+	{"generic", offsetof(l3dk_tuning, generic)}, {"tiles", offsetof(l3dk_tuning, tiles)},
+	{"tilez", offsetof(l3dk_tuning, tilez)},     {"params", offsetof(l3dk_tuning, params)},
+};
 
 void cuda_tuning(l3dk_tuning *t)
 {
@@ -14,25 +26,23 @@ void cuda_tuning(l3dk_tuning *t)
 	while (s && *s) {
 		char key[16];
 		int value, used = 0;
-		if (sscanf(s, "%15[a-z]=%d%n", key, &value, &used) == 2) {
-			if (!strcmp(key, "fuse"))
-				t->fuse = value;
-			else if (!strcmp(key, "warps"))
-				t->warps = value;
-			else if (!strcmp(key, "chunk"))
-				t->chunk = value;
-			else if (!strcmp(key, "words"))
-				t->words = value;
-			else if (!strcmp(key, "generic"))
-				t->generic = value;
-			else if (!strcmp(key, "tiles"))
-				t->tiles = value;
-			else if (!strcmp(key, "tilez"))
-				t->tilez = value;
-		}
+		if (sscanf(s, "%15[a-z]=%d%n", key, &value, &used) == 2)
+			for (size_t i = 0; i < sizeof tuning_keys / sizeof *tuning_keys; i++)
+				if (!strcmp(key, tuning_keys[i].key))
+					*(int *)((char *)t + tuning_keys[i].at) = value;
 		const char *comma = strchr(s, ',');
 		s = comma ? comma + 1 : NULL;
 	}
+}
+
+void cuda_describe_rule(const l3dk_plan *p, char *out, size_t size)
+{
+	if (p->jit[0])
+		snprintf(out, size, ", rule compiled in");
+	else if (p->jit_error != cudaSuccess)
+		snprintf(out, size, ", rule as parameters (%s)", cudaGetErrorString(p->jit_error));
+	else if (size)
+		*out = 0;
 }
 
 void tile_pace_init(tile_pace *p, bool always)

@@ -1,5 +1,6 @@
-/* pace.h - how a GPU engine steps: the overrides of LIFE3D_CUDA_TUNE, and
- * when to step by tiles (kernels/tiles.cu) and when densely.
+/* pace.h - how a GPU engine steps: the overrides of LIFE3D_CUDA_TUNE, the
+ * words -v says of the plan's rule, and when to step by tiles
+ * (kernels/tiles.cu) and when densely.
  *
  * Shared by the single-GPU engine (cuda.c) and the GPU slab backend of the
  * distributed mode (mpi/backend_cuda.c).  The pace of tile steps: the
@@ -15,6 +16,7 @@
 #define LIFE3D_ENGINE_CUDA_PACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernels/kernels.h"
@@ -22,6 +24,11 @@
 /* LIFE3D_CUDA_TUNE ("fuse=2,warps=8,tiles=1,tilez=8") into t; keys it
  * does not know are ignored, missing ones are 0 (choose). */
 void cuda_tuning(l3dk_tuning *t);
+
+/* How a plan applies its rule, for -v: ", rule compiled in" when the driver
+ * compiled it into the kernels, ", rule as parameters (WHY)" when that was
+ * tried and failed, nothing otherwise; written into out (size bytes). */
+void cuda_describe_rule(const l3dk_plan *p, char *out, size_t size);
 
 #define TILE_BUSY 0.08
 

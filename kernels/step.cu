@@ -87,14 +87,15 @@ kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 /* ---- the rule compiled in at run time (rule_jit.cu) ---- */
 
 /* Libraries loaded so far, one a module and rule, kept for the process:
- * plans are values, made again for each engine, and share them. */
+ * plans are values, made again for each engine, and share them (a run
+ * has one rule; a test program many). */
 struct JitEntry {
 	int module;
 	uint32_t b, s;
 	cudaLibrary_t lib;
 };
-JitEntry jit_loaded[16];
-int jit_count;
+JitEntry *jit_loaded;
+size_t jit_count, jit_room;
 
 /* A module's text with the rule's leaf words over the placeholders
  * (every occurrence; at least one of each), or NULL. */
@@ -123,13 +124,19 @@ char *jit_text(int module, uint32_t b, uint32_t s)
 
 cudaError_t jit_library(int module, uint32_t b, uint32_t s, cudaLibrary_t *lib)
 {
-	for (int i = 0; i < jit_count; i++)
+	for (size_t i = 0; i < jit_count; i++)
 		if (jit_loaded[i].module == module && jit_loaded[i].b == b && jit_loaded[i].s == s) {
 			*lib = jit_loaded[i].lib;
 			return cudaSuccess;
 		}
-	if (jit_count == (int)(sizeof jit_loaded / sizeof *jit_loaded))
-		return cudaErrorNotSupported;
+	if (jit_count == jit_room) {
+		size_t room = jit_room ? 2 * jit_room : 4;
+		JitEntry *more = (JitEntry *)realloc(jit_loaded, room * sizeof *more);
+		if (!more)
+			return cudaErrorMemoryAllocation;
+		jit_loaded = more;
+		jit_room = room;
+	}
 	char *text = jit_text(module, b, s);
 	if (!text)
 		return cudaErrorInvalidPtx;

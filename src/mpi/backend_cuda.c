@@ -322,16 +322,25 @@ static void cs_swap(slab_backend *b)
 }
 
 /* An exchange copies its planes out after the last range that read a halo
- * (which wrote them) and its halos in before the next one: see the top. */
-static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
-		      l3d_err *err)
+ * (which wrote them) and its halos in before the next one: see the top.
+ * The copy stream waits for that range. */
+static int copy_after_edges(cuda_slab *c, l3d_err *err)
 {
-	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	int rc = mark_edges(c, err);
 	if (rc)
 		return rc;
 	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
+	return L3D_OK;
+}
+
+static int cs_to_host(slab_backend *b, int64_t x, uint64_t count, uint64_t *dst,
+		      l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	int rc = copy_after_edges(c, err);
+	if (rc)
+		return rc;
 	CUDA_TRY(cudaMemcpyAsync(dst, cs_plane(b, x), count * c->plane_bytes,
 			    cudaMemcpyDeviceToHost, c->copy),
 	    "copying planes to the host");
@@ -342,11 +351,9 @@ static int cs_from_host(slab_backend *b, int64_t x, uint64_t count,
 			const uint64_t *src, l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
-	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	int rc = mark_edges(c, err);
+	int rc = copy_after_edges(c, err);
 	if (rc)
 		return rc;
-	CUDA_TRY(cudaStreamWaitEvent(c->copy, c->edges_done, 0), "ordering a copy");
 	CUDA_TRY(cudaMemcpyAsync(cs_plane(b, x), src, count * c->plane_bytes,
 			    cudaMemcpyHostToDevice, c->copy),
 	    "copying planes to the device");

@@ -52,7 +52,7 @@ __device__ __forceinline__ void let_next_grid_start()
 /* The rule as constants (L3DK_RULE_CONST, rule_jit.cu): bit s of the two
  * words below is leaf_b[s] and leaf_s[s] of fill_args.  Compiled ahead of
  * time they are placeholders; the host writes the rule's words over them
- * in the PTX text (l3dk_rule_marks) before the driver compiles it, which
+ * in the PTX text (step.cu's jit_text) before the driver compiles it, which
  * then folds the multiplexer tree into the few operations the rule needs. */
 #define L3DK_MARK_B "0x5EB1A7E0"
 #define L3DK_MARK_S "0x5EB1A7E1"

@@ -147,6 +147,12 @@ cudaError_t jit_library(int module, uint32_t b, uint32_t s, cudaLibrary_t *lib)
 	return e;
 }
 
+/* The generic Moore kernel has no compiled copy; every other path does. */
+bool jit_covers(const l3dk_plan *p)
+{
+	return p->hood != L3DK_HOOD_MOORE || p->path == L3DK_PATH_FUSED;
+}
+
 /* The plan's one-generation kernels with its rule compiled in (Hopper and
  * later: the PTX is compute_90's), or none, the reason in p->jit_error.
  * B6/S567 has its own kernels, and the generic Moore kernel no compiled
@@ -155,8 +161,7 @@ void jit_attach(l3dk_plan *p, const l3dk_tuning *tune)
 {
 	p->jit[0] = p->jit[1] = nullptr;
 	p->jit_error = cudaSuccess;
-	if (p->rule_kind == L3DK_RULE_B6S567 || (tune && tune->params) ||
-	    (p->hood == L3DK_HOOD_MOORE && p->path != L3DK_PATH_FUSED))
+	if (p->rule_kind == L3DK_RULE_B6S567 || (tune && tune->params) || !jit_covers(p))
 		return;
 	int dev = 0, major = 0;
 	cudaError_t e = cudaGetDevice(&dev);
@@ -380,7 +385,7 @@ extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, ui
 	plan_geometry(p, nx, ny, nz, birth, survive, hood, tune);
 	jit_attach(p, tune);
 	cudaError_t e = p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
-	if (p->hood == L3DK_HOOD_MOORE && p->path != L3DK_PATH_FUSED)
+	if (!jit_covers(p))          /* plan_shapes fell back to the generic kernel */
 		p->jit[0] = p->jit[1] = nullptr;
 	return e;
 }

@@ -111,6 +111,18 @@ __device__ __forceinline__ void sum6(const uint32_t in[6], uint32_t n[5])
 	n[3] = n[4] = 0;
 }
 
+/* Four words into n (0..4, 3 bits): 6 LOP3. */
+__device__ __forceinline__ void sum4(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
+				     uint32_t n[3])
+{
+	uint32_t s, k;
+	fa(a, b, c, s, k);
+	n[0] = s ^ d;
+	uint32_t t = s & d;
+	n[1] = k ^ t;
+	n[2] = k & t;
+}
+
 /* Eight words into n (0..8): 14 LOP3. */
 __device__ __forceinline__ void sum8(const uint32_t in[8], uint32_t n[5])
 {

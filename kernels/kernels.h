@@ -38,7 +38,9 @@ extern "C" {
 
 #define L3DK_MAX_FUSE 3
 
-enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1 };
+/* FUSED: Moore, rows that fit a warp; HOOD: F, C, E or H, rows that fit a
+ * warp; GENERIC: a thread a word (longer rows, or forced by tuning). */
+enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1, L3DK_PATH_HOOD = 2 };
 /* ANY: a tree over all five bits of S; LOW: no live cell for S >= 16, a
  * tree over four bits; CONST: the rule compiled in at run time. */
 enum l3dk_rule_kind {
@@ -76,6 +78,8 @@ typedef struct l3dk_tuning {
 	int tilez;              /* 32-bit words of z a tile (L3DK_TILE_Z) */
 	int params;             /* 1: the rule as kernel parameters, never
 				 * compiled in at run time */
+	int regs;               /* most registers a thread of the kernels
+				 * compiled at run time */
 } l3dk_tuning;
 
 typedef struct l3dk_plan {

@@ -7,13 +7,15 @@
  * multiplexer tree that the kernels with the rule as parameters evaluate
  * into the rule's own few operations.
  *
- * Modules (step.cu's numbering): 0-3 the fused kernel, bit 1 for 4 words
- * a lane (else 2), bit 0 for exact rows; 4-7 the F, C, E and H kernel.
- * Each holds l3dk_jit_s0 (no counters) and l3dk_jit_s1 (counters). */
+ * Modules (step.cu's jit_module): 0-3 the fused kernel, bit 1 for 4 words
+ * a lane (else 2), bit 0 for exact rows; 4-7 the F, C, E and H kernel of a
+ * thread a word; 8-23 the F, C, E and H kernel of lanes, four each, with
+ * bits 1 and 0 as for the fused kernel.  Each holds l3dk_jit_s0 (no
+ * counters) and l3dk_jit_s1 (counters). */
 #include "step_kernels.cuh"
 
 #ifndef L3DK_JIT_MODULE
-#error "L3DK_JIT_MODULE (0..7) selects the module"
+#error "L3DK_JIT_MODULE (0..23) selects the module"
 #endif
 
 /* E (module 6) waits on its loads at 58% occupancy with the 54 registers
@@ -29,8 +31,12 @@
 #define JIT_BODY(stats)                                                              \
 	fused_body<1, (L3DK_JIT_MODULE & 2) ? 4 : 2, L3DK_RULE_CONST,                \
 		   (L3DK_JIT_MODULE & 1) != 0, stats>(a)
-#else
+#elif L3DK_JIT_MODULE < 8
 #define JIT_BODY(stats) hood_body<L3DK_JIT_MODULE - 3, L3DK_RULE_CONST, stats>(a)
+#else
+#define JIT_BODY(stats)                                                              \
+	hood_lanes_body<(L3DK_JIT_MODULE - 8) / 4 + 1, (L3DK_JIT_MODULE & 2) ? 4 : 2,  \
+			L3DK_RULE_CONST, (L3DK_JIT_MODULE & 1) != 0, stats>(a)
 #endif
 
 extern "C" __global__ void JIT_BOUNDS l3dk_jit_s0(const __grid_constant__ StepArgs a)

@@ -11,10 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build):
- * 0-3 the fused kernel of 2 or 4 words a lane (bit 1), exact rows or not
- * (bit 0); 4-7 the F, C, E and H kernels. */
-extern "C" const char *const l3dk_rule_ptx[8];
+/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build). */
+extern "C" const char *const l3dk_rule_ptx[24];
 
 namespace {
 
@@ -57,6 +55,36 @@ kernel_fn fused_kernel(const l3dk_plan *p, int k, bool stats)
 				     : fused_for_gens<2>(k, p->rule_kind, p->exact, stats));
 }
 
+template <int HOOD, int G>
+step_fn hood_lanes_variant(bool exact, bool stats)
+{
+	if (exact)
+		return stats ? step_hood_lanes<HOOD, G, L3DK_RULE_LOW, true, true>
+			     : step_hood_lanes<HOOD, G, L3DK_RULE_LOW, true, false>;
+	return stats ? step_hood_lanes<HOOD, G, L3DK_RULE_LOW, false, true>
+		     : step_hood_lanes<HOOD, G, L3DK_RULE_LOW, false, false>;
+}
+
+template <int HOOD>
+step_fn hood_lanes_for_words(int g, bool exact, bool stats)
+{
+	return g == 4 ? hood_lanes_variant<HOOD, 4>(exact, stats)
+		      : hood_lanes_variant<HOOD, 2>(exact, stats);
+}
+
+kernel_fn hood_lanes_kernel(const l3dk_plan *p, bool stats)
+{
+	if (p->jit[stats])
+		return p->jit[stats];
+	switch (p->hood) {
+	case L3DK_HOOD_FACE: return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_FACE>(p->g, p->exact, stats);
+	case L3DK_HOOD_CORNER:
+		return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_CORNER>(p->g, p->exact, stats);
+	case L3DK_HOOD_EDGE: return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_EDGE>(p->g, p->exact, stats);
+	default: return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_HEX>(p->g, p->exact, stats);
+	}
+}
+
 template <int HOOD>
 step_fn hood_variant(bool stats)
 {
@@ -92,6 +120,7 @@ kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 struct JitEntry {
 	int module;
 	uint32_t b, s;
+	int regs;
 	cudaLibrary_t lib;
 };
 JitEntry *jit_loaded;
@@ -122,10 +151,11 @@ char *jit_text(int module, uint32_t b, uint32_t s)
 	return t;
 }
 
-cudaError_t jit_library(int module, uint32_t b, uint32_t s, cudaLibrary_t *lib)
+cudaError_t jit_library(int module, uint32_t b, uint32_t s, int regs, cudaLibrary_t *lib)
 {
 	for (size_t i = 0; i < jit_count; i++)
-		if (jit_loaded[i].module == module && jit_loaded[i].b == b && jit_loaded[i].s == s) {
+		if (jit_loaded[i].module == module && jit_loaded[i].b == b && jit_loaded[i].s == s &&
+		    jit_loaded[i].regs == regs) {
 			*lib = jit_loaded[i].lib;
 			return cudaSuccess;
 		}
@@ -140,11 +170,37 @@ cudaError_t jit_library(int module, uint32_t b, uint32_t s, cudaLibrary_t *lib)
 	char *text = jit_text(module, b, s);
 	if (!text)
 		return cudaErrorInvalidPtx;
-	cudaError_t e = cudaLibraryLoadData(lib, text, nullptr, nullptr, 0, nullptr, nullptr, 0);
+	cudaJitOption opt[1] = {cudaJitMaxRegisters};
+	void *value[1] = {(void *)(uintptr_t)(unsigned)regs};
+	cudaError_t e = cudaLibraryLoadData(lib, text, opt, value, regs > 0, nullptr, nullptr, 0);
 	free(text);
 	if (e == cudaSuccess)
-		jit_loaded[jit_count++] = JitEntry{module, b, s, *lib};
+		jit_loaded[jit_count++] = JitEntry{module, b, s, regs, *lib};
 	return e;
+}
+
+/* rule_jit.cu's module for a plan's path: 0-3 the fused kernel, 2 or 4
+ * words a lane (bit 1), exact rows or not (bit 0); 4-7 the F, C, E and H
+ * kernel of a thread a word; 8-23 the F, C, E and H kernel of lanes, 4 a
+ * neighbourhood, numbered as the fused ones. */
+int jit_module(const l3dk_plan *p)
+{
+	int shape = (p->g == 4) * 2 + (p->exact != 0);
+	if (p->hood == L3DK_HOOD_MOORE)
+		return shape;
+	return p->path == L3DK_PATH_HOOD ? 8 + (p->hood - 1) * 4 + shape : 3 + p->hood;
+}
+
+/* Registers a thread for a module, 0 for the compiler's choice (tuning's
+ * regs overrides).  E and H in lanes of 4 words want 88-95 and 72-74; held
+ * to 80 they ran 4-5% faster at 1024^3 on an H200, while F and C, and
+ * other bounds, did not gain (kernels/NOTES.md). */
+int jit_regs(const l3dk_plan *p, const l3dk_tuning *tune)
+{
+	if (tune && tune->regs)
+		return tune->regs;
+	bool wide = p->path == L3DK_PATH_HOOD && p->g == 4;
+	return wide && (p->hood == L3DK_HOOD_EDGE || p->hood == L3DK_HOOD_HEX) ? 80 : 0;
 }
 
 /* The generic Moore kernel has no compiled copy; every other path does. */
@@ -176,11 +232,11 @@ void jit_attach(l3dk_plan *p, const l3dk_tuning *tune)
 		b |= (a.leaf_b[i] & 1u) << i;
 		s |= (a.leaf_s[i] & 1u) << i;
 	}
-	int module = p->hood == L3DK_HOOD_MOORE ? (p->g == 4) * 2 + (p->exact != 0) : 3 + p->hood;
+	int module = jit_module(p);
 	cudaLibrary_t lib;
 	cudaKernel_t k[2];
 	if (e == cudaSuccess)
-		e = jit_library(module, b, s, &lib);
+		e = jit_library(module, b, s, jit_regs(p, tune), &lib);
 	if (e == cudaSuccess)
 		e = cudaLibraryGetKernel(&k[0], lib, "l3dk_jit_s0");
 	if (e == cudaSuccess)
@@ -309,15 +365,32 @@ void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t
 		p->g = 2;
 	p->lpr = p->w32 / p->g;
 	p->rpw = p->lpr <= 32 ? 32 / p->lpr : 0;
-	/* the smaller neighbourhoods have a one-thread-a-word kernel only */
-	p->path = (tune && tune->generic) || p->lpr > 32 || hood != L3DK_HOOD_MOORE
-		? L3DK_PATH_GENERIC : L3DK_PATH_FUSED;
+	p->path = (tune && tune->generic) || p->lpr > 32 ? L3DK_PATH_GENERIC
+		  : hood == L3DK_HOOD_MOORE ? L3DK_PATH_FUSED : L3DK_PATH_HOOD;
 	/* One generation a pass: on an H100 it streams at 93-95% of copy
 	 * bandwidth, while fusing two (the registers of two stages allow 12
 	 * warps per SM) measured 6-10% slower; see kernels/NOTES.md. */
-	p->fuse = p->path == L3DK_PATH_GENERIC ? 1 : tune && tune->fuse ? tune->fuse : 1;
+	p->fuse = p->path != L3DK_PATH_FUSED ? 1 : tune && tune->fuse ? tune->fuse : 1;
 	if (p->fuse > L3DK_MAX_FUSE)
 		p->fuse = L3DK_MAX_FUSE;
+}
+
+/* Shape of the F/C/E/H lanes kernel: blocks of 4 warps (tuning's warps)
+ * over chunks of HOOD_LANES_CHUNK planes (tuning's chunk).  Small blocks
+ * fill the SMs closer to what the registers allow: at 1024^3 on an H200,
+ * 4 warps ran C, E and H 5-13% faster than 8 (kernels/NOTES.md). */
+void shape_hood(l3dk_plan *p, const l3dk_tuning *tune)
+{
+	l3dk_launch *c = &p->cfg[1];
+	uint32_t warps = tune && tune->warps ? (uint32_t)tune->warps : 4;
+	warps = warps > 32 ? 32 : warps;
+	c->threads = warps * 32;
+	c->rows = c->out_rows = warps * p->rpw;
+	c->blocks_y = ceil_div(p->ny, c->rows);
+	c->chunk = tune && tune->chunk ? (uint32_t)tune->chunk : HOOD_LANES_CHUNK;
+	c->chunk = c->chunk > p->nx ? p->nx : c->chunk;
+	c->blocks_x = ceil_div(p->nx, c->chunk);
+	c->smem = 0;
 }
 
 /* Launch shapes for 1..fuse generations.  A shape the device cannot run
@@ -371,7 +444,8 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 		smem = c->smem;
 	}
 	kernel_fn fn = generic ? generic_kernel(p, counts != nullptr)
-			       : fused_kernel(p, gens, counts != nullptr);
+		       : p->path == L3DK_PATH_HOOD ? hood_lanes_kernel(p, counts != nullptr)
+						    : fused_kernel(p, gens, counts != nullptr);
 	void *args[] = {&a};
 	return launch_cfg(fn, args, grid, block, smem, pdl, s);
 }
@@ -384,7 +458,9 @@ extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, ui
 {
 	plan_geometry(p, nx, ny, nz, birth, survive, hood, tune);
 	jit_attach(p, tune);
-	cudaError_t e = p->path == L3DK_PATH_GENERIC ? cudaSuccess : plan_shapes(p, tune);
+	if (p->path == L3DK_PATH_HOOD)
+		shape_hood(p, tune);
+	cudaError_t e = p->path == L3DK_PATH_FUSED ? plan_shapes(p, tune) : cudaSuccess;
 	if (!jit_covers(p))          /* plan_shapes fell back to the generic kernel */
 		p->jit[0] = p->jit[1] = nullptr;
 	return e;
@@ -410,7 +486,10 @@ extern "C" cudaError_t l3dk_step_open(const l3dk_plan *p, const void *src, void 
 	if (p->path == L3DK_PATH_GENERIC)
 		return launch(p, nullptr, src, dst, 1, (uint32_t)nx, true, counts, pdl, s);
 	l3dk_launch c = p->cfg[1];
-	c.chunk = ceil_div(nx, split_x((uint32_t)nx, c.blocks_y, c.slots, 1));
+	if (p->path == L3DK_PATH_HOOD)
+		c.chunk = c.chunk < nx ? c.chunk : (uint32_t)nx;
+	else
+		c.chunk = ceil_div(nx, split_x((uint32_t)nx, c.blocks_y, c.slots, 1));
 	c.blocks_x = ceil_div(nx, c.chunk);
 	return launch(p, &c, src, dst, 1, (uint32_t)nx, true, counts, pdl, s);
 }

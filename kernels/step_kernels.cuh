@@ -2,10 +2,11 @@
  * them with the rule as kernel parameters, rule_jit.cu compiles them again
  * with the rule as constants.
  *
- * Contract: fused_body, generic_body and hood_body are one thread's work in
- * the fused, generic and neighbourhood kernels; step_fused, step_generic and
- * step_hood are those kernels (templates over generations, words a lane, the
- * rule kind of cells.cuh's apply_rule, exact rows and counters).  Each
+ * Contract: fused_body, generic_body, hood_body and hood_lanes_body are one
+ * thread's work in the fused, generic and neighbourhood kernels (the last
+ * for rows that fit a warp); step_fused, step_generic, step_hood and
+ * step_hood_lanes are those kernels (templates over generations, words a
+ * lane, the rule kind of cells.cuh's apply_rule, exact rows and counters).  Each
  * kernel file that includes this has its own copy, in an anonymous
  * namespace, and compiles only the kernels it names.
  *
@@ -108,18 +109,18 @@ struct Lane {
 	}
 };
 
-/* z-sum of G words: each cell plus its z-1 and z+1 neighbours (0..3).
- * below/above: the words just before and after mine in the row (wrapping);
- * first/last: words 0 and wl of the row, used only when rows have padding:
- * the bits that should cross the wrap then come from zero padding, so word
- * 0's bit 0 is put above cell nz-1, and cell nz-1 below cell 0. */
+/* My G words shifted along z: up[i] holds each cell's z+1 neighbour, dn[i]
+ * its z-1 neighbour.  below/above: the words just before and after mine in
+ * the row (wrapping); first/last: words 0 and wl of the row, used only when
+ * rows have padding: the bits that should cross the wrap then come from
+ * zero padding, so word 0's bit 0 is put above cell nz-1, and cell nz-1
+ * below cell 0. */
 template <int G, bool EXACT>
-__device__ __forceinline__ void zsum_core(const uint32_t (&c)[G], uint32_t below,
-					  uint32_t above, uint32_t first, uint32_t last,
-					  uint32_t (&s0)[G], uint32_t (&s1)[G],
-					  const Lane<G> &L, uint32_t bl)
+__device__ __forceinline__ void zshift_core(const uint32_t (&c)[G], uint32_t below,
+					    uint32_t above, uint32_t first, uint32_t last,
+					    uint32_t (&up)[G], uint32_t (&dn)[G],
+					    const Lane<G> &L, uint32_t bl)
 {
-	uint32_t up[G], dn[G];
 #pragma unroll
 	for (int i = 0; i < G; i++) {
 		up[i] = __funnelshift_r(c[i], i + 1 < G ? c[i + 1] : above, 1);
@@ -132,6 +133,14 @@ __device__ __forceinline__ void zsum_core(const uint32_t (&c)[G], uint32_t below
 			up[i] |= L.wrapfix[i] & first_bit;
 		dn[0] |= L.lr == 0 ? (last >> bl) & 1u : 0u;
 	}
+}
+
+/* Each cell plus its z-1 and z+1 neighbours (0..3), as two bit planes. */
+template <int G>
+__device__ __forceinline__ void add_zwords(const uint32_t (&c)[G], const uint32_t (&up)[G],
+					   const uint32_t (&dn)[G], uint32_t (&s0)[G],
+					   uint32_t (&s1)[G])
+{
 #pragma unroll
 	for (int i = 0; i < G; i++) {
 		s0[i] = xor3(up[i], c[i], dn[i]);
@@ -139,10 +148,23 @@ __device__ __forceinline__ void zsum_core(const uint32_t (&c)[G], uint32_t below
 	}
 }
 
-/* The same with the neighbour words taken from the other lanes of the row. */
+/* z-sum of G words: each cell plus its z-1 and z+1 neighbours (0..3). */
 template <int G, bool EXACT>
-__device__ __forceinline__ void zsum(const uint32_t (&c)[G], uint32_t (&s0)[G],
-				     uint32_t (&s1)[G], const Lane<G> &L, uint32_t bl)
+__device__ __forceinline__ void zsum_core(const uint32_t (&c)[G], uint32_t below,
+					  uint32_t above, uint32_t first, uint32_t last,
+					  uint32_t (&s0)[G], uint32_t (&s1)[G],
+					  const Lane<G> &L, uint32_t bl)
+{
+	uint32_t up[G], dn[G];
+	zshift_core<G, EXACT>(c, below, above, first, last, up, dn, L, bl);
+	add_zwords<G>(c, up, dn, s0, s1);
+}
+
+/* zshift_core with the neighbour words taken from the other lanes of the
+ * row (every lane of the warp must call it). */
+template <int G, bool EXACT>
+__device__ __forceinline__ void zshift(const uint32_t (&c)[G], uint32_t (&up)[G],
+				       uint32_t (&dn)[G], const Lane<G> &L, uint32_t bl)
 {
 	uint32_t below = __shfl_sync(FULL, c[G - 1], L.src_below);
 	uint32_t above = __shfl_sync(FULL, c[0], L.src_above);
@@ -155,7 +177,17 @@ __device__ __forceinline__ void zsum(const uint32_t (&c)[G], uint32_t (&s0)[G],
 		first = __shfl_sync(FULL, c[0], L.src_first);
 		last = __shfl_sync(FULL, mine, L.src_last);
 	}
-	zsum_core<G, EXACT>(c, below, above, first, last, s0, s1, L, bl);
+	zshift_core<G, EXACT>(c, below, above, first, last, up, dn, L, bl);
+}
+
+/* zsum_core, the neighbour words from the other lanes of the row. */
+template <int G, bool EXACT>
+__device__ __forceinline__ void zsum(const uint32_t (&c)[G], uint32_t (&s0)[G],
+				     uint32_t (&s1)[G], const Lane<G> &L, uint32_t bl)
+{
+	uint32_t up[G], dn[G];
+	zshift<G, EXACT>(c, up, dn, L, bl);
+	add_zwords<G>(c, up, dn, s0, s1);
 }
 
 /* Copies from global to shared memory that complete in the background
@@ -597,6 +629,237 @@ __device__ __forceinline__ void hood_body(const StepArgs &a)
 		flush_counts(a.counts, pop, born, died);
 }
 
+/* The F, C, E and H neighbourhoods again, for rows that fit a warp: the
+ * fused kernel's lanes (a row is lpr lanes of G consecutive words; the z
+ * neighbours across words come from shuffles) march along x through a chunk
+ * of planes.  Each plane read (my words of rows y-1, y and y+1: vector loads
+ * that the threads of the rows around share through L1) is summed once into
+ * what it gives the three output planes around it: q to plane x-1 (whose
+ * neighbour at dx = +1 it is), m to its own plane, r to plane x+1.  With up
+ * and dn a row's z+1 and z-1 neighbours, and a z pair their sum:
+ *   F: q = r = c(y);                    m = c(y-1) + c(y+1) + z pair of y
+ *   C: q = r = z pairs of y-1 and y+1;  m = 0
+ *   E: q = r = c(y-1) + c(y+1) + z pair of y;  m = z pairs of y-1 and y+1
+ *   H: q = c(y) + dn(y) + c(y-1);  r = c(y) + up(y) + c(y+1);
+ *      m = c(y-1) + c(y+1) + z pair of y + up(y-1) + dn(y+1)
+ * and plane x's count is q(x+1) + m(x) + r(x-1) (rule.h's offsets), added
+ * as q(x+1) + acc(x) with acc(x) = m(x) + r(x-1) made when plane x is read.
+ * Each plane's partial sums are made once instead of once an output
+ * reading them, and a lane's loads and index arithmetic serve G words. */
+template <int HOOD, int G, bool EXACT>
+__device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane<G> &L,
+					   uint32_t bl, uint32_t (&q)[3][G],
+					   uint32_t (&m)[3][G], uint32_t (&r)[3][G])
+{
+	uint32_t up[3][G], dn[3][G];
+	if (HOOD != L3DK_HOOD_CORNER)
+		zshift<G, EXACT>(c[1], up[1], dn[1], L, bl);
+	if (HOOD != L3DK_HOOD_FACE) {
+		zshift<G, EXACT>(c[0], up[0], dn[0], L, bl);
+		zshift<G, EXACT>(c[2], up[2], dn[2], L, bl);
+	}
+#pragma unroll
+	for (int i = 0; i < G; i++) {
+		uint32_t t[3];
+		if (HOOD == L3DK_HOOD_FACE) {
+			q[0][i] = r[0][i] = c[1][i];
+			sum4(c[0][i], c[2][i], up[1][i], dn[1][i], t);
+			m[0][i] = t[0], m[1][i] = t[1], m[2][i] = t[2];
+		} else if (HOOD == L3DK_HOOD_CORNER) {
+			sum4(up[0][i], dn[0][i], up[2][i], dn[2][i], t);
+			q[0][i] = r[0][i] = t[0], q[1][i] = r[1][i] = t[1], q[2][i] = r[2][i] = t[2];
+		} else if (HOOD == L3DK_HOOD_EDGE) {
+			sum4(c[0][i], c[2][i], up[1][i], dn[1][i], t);
+			q[0][i] = r[0][i] = t[0], q[1][i] = r[1][i] = t[1], q[2][i] = r[2][i] = t[2];
+			sum4(up[0][i], dn[0][i], up[2][i], dn[2][i], t);
+			m[0][i] = t[0], m[1][i] = t[1], m[2][i] = t[2];
+		} else {
+			fa(c[1][i], dn[1][i], c[0][i], q[0][i], q[1][i]);
+			fa(c[1][i], up[1][i], c[2][i], r[0][i], r[1][i]);
+			uint32_t in[6] = {c[0][i], c[2][i], up[1][i], dn[1][i], up[0][i], dn[2][i]};
+			uint32_t n[5];
+			sum6(in, n);
+			m[0][i] = n[0], m[1][i] = n[1], m[2][i] = n[2];
+		}
+	}
+}
+
+/* a (NA bits) + b (NB bits) into NOUT bits, the sum known to fit (no carry
+ * out of the top bit).  Unrolled, every bit's case is known: a full adder
+ * where three bits meet, a half adder where two do. */
+template <int NA, int NB, int NOUT>
+__device__ __forceinline__ void add_bits(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	constexpr int MOST = NA > NB ? NA : NB;
+	uint32_t k = 0;
+#pragma unroll
+	for (int i = 0; i < NOUT; i++) {
+		const uint32_t x = i < NA ? a[i] : 0, y = i < NB ? b[i] : 0;
+		const int inputs = (i < NA) + (i < NB) + (i >= 1 && i <= MOST);
+		if (i == NOUT - 1) {
+			out[i] = x ^ y ^ k;
+		} else if (inputs == 3) {
+			fa(x, y, k, out[i], k);
+		} else {
+			out[i] = x ^ y ^ k;
+			k = (x & y) | (k & (x | y));
+		}
+	}
+}
+
+/* What a lane carries from one plane of the march to the next. */
+template <int G>
+struct HoodCarry {
+	uint32_t r[3][G];      /* r of the plane last read */
+	uint32_t acc[4][G];    /* m(x) + r(x-1) for output plane x */
+	uint32_t self[G];      /* plane x's cells of my words of row y */
+};
+
+/* m(x) + r(x-1) of word i (F at most 5, C 4, E 8, H 9). */
+template <int HOOD, int G>
+__device__ __forceinline__ void hood_acc(const uint32_t (&m)[3][G], const uint32_t (&r)[3][G],
+					 uint32_t (&acc)[4][G], int i)
+{
+	const uint32_t mi[3] = {m[0][i], m[1][i], m[2][i]}, ri[3] = {r[0][i], r[1][i], r[2][i]};
+	uint32_t t[4] = {0, 0, 0, 0};
+	if (HOOD == L3DK_HOOD_FACE)
+		add_bits<3, 1, 3>(mi, ri, t);
+	else if (HOOD == L3DK_HOOD_CORNER)
+		t[0] = ri[0], t[1] = ri[1], t[2] = ri[2];
+	else if (HOOD == L3DK_HOOD_EDGE)
+		add_bits<3, 3, 4>(mi, ri, t);
+	else
+		add_bits<3, 2, 4>(mi, ri, t);
+#pragma unroll
+	for (int b = 0; b < 4; b++)
+		acc[b][i] = t[b];
+}
+
+/* q(x+1) + acc(x) of word i: plane x's count (F 0..6, C 0..8, E, H 0..12). */
+template <int HOOD, int G>
+__device__ __forceinline__ void hood_sum(const uint32_t (&q)[3][G], const uint32_t (&acc)[4][G],
+					 int i, uint32_t n[5])
+{
+	const uint32_t qi[3] = {q[0][i], q[1][i], q[2][i]};
+	const uint32_t ai[4] = {acc[0][i], acc[1][i], acc[2][i], acc[3][i]};
+	n[3] = n[4] = 0;
+	if (HOOD == L3DK_HOOD_FACE)
+		add_bits<1, 3, 3>(qi, ai, n);
+	else if (HOOD == L3DK_HOOD_CORNER)
+		add_bits<3, 3, 4>(qi, ai, n);
+	else if (HOOD == L3DK_HOOD_EDGE)
+		add_bits<3, 4, 4>(qi, ai, n);
+	else
+		add_bits<2, 4, 4>(qi, ai, n);
+}
+
+/* Planes a block of the lanes kernel marches through (two more are read). */
+constexpr uint32_t HOOD_LANES_CHUNK = 16;
+
+template <int G>
+__device__ __forceinline__ void load_words(uint32_t (&w)[G], const uint32_t *p)
+{
+	if constexpr (G == 4) {
+		uint4 v = __ldg(reinterpret_cast<const uint4 *>(p));
+		w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+	} else {
+		uint2 v = __ldg(reinterpret_cast<const uint2 *>(p));
+		w[0] = v.x, w[1] = v.y;
+	}
+}
+
+/* My words of rows y-1, y, y+1 (offsets off) of plane x; zeros for a lane
+ * without a row. */
+template <int G>
+__device__ __forceinline__ void load_plane(const StepArgs &a, int64_t x, const uint64_t (&off)[3],
+					   bool mine, uint32_t (&c)[3][G])
+{
+	if (!a.open)
+		x = x < 0 ? x + a.nx : x >= (int64_t)a.nx ? x - a.nx : x;
+	const uint32_t *plane = a.src + x * (int64_t)a.plane;
+#pragma unroll
+	for (int j = 0; j < 3; j++) {
+#pragma unroll
+		for (int i = 0; i < G; i++)
+			c[j][i] = 0;
+		if (mine)
+			load_words<G>(c[j], plane + off[j]);
+	}
+}
+
+/* Read plane x+1 and write plane x, from what was carried for plane x
+ * (now) into what plane x+1 will need (next). */
+template <int HOOD, int G, int RULE, bool EXACT, bool STATS>
+__device__ __forceinline__ void hood_lanes_plane(const StepArgs &a, const Lane<G> &L,
+						 const uint64_t (&off)[3], bool mine, uint32_t x,
+						 const HoodCarry<G> &now, HoodCarry<G> &next,
+						 uint32_t (&counts)[3])
+{
+	uint32_t c[3][G], q[3][G], m[3][G], out[G];
+	load_plane<G>(a, (int64_t)x + 1, off, mine, c);
+	hood_parts<HOOD, G, EXACT>(c, L, a.bl, q, m, next.r);
+#pragma unroll
+	for (int i = 0; i < G; i++) {
+		uint32_t n[5];
+		hood_sum<HOOD, G>(q, now.acc, i, n);
+		out[i] = apply_rule<RULE>(a, n, now.self[i]);
+		if (!EXACT)
+			out[i] &= L.valid[i];
+		if (STATS && mine) {
+			counts[0] += __popc(out[i]);
+			counts[1] += __popc(out[i] & ~now.self[i]);
+			counts[2] += __popc(now.self[i] & ~out[i]);
+		}
+		hood_acc<HOOD, G>(m, now.r, next.acc, i);
+		next.self[i] = c[1][i];
+	}
+	if (mine)
+		store_words<G>(a.dst + (uint64_t)x * a.plane + off[1], out);
+}
+
+/* One thread of step_hood_lanes: row group blockIdx.y, chunk blockIdx.x of
+ * a.chunk planes.  Two carries take turns, so nothing is copied between
+ * planes. */
+template <int HOOD, int G, int RULE, bool EXACT, bool STATS>
+__device__ __forceinline__ void hood_lanes_body(const StepArgs &a)
+{
+	const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	const Lane<G> L(a, lane);
+	const uint32_t y = (blockIdx.y * (blockDim.x >> 5) + warp) * a.rpw + L.rw;
+	const bool mine = L.slot && y < a.ny;
+	const uint32_t ym = y == 0 ? a.ny - 1 : y - 1, yp = y + 1 >= a.ny ? 0 : y + 1;
+	const uint32_t col = L.lr * G;
+	const uint64_t off[3] = {(uint64_t)ym * a.w32 + col, (uint64_t)y * a.w32 + col,
+				 (uint64_t)yp * a.w32 + col};
+	const uint32_t x0 = blockIdx.x * a.chunk;
+	const uint32_t x1 = x0 + a.chunk < a.nx ? x0 + a.chunk : a.nx;
+	HoodCarry<G> carry[2];
+	uint32_t counts[3] = {0, 0, 0};
+
+	wait_for_previous_grid();
+	{
+		uint32_t c[3][G], q[3][G], m[3][G], r[3][G];
+		load_plane<G>(a, (int64_t)x0 - 1, off, mine, c);
+		hood_parts<HOOD, G, EXACT>(c, L, a.bl, q, m, r);
+		load_plane<G>(a, x0, off, mine, c);
+		hood_parts<HOOD, G, EXACT>(c, L, a.bl, q, m, carry[0].r);
+#pragma unroll
+		for (int i = 0; i < G; i++) {
+			hood_acc<HOOD, G>(m, r, carry[0].acc, i);
+			carry[0].self[i] = c[1][i];
+		}
+	}
+	for (uint32_t x = x0; x < x1; x += 2) {
+		hood_lanes_plane<HOOD, G, RULE, EXACT, STATS>(a, L, off, mine, x, carry[0],
+							      carry[1], counts);
+		if (x + 1 < x1)
+			hood_lanes_plane<HOOD, G, RULE, EXACT, STATS>(a, L, off, mine, x + 1,
+								      carry[1], carry[0], counts);
+	}
+	if (STATS)
+		flush_counts(a.counts, counts[0], counts[1], counts[2]);
+}
+
 /* The kernels.  Two fused stages of 4 words a lane want about 176
  * registers: 8 warps an SM.  At 168 (a few spills to L1) 12 warps fit,
  * which measured 14% faster. */
@@ -617,6 +880,12 @@ template <int HOOD, int RULE, bool STATS>
 __global__ void step_hood(const __grid_constant__ StepArgs a)
 {
 	hood_body<HOOD, RULE, STATS>(a);
+}
+
+template <int HOOD, int G, int RULE, bool EXACT, bool STATS>
+__global__ void step_hood_lanes(const __grid_constant__ StepArgs a)
+{
+	hood_lanes_body<HOOD, G, RULE, EXACT, STATS>(a);
 }
 
 } /* namespace */

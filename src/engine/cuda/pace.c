@@ -17,6 +17,7 @@ static const struct {
 	{"chunk", offsetof(l3dk_tuning, chunk)},     {"words", offsetof(l3dk_tuning, words)},
 	{"generic", offsetof(l3dk_tuning, generic)}, {"tiles", offsetof(l3dk_tuning, tiles)},
 	{"tilez", offsetof(l3dk_tuning, tilez)},     {"params", offsetof(l3dk_tuning, params)},
+	{"regs", offsetof(l3dk_tuning, regs)},
 };
 
 void cuda_tuning(l3dk_tuning *t)

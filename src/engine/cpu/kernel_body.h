@@ -525,9 +525,8 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
 	}
 }
 
-/* One instance per rule kind, row kind (nz a multiple of 64 or not; for
- * B6/S567 only, elsewhere the general code serves both) and layout
- * (packed short rows or chunks of long ones). */
+/* One instance per rule kind, row kind (nz a multiple of 64 or not) and
+ * layout (packed short rows or chunks of long ones). */
 #define BAND_CASE(kind, whole, packed)                                        \
 	FN(band_kind)(p, s, xa, xb, ya, yb, ring, counts, kind, whole, packed)
 /* CASE(a, b, packed) for the layout of the plan's rows. */
@@ -543,6 +542,13 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
 #define BY_LAYOUT(CASE, a, b) CASE(a, b, false)
 #endif
 #define BAND_LAYOUT(kind, whole) BY_LAYOUT(BAND_CASE, kind, whole)
+#define BAND_ROWS(kind)                                                       \
+	do {                                                                  \
+		if (p->nz % 64 == 0)                                          \
+			BAND_LAYOUT(kind, true);                              \
+		else                                                          \
+			BAND_LAYOUT(kind, false);                             \
+	} while (0)
 
 #include "kernel_hood.h"
 
@@ -555,19 +561,15 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 		return;
 	}
 	switch (p->rule_kind) {
-	case CPU_RULE_B6S567:
-		if (p->nz % 64 == 0)
-			BAND_LAYOUT(CPU_RULE_B6S567, true);
-		else
-			BAND_LAYOUT(CPU_RULE_B6S567, false);
-		break;
-	case CPU_RULE_TREE3: BAND_LAYOUT(CPU_RULE_TREE3, false); break;
-	case CPU_RULE_TREE4: BAND_LAYOUT(CPU_RULE_TREE4, false); break;
-	default: BAND_LAYOUT(CPU_RULE_TREE5, false); break;
+	case CPU_RULE_B6S567: BAND_ROWS(CPU_RULE_B6S567); break;
+	case CPU_RULE_TREE3: BAND_ROWS(CPU_RULE_TREE3); break;
+	case CPU_RULE_TREE4: BAND_ROWS(CPU_RULE_TREE4); break;
+	default: BAND_ROWS(CPU_RULE_TREE5); break;
 	}
 }
 
 #undef BAND_CASE
+#undef BAND_ROWS
 #undef BAND_LAYOUT
 #undef BY_LAYOUT
 #undef TXOR3

@@ -542,13 +542,15 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
 #define BY_LAYOUT(CASE, a, b) CASE(a, b, false)
 #endif
 #define BAND_LAYOUT(kind, whole) BY_LAYOUT(BAND_CASE, kind, whole)
-#define BAND_ROWS(kind)                                                       \
+/* LAYOUT(a, whole) for the plan's rows: whole when nz is a multiple of 64. */
+#define BY_ROWS(LAYOUT, a)                                                    \
 	do {                                                                  \
 		if (p->nz % 64 == 0)                                          \
-			BAND_LAYOUT(kind, true);                              \
+			LAYOUT(a, true);                                      \
 		else                                                          \
-			BAND_LAYOUT(kind, false);                             \
+			LAYOUT(a, false);                                     \
 	} while (0)
+#define BAND_ROWS(kind) BY_ROWS(BAND_LAYOUT, kind)
 
 #include "kernel_hood.h"
 
@@ -570,6 +572,7 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 
 #undef BAND_CASE
 #undef BAND_ROWS
+#undef BY_ROWS
 #undef BAND_LAYOUT
 #undef BY_LAYOUT
 #undef TXOR3

@@ -325,13 +325,7 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 #define HOOD_CASE(hood, whole, packed)                                        \
 	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, whole, packed)
 #define HOOD_LAYOUT(hood, whole) BY_LAYOUT(HOOD_CASE, hood, whole)
-#define HOOD_ROWS(hood)                                                       \
-	do {                                                                  \
-		if (p->nz % 64 == 0)                                          \
-			HOOD_LAYOUT(hood, true);                              \
-		else                                                          \
-			HOOD_LAYOUT(hood, false);                             \
-	} while (0)
+#define HOOD_ROWS(hood) BY_ROWS(HOOD_LAYOUT, hood)
 
 static void FN(band_hood)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 			  uint64_t xb, uint64_t ya, uint64_t yb,

@@ -32,12 +32,11 @@ typedef enum cpu_simd {
 
 enum cpu_rule_kind {
 	CPU_RULE_B6S567,   /* next = [S==6] | (self & [S in {7,8}]) */
-	/* any rule: a multiplexer tree over the low 3, 4 or 5 bits of S, as
-	 * deep as the largest S that gives a live cell needs */
-	CPU_RULE_TREE3,
-	CPU_RULE_TREE4,
-	CPU_RULE_TREE5
+	CPU_RULE_GROUPS    /* any rule: its groups of four S (kernel_body.h) */
 };
+
+/* Groups of four counts, S = 4j .. 4j + 3 (j = 0..6). */
+#define CPU_GROUPS 7
 
 /* Everything a kernel needs that does not change from step to step. */
 typedef struct cpu_plan {
@@ -53,12 +52,15 @@ typedef struct cpu_plan {
 				     per step: dst must be vector-aligned) */
 	int rule_kind;
 	int hood;                 /* rule_hood: RULE_MOORE, or kernel_hood.h's */
-	/* CPU_RULE_TREE*: for S = 2i, 2i+1 (i = 0..13), the pair of outcomes
-	 * coded as 2*f(2i) + f(2i+1), for dead (birth) and live (survive)
-	 * cells; S counts the cell itself, so a live cell survives on S-1.
-	 * Other neighbourhoods: the same for the count n of neighbours alone
-	 * (i = 0..7), a live cell surviving on n. */
+	/* CPU_RULE_GROUPS: for S = 2i, 2i+1 (i = 0..13), the pair of
+	 * outcomes coded as 2*f(2i) + f(2i+1), for dead (birth) and live
+	 * (survive) cells; S counts the cell itself, so a live cell survives
+	 * on S-1.  Other neighbourhoods: the same for the count n of
+	 * neighbours alone (i = 0..7), a live cell surviving on n.
+	 * group_codes[j]: group j's four pair codes, dead ones first, as
+	 * 64 a + 16 b + 4 c + d (0: the group never gives a live cell). */
 	uint8_t pairs_dead[14], pairs_live[14];
+	uint8_t group_codes[CPU_GROUPS];
 } cpu_plan;
 
 /* Words of ring scratch one thread needs (two planes of Y for a tile). */

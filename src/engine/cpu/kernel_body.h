@@ -249,52 +249,74 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
 	return TL(g, hi[1], mask, TA & ~TB & TC);
 }
 
-/* Any rule: a multiplexer tree over the low `depth` bits of S whose
- * leaves, chosen per pair of S values, are 0, s0, ~s0 or 1.  The rule
- * gives no live cell for S >= 2^depth (S <= 27 needs depth 5). */
-ALWAYS_INLINE V FN(tree)(const uint8_t *pairs, const V *leaf, const V s[5],
-			 const int depth)
+/* Any rule, as the sum of its groups: S = 4j + 2 s1 + s0 for j = (s4 s3
+ * s2) = 0..6, and within group j the next state is a function of the
+ * cell, s1 and s0 alone: one ternary operation, whose truth table comes
+ * from the group's four pair codes (the plan's group code, kernel.h).
+ * The next state is the OR over the groups of [j = (s4 s3 s2)] and that
+ * function: three operations a group the rule uses, none for one it does
+ * not.  The code picks one of 256 cases of a switch, the same branch for
+ * every vector.  Measured against the multiplexer tree over the bits of S
+ * that this replaces (kernels/NOTES.md). */
+ALWAYS_INLINE V FN(group)(int j, const V s[5])
 {
-	const int quads = depth == 5 ? 7 : 1 << (depth - 2);
-	V l2[8];
-	for (int j = 0; j < quads; j++)
-		l2[j] = TL(s[1], leaf[pairs[2 * j]], leaf[pairs[2 * j + 1]], TMUX);
-	V a = TL(s[2], l2[0], l2[1], TMUX);
-	if (depth == 3)
-		return a;
-	V b = TL(s[2], l2[2], l2[3], TMUX);
-	V lo = TL(s[3], a, b, TMUX);
-	if (depth == 4)
-		return lo;
-	V c = TL(s[2], l2[4], l2[5], TMUX);
-	/* S in 24..27 has s2 = 0: l2[6] needs no partner */
-	V hi = TL(s[3], c, l2[6], TMUX);
-	return TL(s[4], lo, hi, TMUX);
+	switch (j) {
+	case 0: return TL(s[4], s[3], s[2], ~TA & ~TB & ~TC);
+	case 1: return TL(s[4], s[3], s[2], ~TA & ~TB & TC);
+	case 2: return TL(s[4], s[3], s[2], ~TA & TB & ~TC);
+	case 3: return TL(s[4], s[3], s[2], ~TA & TB & TC);
+	case 4: return TL(s[4], s[3], s[2], TA & ~TB & ~TC);
+	case 5: return TL(s[4], s[3], s[2], TA & ~TB & TC);
+	default: return TL(s[4], s[3], s[2], TA & TB & ~TC);
+	}
 }
 
-/* A dead cell's and a live cell's trees, and the cell picks: any rule
- * as a function of the bits of a count and the cell itself. */
-ALWAYS_INLINE V FN(trees)(const uint8_t *pairs_dead, const uint8_t *pairs_live,
-			  const V s[5], V self, const int depth)
+/* A pair code's outcome (0: never, 1: on s0, 2: on ~s0, 3: always) as a
+ * function of x = s0. */
+#define PAIR_LEAF(k, x) ((k) == 0 ? (x) & ~(x) : (k) == 1 ? (x) : (k) == 2 ? ~(x) : (x) | ~(x))
+/* The group's function of (self, s1, s0) for dead pair codes a, b and
+ * live ones c, d (for s1 = 0 and 1). */
+#define GROUP_TABLE(a, b, c, d)                                               \
+	((~TA & ((~TB & PAIR_LEAF(a, TC)) | (TB & PAIR_LEAF(b, TC)))) |       \
+	 (TA & ((~TB & PAIR_LEAF(c, TC)) | (TB & PAIR_LEAF(d, TC)))))
+#define GROUP_CASE(a, b, c, d)                                                \
+	case 64 * (a) + 16 * (b) + 4 * (c) + (d):                             \
+		return TL(self, s1, s0, GROUP_TABLE(a, b, c, d))
+#define GROUP_CASES4(a, b, c)                                                 \
+	GROUP_CASE(a, b, c, 0); GROUP_CASE(a, b, c, 1);                      \
+	GROUP_CASE(a, b, c, 2); GROUP_CASE(a, b, c, 3)
+#define GROUP_CASES16(a, b)                                                   \
+	GROUP_CASES4(a, b, 0); GROUP_CASES4(a, b, 1);                        \
+	GROUP_CASES4(a, b, 2); GROUP_CASES4(a, b, 3)
+#define GROUP_CASES64(a)                                                      \
+	GROUP_CASES16(a, 0); GROUP_CASES16(a, 1);                            \
+	GROUP_CASES16(a, 2); GROUP_CASES16(a, 3)
+ALWAYS_INLINE V FN(group_fn)(int code, V self, V s1, V s0)
 {
-	V zero = VSPLAT(0);
-	V leaf[4] = {zero, s[0], ~s[0], ~zero};
-	V dead = FN(tree)(pairs_dead, leaf, s, depth);
-	V live = FN(tree)(pairs_live, leaf, s, depth);
-	return TL(self, dead, live, TMUX);
+	switch (code) {
+	GROUP_CASES64(0); GROUP_CASES64(1); GROUP_CASES64(2); GROUP_CASES64(3);
+	default: return self;    /* not reached: codes are 0..255 */
+	}
 }
+#undef GROUP_CASES64
+#undef GROUP_CASES16
+#undef GROUP_CASES4
+#undef GROUP_CASE
+#undef GROUP_TABLE
+#undef PAIR_LEAF
 
-ALWAYS_INLINE V FN(rule_table)(const uint8_t *pairs_dead, const uint8_t *pairs_live,
-			       const V s4[4], const V hi[2], V self, V mask,
-			       const int depth)
+/* The groups the rule uses (the plan's list), each added to the result:
+ * a loop of as many turns as the rule has groups, always the same ones. */
+ALWAYS_INLINE V FN(rule_groups)(const uint8_t *used, int n_used, const uint8_t *codes,
+				const V s[5], V self)
 {
-	V s[5] = {s4[0], s4[1], s4[2], s4[3], hi[0] | hi[1]};
-	V f = FN(trees)(pairs_dead, pairs_live, s, self, depth);
-	if (depth == 5)
-		return f & mask;
-	/* S beyond the tree: s4 (S >= 16), and s3 when the tree stops at 8 */
-	V big = depth == 4 ? hi[0] | hi[1] : TL(s[3], hi[0], hi[1], TA | TB | TC);
-	return TL(f, big, mask, TA & ~TB & TC);
+	V out = VSPLAT(0);
+	for (int k = 0; k < n_used; k++) {
+		int j = used[k];
+		V h = FN(group_fn)(codes[j], self, s[1], s[0]);
+		out = TL(FN(group)(j, s), h, out, (TA & TB) | TC);
+	}
+	return out;
 }
 
 /* What a pass reads of the plan on every vector, copied out of it: the
@@ -303,15 +325,25 @@ ALWAYS_INLINE V FN(rule_table)(const uint8_t *pairs_dead, const uint8_t *pairs_l
 typedef struct FN(hot) {
 	bool stream;
 	uint64_t prefetch;
-	uint8_t pairs_dead[14], pairs_live[14];
+	uint8_t codes[CPU_GROUPS], used[CPU_GROUPS];
+	int n_used;
 } FN(hot);
 
 ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 {
 	h->stream = p->stream;
 	h->prefetch = (uint64_t)p->prefetch * 8;
-	memcpy(h->pairs_dead, p->pairs_dead, sizeof h->pairs_dead);
-	memcpy(h->pairs_live, p->pairs_live, sizeof h->pairs_live);
+	memcpy(h->codes, p->group_codes, sizeof h->codes);
+	h->n_used = 0;
+	for (int j = 0; j < CPU_GROUPS; j++)
+		if (p->group_codes[j])
+			h->used[h->n_used++] = (uint8_t)j;
+}
+
+/* The rule of the plan's groups (rule_groups), from FN(hot). */
+ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
+{
+	return FN(rule_groups)(h->used, h->n_used, h->codes, s, self);
 }
 
 /* Store one vector of the next generation and, when counting, add its
@@ -337,10 +369,9 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 			    V acc[3], const bool count, const int kind)
 {
 	V self = *(const VU *)self_at;
-	V out = kind == CPU_RULE_B6S567
-		? FN(rule_b6s567)(s, hi, self, mask)
-		: FN(rule_table)(h->pairs_dead, h->pairs_live, s, hi, self, mask,
-				 kind - CPU_RULE_TREE3 + 3);
+	V s5[5] = {s[0], s[1], s[2], s[3], hi[0] | hi[1]};
+	V out = kind == CPU_RULE_B6S567 ? FN(rule_b6s567)(s, hi, self, mask)
+					: FN(rule_of)(h, s5, self) & mask;
 	FN(store)(h, out, self, out_at, acc, count);
 }
 
@@ -562,12 +593,10 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 		FN(band_hood)(p, s, xa, xb, ya, yb, counts);
 		return;
 	}
-	switch (p->rule_kind) {
-	case CPU_RULE_B6S567: BAND_ROWS(CPU_RULE_B6S567); break;
-	case CPU_RULE_TREE3: BAND_ROWS(CPU_RULE_TREE3); break;
-	case CPU_RULE_TREE4: BAND_ROWS(CPU_RULE_TREE4); break;
-	default: BAND_ROWS(CPU_RULE_TREE5); break;
-	}
+	if (p->rule_kind == CPU_RULE_B6S567)
+		BAND_ROWS(CPU_RULE_B6S567);
+	else
+		BAND_ROWS(CPU_RULE_GROUPS);
 }
 
 #undef BAND_CASE

@@ -8,10 +8,10 @@
  * zrow) in registers as it slides along y, and a full-adder tree sums the
  * 6 words (sum6: 8 operations).  C, E and H: each row's contribution to
  * the counts of the rows beside it and to its own is summed once, when
- * the row is loaded, and shared (plane_parts, below).  The rule is then a
- * multiplexer tree over the 3 or 4 bits of the count, as for Moore's
- * general rules (tree in kernel_body.h), with the count of neighbours
- * alone (the cell is not part of it).
+ * the row is loaded, and shared (plane_parts, below).  The rule is then
+ * applied by its groups of four counts, as for Moore's general rules
+ * (rule_groups in kernel_body.h), to the count of neighbours alone (the
+ * cell is not part of it).
  *
  * Offsets (dx,dy,dz) are plane, row and bit: dx picks the input plane,
  * dy the row (for packed short rows, the neighbouring rows of the same
@@ -89,10 +89,10 @@ ALWAYS_INLINE void FN(face_count)(const FN(chunk) *k, const FN(window) *w, V n[4
  * the rule, the store, and the counts for a log line. */
 ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
 				 uint64_t *out_at, V mask, V acc[3],
-				 const bool count, const int depth)
+				 const bool count)
 {
 	V s[5] = {n[0], n[1], n[2], n[3], VSPLAT(0)};
-	V out = FN(trees)(h->pairs_dead, h->pairs_live, s, self, depth) & mask;
+	V out = FN(rule_of)(h, s, self) & mask;
 	FN(store)(h, out, self, out_at, acc, count);
 }
 
@@ -111,7 +111,7 @@ ALWAYS_INLINE void FN(face_row)(const cpu_plan *p, const FN(chunk) *k, const FN(
 	FN(window) win = {pr, cu, nx};
 	V n[4];
 	FN(face_count)(k, &win, n, packed);
-	FN(emit_hood)(h, n, cu[1].c, out_plane + y * w + k->off, k->outmask, acc, count, 3);
+	FN(emit_hood)(h, n, cu[1].c, out_plane + y * w + k->off, k->outmask, acc, count);
 }
 
 /* ---- C, E and H: partial sums made once a row, shared between rows ----
@@ -251,8 +251,7 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			V n[4];
 			FN(parts_count)(&k, &q0, &q1, &q2, n, hood, packed);
 			V self = *(const VU *)(in[1] + y * w + k.off);
-			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask, acc, count,
-				      4);
+			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask, acc, count);
 			q0 = q1;
 			q1 = q2;
 		}

@@ -159,6 +159,14 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 
 /* ---- the plan: geometry, vector width, rule ---- */
 
+/* Each group's four pair codes in one (kernel.h). */
+static void plan_groups(cpu_plan *p)
+{
+	for (int j = 0; j < CPU_GROUPS; j++)
+		p->group_codes[j] = (uint8_t)(64 * p->pairs_dead[2 * j] + 16 * p->pairs_dead[2 * j + 1] +
+					      4 * p->pairs_live[2 * j] + p->pairs_live[2 * j + 1]);
+}
+
 /* F, C, E, H: pairs over the neighbour count n (0..15). */
 static void plan_rule_hood(cpu_plan *p, const rule *r)
 {
@@ -171,6 +179,8 @@ static void plan_rule_hood(cpu_plan *p, const rule *r)
 		p->pairs_dead[i] = (uint8_t)dead;
 		p->pairs_live[i] = (uint8_t)live;
 	}
+	p->rule_kind = CPU_RULE_GROUPS;
+	plan_groups(p);
 }
 
 static void plan_rule(cpu_plan *p, const rule *r)
@@ -184,7 +194,6 @@ static void plan_rule(cpu_plan *p, const rule *r)
 		p->rule_kind = CPU_RULE_B6S567;
 		return;
 	}
-	unsigned top = 0;     /* largest S that gives a live cell */
 	for (unsigned i = 0; i < 14; i++) {
 		unsigned dead = 0, live = 0;
 		for (unsigned sum = 2 * i; sum < 2 * i + 2; sum++) {
@@ -193,13 +202,12 @@ static void plan_rule(cpu_plan *p, const rule *r)
 			unsigned s = sum >= 1 ? (r->survive >> (sum - 1)) & 1u : 0;
 			dead = 2 * dead + b;
 			live = 2 * live + s;
-			if (b || s)
-				top = sum;
 		}
 		p->pairs_dead[i] = (uint8_t)dead;
 		p->pairs_live[i] = (uint8_t)live;
 	}
-	p->rule_kind = top < 8 ? CPU_RULE_TREE3 : top < 16 ? CPU_RULE_TREE4 : CPU_RULE_TREE5;
+	p->rule_kind = CPU_RULE_GROUPS;
+	plan_groups(p);
 }
 
 /* Vectors of whole chunks of a row: the widest whose lane count divides

@@ -76,13 +76,14 @@ kernel_fn hood_lanes_kernel(const l3dk_plan *p, bool stats)
 {
 	if (p->jit[stats])
 		return p->jit[stats];
+	step_fn fn;
 	switch (p->hood) {
-	case L3DK_HOOD_FACE: return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_FACE>(p->g, p->exact, stats);
-	case L3DK_HOOD_CORNER:
-		return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_CORNER>(p->g, p->exact, stats);
-	case L3DK_HOOD_EDGE: return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_EDGE>(p->g, p->exact, stats);
-	default: return (kernel_fn)hood_lanes_for_words<L3DK_HOOD_HEX>(p->g, p->exact, stats);
+	case L3DK_HOOD_FACE: fn = hood_lanes_for_words<L3DK_HOOD_FACE>(p->g, p->exact, stats); break;
+	case L3DK_HOOD_CORNER: fn = hood_lanes_for_words<L3DK_HOOD_CORNER>(p->g, p->exact, stats); break;
+	case L3DK_HOOD_EDGE: fn = hood_lanes_for_words<L3DK_HOOD_EDGE>(p->g, p->exact, stats); break;
+	default: fn = hood_lanes_for_words<L3DK_HOOD_HEX>(p->g, p->exact, stats); break;
 	}
+	return (kernel_fn)fn;
 }
 
 template <int HOOD>

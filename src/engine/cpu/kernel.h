@@ -52,15 +52,15 @@ typedef struct cpu_plan {
 				     per step: dst must be vector-aligned) */
 	int rule_kind;
 	int hood;                 /* rule_hood: RULE_MOORE, or kernel_hood.h's */
-	/* CPU_RULE_GROUPS: for S = 2i, 2i+1 (i = 0..13), the pair of
-	 * outcomes coded as 2*f(2i) + f(2i+1), for dead (birth) and live
-	 * (survive) cells; S counts the cell itself, so a live cell survives
-	 * on S-1.  Other neighbourhoods: the same for the count n of
-	 * neighbours alone (i = 0..7), a live cell surviving on n.
-	 * group_codes[j]: group j's four pair codes, dead ones first, as
-	 * 64 a + 16 b + 4 c + d (0: the group never gives a live cell). */
-	uint8_t pairs_dead[14], pairs_live[14];
-	uint8_t group_codes[CPU_GROUPS];
+	/* CPU_RULE_GROUPS: the groups of four counts (4j .. 4j + 3) in which
+	 * the rule gives a live cell, in order: group_j[k] for k < groups,
+	 * and its code group_code[k] = 64 a + 16 b + 4 c + d, the outcome
+	 * pairs (2 f(n) + f(n + 1) for n = 4j and 4j + 2) of a dead cell (a,
+	 * b) and a live one (c, d).  The count is Moore's S, which counts the
+	 * cell itself (a live cell survives on S - 1), or the other
+	 * neighbourhoods' number of neighbours. */
+	uint8_t group_j[CPU_GROUPS], group_code[CPU_GROUPS];
+	int groups;
 } cpu_plan;
 
 /* Words of ring scratch one thread needs (two planes of Y for a tile). */

@@ -252,7 +252,7 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
 /* Any rule, as the sum of its groups: S = 4j + 2 s1 + s0 for j = (s4 s3
  * s2) = 0..6, and within group j the next state is a function of the
  * cell, s1 and s0 alone: one ternary operation, whose truth table comes
- * from the group's four pair codes (the plan's group code, kernel.h).
+ * from the group's four pair codes (the plan's group_code, kernel.h).
  * The next state is the OR over the groups of [j = (s4 s3 s2)] and that
  * function: three operations a group the rule uses, none for one it does
  * not.  The code picks one of 256 cases of a switch, the same branch for
@@ -307,14 +307,13 @@ ALWAYS_INLINE V FN(group_fn)(int code, V self, V s1, V s0)
 
 /* The groups the rule uses (the plan's list), each added to the result:
  * a loop of as many turns as the rule has groups, always the same ones. */
-ALWAYS_INLINE V FN(rule_groups)(const uint8_t *used, int n_used, const uint8_t *codes,
-				const V s[5], V self)
+ALWAYS_INLINE V FN(rule_groups)(const uint8_t *group_j, const uint8_t *group_code,
+				int groups, const V s[5], V self)
 {
 	V out = VSPLAT(0);
-	for (int k = 0; k < n_used; k++) {
-		int j = used[k];
-		V h = FN(group_fn)(codes[j], self, s[1], s[0]);
-		out = TL(FN(group)(j, s), h, out, (TA & TB) | TC);
+	for (int k = 0; k < groups; k++) {
+		V h = FN(group_fn)(group_code[k], self, s[1], s[0]);
+		out = TL(FN(group)(group_j[k], s), h, out, (TA & TB) | TC);
 	}
 	return out;
 }
@@ -325,25 +324,23 @@ ALWAYS_INLINE V FN(rule_groups)(const uint8_t *used, int n_used, const uint8_t *
 typedef struct FN(hot) {
 	bool stream;
 	uint64_t prefetch;
-	uint8_t codes[CPU_GROUPS], used[CPU_GROUPS];
-	int n_used;
+	uint8_t group_j[CPU_GROUPS], group_code[CPU_GROUPS];
+	int groups;
 } FN(hot);
 
 ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 {
 	h->stream = p->stream;
 	h->prefetch = (uint64_t)p->prefetch * 8;
-	memcpy(h->codes, p->group_codes, sizeof h->codes);
-	h->n_used = 0;
-	for (int j = 0; j < CPU_GROUPS; j++)
-		if (p->group_codes[j])
-			h->used[h->n_used++] = (uint8_t)j;
+	memcpy(h->group_j, p->group_j, sizeof h->group_j);
+	memcpy(h->group_code, p->group_code, sizeof h->group_code);
+	h->groups = p->groups;
 }
 
 /* The rule of the plan's groups (rule_groups), from FN(hot). */
 ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 {
-	return FN(rule_groups)(h->used, h->n_used, h->codes, s, self);
+	return FN(rule_groups)(h->group_j, h->group_code, h->groups, s, self);
 }
 
 /* Store one vector of the next generation and, when counting, add its

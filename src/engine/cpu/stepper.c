@@ -159,55 +159,40 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 
 /* ---- the plan: geometry, vector width, rule ---- */
 
-/* Each group's four pair codes in one (kernel.h). */
-static void plan_groups(cpu_plan *p)
+/* Outcome pair of counts n and n + 1 in a mask of counts: 2 f(n) + f(n+1). */
+static unsigned pair_code(uint32_t outcomes, unsigned n)
 {
-	for (int j = 0; j < CPU_GROUPS; j++)
-		p->group_codes[j] = (uint8_t)(64 * p->pairs_dead[2 * j] + 16 * p->pairs_dead[2 * j + 1] +
-					      4 * p->pairs_live[2 * j] + p->pairs_live[2 * j + 1]);
+	return 2 * ((outcomes >> n) & 1u) + ((outcomes >> (n + 1)) & 1u);
 }
 
-/* F, C, E, H: pairs over the neighbour count n (0..15). */
-static void plan_rule_hood(cpu_plan *p, const rule *r)
+/* The groups a rule uses and their codes (kernel.h), from the counts that
+ * give a live cell: `dead` for a dead cell, `live` for a live one. */
+static void plan_groups(cpu_plan *p, uint32_t dead, uint32_t live)
 {
-	for (unsigned i = 0; i < 8; i++) {
-		unsigned dead = 0, live = 0;
-		for (unsigned n = 2 * i; n < 2 * i + 2; n++) {
-			dead = 2 * dead + ((r->birth >> n) & 1u);
-			live = 2 * live + ((r->survive >> n) & 1u);
-		}
-		p->pairs_dead[i] = (uint8_t)dead;
-		p->pairs_live[i] = (uint8_t)live;
-	}
 	p->rule_kind = CPU_RULE_GROUPS;
-	plan_groups(p);
+	p->groups = 0;
+	for (unsigned j = 0; j < CPU_GROUPS; j++) {
+		unsigned code = 64 * pair_code(dead, 4 * j) + 16 * pair_code(dead, 4 * j + 2) +
+				4 * pair_code(live, 4 * j) + pair_code(live, 4 * j + 2);
+		if (code) {
+			p->group_j[p->groups] = (uint8_t)j;
+			p->group_code[p->groups++] = (uint8_t)code;
+		}
+	}
 }
 
 static void plan_rule(cpu_plan *p, const rule *r)
 {
 	p->hood = (int)r->hood;
-	if (r->hood != RULE_MOORE) {
-		plan_rule_hood(p, r);
-		return;
-	}
-	if (r->birth == UINT32_C(1) << 6 && r->survive == UINT32_C(7) << 5) {
+	if (r->hood == RULE_MOORE && r->birth == UINT32_C(1) << 6 &&
+	    r->survive == UINT32_C(7) << 5) {
 		p->rule_kind = CPU_RULE_B6S567;
 		return;
 	}
-	for (unsigned i = 0; i < 14; i++) {
-		unsigned dead = 0, live = 0;
-		for (unsigned sum = 2 * i; sum < 2 * i + 2; sum++) {
-			/* S counts the cell: a dead cell sees S, a live one S - 1 */
-			unsigned b = sum <= RULE_MAX_COUNT ? (r->birth >> sum) & 1u : 0;
-			unsigned s = sum >= 1 ? (r->survive >> (sum - 1)) & 1u : 0;
-			dead = 2 * dead + b;
-			live = 2 * live + s;
-		}
-		p->pairs_dead[i] = (uint8_t)dead;
-		p->pairs_live[i] = (uint8_t)live;
-	}
-	p->rule_kind = CPU_RULE_GROUPS;
-	plan_groups(p);
+	/* F, C, E, H count the neighbours alone (0..12); Moore's S counts the
+	 * cell too, so a live cell survives on S - 1 */
+	uint32_t birth = r->birth & RULE_ALL_COUNTS, survive = r->survive & RULE_ALL_COUNTS;
+	plan_groups(p, birth, r->hood == RULE_MOORE ? survive << 1 : survive);
 }
 
 /* Vectors of whole chunks of a row: the widest whose lane count divides

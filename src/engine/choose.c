@@ -8,6 +8,7 @@
 #include "cpu/cpu.h"
 #include "cuda/cuda.h"
 #include "cuda/device.h"
+#include "estimate.h"
 #include "handover.h"
 
 /* The CPU engine keeps the universe and one buffer of the same size;
@@ -39,16 +40,58 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 /* auto leaves the GPU alone when the CPU engine should be done before a
  * GPU context would even be ready: creating one takes about 0.3 s on the
  * H100 machine, and a creation abandoned at exit still costs about 0.1 s
- * (kernels/NOTES.md).  The CPU's time is estimated from the work asked
- * for and a dense rate that errs on the fast side, so the bound is lower.
- * A device named with --device is wanted, and checked, however short the
- * run. */
+ * (kernels/NOTES.md).  Runs whose dense CPU time is below
+ * CPU_ALONE_SECONDS go to the CPU at once (the dense rate errs on the fast
+ * side).  Above that, skipping may still bring the CPU under the GPU's
+ * start, so the run waits for a sample of its universe to say so
+ * (estimate.h) before it starts a GPU at all: the CPU runs alone when the
+ * sample puts it under SAMPLED_CPU_SECONDS, about what a GPU run adds to
+ * a CPU run that steps nothing (0.31-0.33 s at 256^3 and 512^3 on the
+ * H200 machine, kernels/NOTES.md).  A sample that shows a large run busy
+ * stops within a few of its steps, and one that is not busy costs a few
+ * milliseconds.  A device named with --device is wanted, and checked,
+ * however short the run. */
 #define CPU_ALONE_SECONDS 0.2
+#define SAMPLED_CPU_SECONDS 0.3
 
-static bool cpu_is_enough(const engine_opts *opts)
+typedef enum auto_way { AUTO_GPU, AUTO_CPU, AUTO_SAMPLE } auto_way;
+
+/* What auto said about its choice, for -v. */
+static char auto_reason[256];
+
+/* Without the NVIDIA driver's control node the probe fails at once, so
+ * there is nothing to wait for and no reason to start twice. */
+static bool gpu_driver_present(void)
 {
-	return opts && opts->device < 0 && opts->work > 0 &&
-	       opts->work < CPU_ALONE_SECONDS * engine_cpu_rate(opts);
+	return access("/dev/nvidiactl", F_OK) == 0;
+}
+
+/* Where an auto run goes before its universe is seen. */
+static auto_way auto_way_of(const engine_opts *opts)
+{
+	if (!opts || opts->device >= 0 || opts->work <= 0)
+		return AUTO_GPU;
+	double dense = estimate_dense_seconds(opts);
+	if (dense < CPU_ALONE_SECONDS)
+		return AUTO_CPU;
+	if (engine_skip_wanted() && gpu_driver_present())
+		return AUTO_SAMPLE;
+	return AUTO_GPU;
+}
+
+/* An AUTO_SAMPLE run, once its sample's rows are in: the CPU or the GPU. */
+static auto_way auto_way_sampled(const engine_opts *opts, const grid *initial,
+				 row_progress *ready, const rule *r)
+{
+	char why[200];
+	double est = estimate_skipping_seconds(opts, initial, ready, r,
+					       SAMPLED_CPU_SECONDS, why, sizeof why);
+	if (est < 0)
+		return AUTO_GPU;
+	bool cpu = est < SAMPLED_CPU_SECONDS;
+	snprintf(auto_reason, sizeof auto_reason, "%s, so %s", why,
+		 cpu ? "the CPU alone" : "the GPU");
+	return cpu ? AUTO_CPU : AUTO_GPU;
 }
 
 /* Only a run that stepped on the CPU while the GPU started leaves that
@@ -59,13 +102,6 @@ typedef struct gpu_later {
 	engine_opts opts;
 	rule rule;
 } gpu_later;
-
-/* Without the NVIDIA driver's control node the probe fails at once, so
- * there is nothing to wait for and no reason to start twice. */
-static bool gpu_driver_present(void)
-{
-	return access("/dev/nvidiactl", F_OK) == 0;
-}
 
 static bool gpu_ready(void *ctx)
 {
@@ -111,8 +147,16 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 	int rc = engine_kind_of(opts, &kind, err);
 	if (rc)
 		return rc;
-	if (kind == ENGINE_AUTO && cpu_is_enough(opts))
-		return cpu_create_checked(opts, initial, ready, r, out, err);
+	if (kind == ENGINE_AUTO) {
+		auto_way way = auto_way_of(opts);
+		if (way == AUTO_SAMPLE) {
+			way = auto_way_sampled(opts, initial, ready, r);
+			if (way == AUTO_GPU)
+				cuda_warm_up(0);
+		}
+		if (way == AUTO_CPU)
+			return cpu_create_checked(opts, initial, ready, r, out, err);
+	}
 	if (kind == ENGINE_AUTO && (!opts || opts->device < 0) && cuda_warming() &&
 	    grid_bytes(initial) <= HANDOVER_MAX_BYTES && gpu_driver_present())
 		return cpu_until_gpu(opts, initial, ready, r, out, err);
@@ -145,7 +189,7 @@ void engine_warm_up(const engine_opts *opts)
 	l3d_err ignored;
 	/* An unknown kind is reported by engine_create(). */
 	if (engine_kind_of(opts, &kind, &ignored) == L3D_OK && kind != ENGINE_CPU &&
-	    !(kind == ENGINE_AUTO && cpu_is_enough(opts)))
+	    !(kind == ENGINE_AUTO && auto_way_of(opts) != AUTO_GPU))
 		cuda_warm_up(opts && opts->device >= 0 ? opts->device : 0);
 }
 
@@ -160,6 +204,11 @@ void engine_leave(void)
 		cuda_leave();
 	else
 		engine_settle();
+}
+
+const char *engine_auto_reason(void)
+{
+	return auto_reason;
 }
 
 bool engine_left_behind(void)

@@ -11,8 +11,10 @@
 #include "engine.h"
 
 /* An engine for `initial` as opts asks.  auto: the CPU when it should
- * finish opts->work before a GPU could start; else the GPU when there is
- * one that can take the universe, else the CPU; a small universe may start
+ * finish opts->work before a GPU could start (judged from the work alone,
+ * or, where skipping may decide it, from a sample of the universe:
+ * estimate.h); else the GPU when there is one that can take the universe,
+ * else the CPU; a small universe may start
  * on the CPU while the GPU is set up (engine_warm_up) and move to it later.
  * L3D_ERR_USAGE for an unknown kind or device, L3D_ERR_UNAVAILABLE when
  * the engine asked for cannot run here (with the reason). */
@@ -31,8 +33,10 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 
 /* Start, in the background, the set-up an engine needs before it sees a
  * universe (a GPU context takes a few hundred milliseconds), so it overlaps
- * reading the input; not for an auto run the CPU will take (opts->work).  engine_settle() waits for it; engine_create() does so
- * itself.  Both are cheap no-ops where nothing needs warming. */
+ * reading the input; not for an auto run the CPU will take, or may take
+ * (opts->work; a sample decides then, in engine_create).
+ * engine_settle() waits for it; engine_create() does so itself.  Both
+ * are cheap no-ops where nothing needs warming. */
 void engine_warm_up(const engine_opts *opts);
 void engine_settle(void);
 /* At the end of a run that stepped on the CPU while the GPU was starting,
@@ -41,6 +45,9 @@ void engine_settle(void);
  * the process must end with _exit(): exit() would tear down a runtime that
  * a thread is still setting up. */
 void engine_leave(void);
+/* What an auto run's sample said, and the choice it made ("" when no
+ * sample was stepped), for -v. */
+const char *engine_auto_reason(void);
 bool engine_left_behind(void);
 
 #endif

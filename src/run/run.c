@@ -604,6 +604,8 @@ static void say_engine(const plan *p, const engine *e)
 	fprintf(stderr, "life3d: %s, %" PRIu64 "x%" PRIu64 "x%" PRIu64
 		", rule %s, engine %s\n", p->src.name, e->nx, e->ny, e->nz,
 		text, engine_describe(e));
+	if (*engine_auto_reason())
+		fprintf(stderr, "life3d: auto: %s\n", engine_auto_reason());
 }
 
 /* Open the log.  A run that resumes from a checkpoint (input generation

@@ -158,6 +158,24 @@ else
 	fail "auto on the CPU alone: $(tail -1 sh.auto.err)"
 fi
 
+# Between the two, a sample of the universe decides, before any GPU is
+# started: a settling soup stays on the CPU, a busy rule goes to the GPU.
+# -v says what the sample showed; the CPU engine's bytes either way.
+# (--threads 4 fixes the dense estimate: 0.29 s and 0.57 s.)
+"$LIFE3D" -q --engine cpu --random 256 --seed 3 -n 0 -o sa.in.l3d || fail "make sa.in.l3d"
+for spec in "soup B6/S567 1024 cpu/ the-CPU-alone" "busy B5..7/S4..9 2048 cuda/ the-GPU"; do
+	set -- $spec
+	for eng in cpu auto; do
+		"$LIFE3D" -v --threads 4 --engine $eng -r "$2" -n "$3" --log sa.$1.$eng.tsv \
+			-o sa.$1.$eng.l3d sa.in.l3d 2>sa.$1.$eng.err && ok || fail "sampled $1, $eng"
+	done
+	expect_same sa.$1.cpu.l3d sa.$1.auto.l3d "universe, auto after a sample, $1"
+	expect_same sa.$1.cpu.tsv sa.$1.auto.tsv "log, auto after a sample, $1"
+	want="auto: a 64x64x64 sample stepped .* so $(echo "$5" | tr - ' ')\$"
+	grep -q "$want" sa.$1.auto.err && grep -q "engine $4" sa.$1.auto.err && ok ||
+		fail "auto after a sample, $1: $(grep 'auto:\|engine' sa.$1.auto.err)"
+done
+
 # A universe that repeats with period 2 takes a trillion steps at once on
 # the GPU too (a log line every 999999999 steps: odd leaps), with the CPU
 # engine's cells and log; LIFE3D_SKIP=0 still steps (briefly, here).

@@ -9,6 +9,7 @@
  * slabs with separate halo planes, and the handover engine by moving a
  * universe between two CPU engines part-way through a run. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "engine/choose.h"
 #include "engine/cpu/cpu.h"
 #include "engine/cpu/skip.h"
+#include "engine/estimate.h"
 #include "engine/handover.h"
 #include "reference.h"
 
@@ -630,6 +632,50 @@ START_TEST(cpu_rate_follows_threads_and_path)
 }
 END_TEST
 
+/* auto's estimate from a sample: a settling soup well under its dense
+ * * time, a chaotic rule near it; an early stop once the bound is
+ * passed; a universe smaller than the sample; rows that never come. */
+static double estimate_of(const grid *g, const char *rule_text, double steps,
+			  double enough, char *why, row_progress *ready)
+{
+	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(g) * steps};
+	rule r = parse(rule_text);
+	return estimate_skipping_seconds(&o, g, ready, &r, enough, why, 200);
+}
+
+START_TEST(estimate_tells_soups_from_chaos)
+{
+	grid g;
+	char why[200];
+	ck_assert_int_eq(grid_alloc(&g, 96, 80, 200, NULL), L3D_OK);
+	grid_random(&g, 0.25, 7);
+	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(&g) * 1024};
+	double dense = estimate_dense_seconds(&o);
+	double soup = estimate_of(&g, "B6/S567", 1024, INFINITY, why, NULL);
+	ck_assert_msg(soup > 0 && soup < 0.5 * dense, "soup %g, dense %g: %s", soup, dense, why);
+	ck_assert_msg(strncmp(why, "a 64x64x64 sample stepped ", 26) == 0, "%s", why);
+	ck_assert_msg(strstr(why, " in 1024 steps"), "%s", why);
+	double chaos = estimate_of(&g, "B5..7/S4..9", 1024, INFINITY, why, NULL);
+	ck_assert_msg(chaos >= 0.9 * dense, "chaos %g, dense %g: %s", chaos, dense, why);
+	/* longer runs: the steps beyond the sample at its tail's share */
+	ck_assert(estimate_of(&g, "B5..7/S4..9", 4096, INFINITY, why, NULL) >= 3.9 * chaos);
+	double early = estimate_of(&g, "B5..7/S4..9", 1024, 0.01 * dense, why, NULL);
+	ck_assert_msg(early >= 0.01 * dense && early < 0.5 * dense, "%g: %s", early, why);
+	ck_assert_msg(strstr(why, " in 32 steps"), "%s", why);
+	grid_free(&g);
+	ck_assert_int_eq(grid_alloc(&g, 5, 70, 9, NULL), L3D_OK);
+	grid_random(&g, 0.4, 8);
+	ck_assert(estimate_of(&g, "B5..7/S4..9", 10, INFINITY, why, NULL) > 0);
+	ck_assert_msg(strncmp(why, "a 5x64x9 sample", 15) == 0, "%s", why);
+	row_progress none;
+	row_progress_init(&none, g.nx * g.ny);
+	row_progress_fail(&none);
+	ck_assert(estimate_of(&g, "B6/S567", 10, INFINITY, why, &none) < 0);
+	row_progress_destroy(&none);
+	grid_free(&g);
+}
+END_TEST
+
 START_TEST(views_match_the_universe)
 {
 	grid g, back;
@@ -851,6 +897,7 @@ static Suite *engine_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, simd_paths_are_chosen_and_checked);
 	tcase_add_test(t, cpu_rate_follows_threads_and_path);
+	tcase_add_test(t, estimate_tells_soups_from_chaos);
 	tcase_add_test(t, views_match_the_universe);
 	tcase_add_test(t, renders_without_an_engine_of_their_own);
 	tcase_add_test(t, random_grid_is_deterministic);

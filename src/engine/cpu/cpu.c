@@ -11,6 +11,8 @@
 
 /* ---- the engine ---- */
 
+static const engine_ops cpu_ops;
+
 typedef struct cpu_engine {
 	engine base;
 	grid cur, next;            /* next is allocated at the first step */
@@ -79,6 +81,14 @@ static const char *cpu_describe(const engine *e)
 	snprintf(c->desc, sizeof c->desc, "%s, %.3g%% of tiles stepped",
 		 cpu_stepper_describe(c->st), total > 0 ? 100 * stepped / total : 100);
 	return c->desc;
+}
+
+void engine_cpu_tiles(const engine *e, double *stepped, double *total)
+{
+	const cpu_engine *c = (const cpu_engine *)e;
+	*stepped = *total = 0;
+	if (e->ops == &cpu_ops && c->skip)
+		cpu_skip_tiles(c->skip, stepped, total);
 }
 
 static void cpu_destroy(engine *e)

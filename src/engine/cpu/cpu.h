@@ -68,6 +68,11 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 		      row_progress *ready, const rule *r, engine **out,
 		      l3d_err *err);
 
+/* Tiles that the CPU engine e stepped, and tiles there were, over its
+ * steps so far (activity skipping); both 0 when it steps every cell, or
+ * when e is another engine. */
+void engine_cpu_tiles(const engine *e, double *stepped, double *total);
+
 /* Dense cell updates a second that the CPU engine made with opts can be
  * counted on for (a measured rate per thread of its SIMD path, times its
  * threads); 0 when opts names a path it cannot take. */

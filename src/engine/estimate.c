@@ -1,0 +1,144 @@
+/* estimate.c - see estimate.h. */
+#include "estimate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu/cpu.h"
+
+#define SAMPLE_EDGE 64
+#define SAMPLE_STEPS 1024
+/* Steps of the sample between looks at its tiles, and the steps at the
+ * end of it whose share stands for the run's steps beyond it. */
+#define SAMPLE_CHUNK 32
+#define SAMPLE_TAIL 256
+/* What a step costs, as a share of a dense step, when it steps a share f
+ * of the tiles: about TILE_COST times f (a tile among skipped ones costs
+ * more than its share: bookkeeping, threads woken for little work,
+ * neighbours out of cache), never more than a dense step.  Within the
+ * sample's steps, never less than LATE_FLOOR either: a large soup settles
+ * later than a small sample of it, and its late steps cost 5-35% of a
+ * dense one.  Beyond them that floor fades as (SAMPLE_STEPS / t)^2, since
+ * the large soup's last active corners settle too (a 512^3 soup of
+ * density 0.25 repeats with period 2 by generation 4096).  Measured on
+ * the H200 machine's 16 cores, kernels/NOTES.md. */
+#define TILE_COST 4.0
+#define LATE_FLOOR 0.2
+
+static double step_cost(double f)
+{
+	return fmin(1, fmax(LATE_FLOOR, TILE_COST * f));
+}
+
+double estimate_dense_seconds(const engine_opts *opts)
+{
+	double rate = engine_cpu_rate(opts);
+	return rate > 0 ? opts->work / rate : INFINITY;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The cube of `s` (at most SAMPLE_EDGE a side) at the origin of g, from
+ * the first word of each row. */
+static void cut_sample(const grid *g, grid *s)
+{
+	uint64_t mask = s->nz == 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->nz) - 1;
+	for (uint64_t x = 0; x < s->nx; x++)
+		for (uint64_t y = 0; y < s->ny; y++)
+			grid_row(s, x, y)[0] = grid_row(g, x, y)[0] & mask;
+}
+
+static int make_sample(const engine_opts *opts, const grid *initial,
+		       row_progress *ready, const rule *r, engine **out)
+{
+	grid s;
+	l3d_err err;
+	uint64_t rows;
+	if (grid_alloc(&s, min_u64(initial->nx, SAMPLE_EDGE),
+		       min_u64(initial->ny, SAMPLE_EDGE),
+		       min_u64(initial->nz, SAMPLE_EDGE), &err))
+		return -1;
+	if (ready && row_progress_wait(ready, s.nx * initial->ny, &rows)) {
+		grid_free(&s);
+		return -1;
+	}
+	cut_sample(initial, &s);
+	engine_opts one = {"cpu", 1, -1, opts->simd, 0};
+	int rc = engine_cpu_create(&one, &s, NULL, r, out, &err);
+	grid_free(&s);
+	return rc ? -1 : 0;
+}
+
+/* A sample being stepped: tiles stepped and steps made, in all and at
+ * the start of its tail; est, the run's seconds for the steps so far. */
+typedef struct sample_run {
+	engine *e;
+	uint64_t done, tail_from;
+	double stepped, tail_stepped, tiles, est;
+} sample_run;
+
+/* The share of tiles the sample stepped between two of its counts. */
+static double share(const sample_run *s, double stepped0, uint64_t done0)
+{
+	return s->tiles > 0 && s->done > done0
+		       ? (s->stepped - stepped0) / s->tiles / (double)(s->done - done0)
+		       : 1;
+}
+
+/* Step the sample one chunk; per_step: a dense run step's seconds. */
+static int sample_chunk(sample_run *s, uint64_t most, double per_step, l3d_err *err)
+{
+	uint64_t n = min_u64(SAMPLE_CHUNK, most - s->done), done0 = s->done;
+	double stepped0 = s->stepped, total;
+	int rc = engine_step(s->e, n, NULL, err);
+	if (rc)
+		return rc;
+	s->done += n;
+	engine_cpu_tiles(s->e, &s->stepped, &total);
+	s->tiles = total / (double)s->done;
+	s->est += per_step * (double)n * step_cost(share(s, stepped0, done0));
+	if (s->done + SAMPLE_TAIL <= most || s->tail_from == 0) {
+		s->tail_stepped = s->stepped;
+		s->tail_from = s->done;
+	}
+	return L3D_OK;
+}
+
+double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
+				 row_progress *ready, const rule *r, double enough,
+				 char *why, size_t why_size)
+{
+	double cells = (double)grid_cells(initial);
+	double steps = cells > 0 ? round(opts->work / cells) : 0;
+	if (steps < 1 || !engine_skip_wanted())
+		return estimate_dense_seconds(opts);
+	double per_step = estimate_dense_seconds(opts) / steps;
+	sample_run s = {0};
+	if (make_sample(opts, initial, ready, r, &s.e))
+		return -1;
+	uint64_t most = (uint64_t)fmin(steps, SAMPLE_STEPS);
+	l3d_err err;
+	/* The sample's steps so far give a bound that only grows. */
+	while (s.done < most && s.est < enough) {
+		if (sample_chunk(&s, most, per_step, &err)) {
+			engine_destroy(s.e);
+			return -1;
+		}
+	}
+	double rest = steps - (double)s.done;
+	if (s.est < enough && rest > 0)
+		s.est += per_step * (rest * fmin(1, TILE_COST * share(&s, s.tail_stepped, s.tail_from)) +
+				     LATE_FLOOR * (double)s.done * (1 - (double)s.done / steps));
+	snprintf(why, why_size,
+		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps: "
+		 "about %.2g s on the CPU",
+		 (unsigned long long)s.e->nx, (unsigned long long)s.e->ny,
+		 (unsigned long long)s.e->nz, 100 * share(&s, 0, 0),
+		 (unsigned long long)s.done, s.est);
+	engine_destroy(s.e);
+	return s.est;
+}

@@ -1,0 +1,35 @@
+/* estimate.h - how long the CPU engine should take a run, before it runs.
+ *
+ * With activity skipping the CPU engine's time depends on the universe:
+ * a settling soup costs a fraction of stepping every cell, a chaotic rule
+ * all of it.  `--engine auto` needs the figure before it starts a GPU
+ * (choose.c), so it is estimated from a sample: a cube of at most
+ * SAMPLE_EDGE cells a side, cut from the universe's first planes as a
+ * torus of its own, is stepped on one thread with skipping for up to
+ * SAMPLE_STEPS of the run's steps.  The share of its tiles it stepped,
+ * times the run's dense time, times what a skipped-around tile costs
+ * beside a dense one, is the estimate.  It is a guess about the rest of
+ * the universe (a pattern away from the sample's corner is not seen), and
+ * only ever decides where a run goes, never what it computes. */
+#ifndef LIFE3D_ENGINE_ESTIMATE_H
+#define LIFE3D_ENGINE_ESTIMATE_H
+
+#include <stddef.h>
+
+#include "engine.h"
+
+/* Seconds the CPU engine made with opts should take for opts->work cell
+ * updates of `initial` (rows announced through `ready`, NULL when all are
+ * there), stepping densely at engine_cpu_rate(): the whole work. */
+double estimate_dense_seconds(const engine_opts *opts);
+
+/* The same run with activity skipping, from a sample of `initial` (it
+ * waits for the sample's rows).  Stops early, returning a figure of at
+ * least `enough`, once the sample shows the run will take that long.
+ * Writes a line on what was measured to why (for -v).  Returns a negative
+ * figure when no sample can be stepped (memory, threads): no estimate. */
+double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
+				 row_progress *ready, const rule *r, double enough,
+				 char *why, size_t why_size);
+
+#endif

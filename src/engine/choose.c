@@ -47,9 +47,11 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * (estimate.h) before it starts a GPU at all: the CPU runs alone when the
  * sample puts it under SAMPLED_CPU_SECONDS, about what a GPU run adds to
  * a CPU run that steps nothing (0.31-0.33 s at 256^3 and 512^3 on the
- * H200 machine, kernels/NOTES.md).  A sample that shows a large run busy
- * stops within a few of its steps, and one that is not busy costs a few
- * milliseconds.  A device named with --device is wanted, and checked,
+ * H200 machine, kernels/NOTES.md).  No sample is taken where even one
+ * that settled at once would leave the CPU over that bound (the GPU then
+ * starts while the input is read, as before); a sample that shows a run
+ * busy stops within a few of its steps, and one that is not busy costs a
+ * few milliseconds.  A device named with --device is wanted, and checked,
  * however short the run. */
 #define CPU_ALONE_SECONDS 0.2
 #define SAMPLED_CPU_SECONDS 0.3
@@ -74,7 +76,8 @@ static auto_way auto_way_of(const engine_opts *opts)
 	double dense = estimate_dense_seconds(opts);
 	if (dense < CPU_ALONE_SECONDS)
 		return AUTO_CPU;
-	if (engine_skip_wanted() && gpu_driver_present())
+	if (engine_skip_wanted() && gpu_driver_present() &&
+	    estimate_least_seconds(opts) < SAMPLED_CPU_SECONDS)
 		return AUTO_SAMPLE;
 	return AUTO_GPU;
 }
@@ -131,7 +134,7 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		engine_destroy(cpu);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
-	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0};
+	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0};
 	g->rule = *r;
 	gpu_started_under_cpu = true;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};

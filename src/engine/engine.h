@@ -51,6 +51,7 @@ typedef struct engine_opts {
 	                          NULL = auto (or $LIFE3D_SIMD) */
 	double work;           /* cell updates the run will ask for (cells x
 	                          steps), for auto's choice; 0 = unknown */
+	double steps;          /* and the steps among them; 0 = unknown */
 } engine_opts;
 
 /* Operations an engine implements.  Everything but step, read and destroy

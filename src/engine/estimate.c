@@ -26,6 +26,10 @@
 #define TILE_COST 4.0
 #define LATE_FLOOR 0.2
 
+/* The skipping engine steps every tile of the first two generations
+ * before it can tell what changed (skip.h). */
+#define SEEDED_STEPS 2
+
 static double step_cost(double f)
 {
 	return fmin(1, fmax(LATE_FLOOR, TILE_COST * f));
@@ -35,6 +39,23 @@ double estimate_dense_seconds(const engine_opts *opts)
 {
 	double rate = engine_cpu_rate(opts);
 	return rate > 0 ? opts->work / rate : INFINITY;
+}
+
+/* What the floor adds for the run's steps beyond a sample of `done`. */
+static double floor_beyond(double done, double steps)
+{
+	return steps > done ? LATE_FLOOR * done * (1 - done / steps) : 0;
+}
+
+double estimate_least_seconds(const engine_opts *opts)
+{
+	double steps = opts->steps;
+	if (steps < 1)
+		return 0;
+	double sampled = fmin(steps, SAMPLE_STEPS);
+	double seeded = fmin(sampled, SEEDED_STEPS);
+	return estimate_dense_seconds(opts) / steps *
+	       (seeded + LATE_FLOOR * (sampled - seeded) + floor_beyond(sampled, steps));
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -67,7 +88,7 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 		return -1;
 	}
 	cut_sample(initial, &s);
-	engine_opts one = {"cpu", 1, -1, opts->simd, 0};
+	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0};
 	int rc = engine_cpu_create(&one, &s, NULL, r, out, &err);
 	grid_free(&s);
 	return rc ? -1 : 0;
@@ -132,7 +153,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 	double rest = steps - (double)s.done;
 	if (s.est < enough && rest > 0)
 		s.est += per_step * (rest * fmin(1, TILE_COST * share(&s, s.tail_stepped, s.tail_from)) +
-				     LATE_FLOOR * (double)s.done * (1 - (double)s.done / steps));
+				     floor_beyond((double)s.done, steps));
 	snprintf(why, why_size,
 		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps: "
 		 "about %.2g s on the CPU",

@@ -23,6 +23,11 @@
  * there), stepping densely at engine_cpu_rate(): the whole work. */
 double estimate_dense_seconds(const engine_opts *opts);
 
+/* The least that estimate_skipping_seconds() can say for the run of
+ * opts (opts->work and opts->steps), whatever the universe: what a sample
+ * that settled at once would give.  0 when the steps are unknown. */
+double estimate_least_seconds(const engine_opts *opts);
+
 /* The same run with activity skipping, from a sample of `initial` (it
  * waits for the sample's rows).  Stops early, returning a figure of at
  * least `enough`, once the sample shows the run will take that long.

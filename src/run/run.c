@@ -66,7 +66,8 @@ typedef struct plan {
  * it overlaps making or reading the cells. */
 static void warm_up(plan *p, uint64_t nx, uint64_t ny, uint64_t nz)
 {
-	p->eo.work = (double)nx * (double)ny * (double)nz * (double)(p->last - p->first);
+	p->eo.steps = (double)(p->last - p->first);
+	p->eo.work = (double)nx * (double)ny * (double)nz * p->eo.steps;
 	universe_warm_up(&p->eo);
 }
 
@@ -643,7 +644,7 @@ int run(const options *o, l3d_err *err)
 	l.last_ckpt = l.t0;
 	plan p = {0};
 	bool log_first = true;
-	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0};
+	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0};
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);
 	double t_input = l3d_seconds();

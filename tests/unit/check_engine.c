@@ -638,7 +638,7 @@ END_TEST
 static double estimate_of(const grid *g, const char *rule_text, double steps,
 			  double enough, char *why, row_progress *ready)
 {
-	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(g) * steps};
+	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(g) * steps, steps};
 	rule r = parse(rule_text);
 	return estimate_skipping_seconds(&o, g, ready, &r, enough, why, 200);
 }
@@ -649,10 +649,15 @@ START_TEST(estimate_tells_soups_from_chaos)
 	char why[200];
 	ck_assert_int_eq(grid_alloc(&g, 96, 80, 200, NULL), L3D_OK);
 	grid_random(&g, 0.25, 7);
-	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(&g) * 1024};
+	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(&g) * 1024, 1024};
 	double dense = estimate_dense_seconds(&o);
 	double soup = estimate_of(&g, "B6/S567", 1024, INFINITY, why, NULL);
 	ck_assert_msg(soup > 0 && soup < 0.5 * dense, "soup %g, dense %g: %s", soup, dense, why);
+	/* the least any universe could give: two dense steps, then the floor */
+	double least = estimate_least_seconds(&o);
+	ck_assert_msg(least > 0.2 * dense && least <= soup, "least %g, soup %g", least, soup);
+	o.steps = 0;
+	ck_assert(estimate_least_seconds(&o) == 0);
 	ck_assert_msg(strncmp(why, "a 64x64x64 sample stepped ", 26) == 0, "%s", why);
 	ck_assert_msg(strstr(why, " in 1024 steps"), "%s", why);
 	double chaos = estimate_of(&g, "B5..7/S4..9", 1024, INFINITY, why, NULL);

@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cpu/cpu.h"
 
@@ -63,11 +62,11 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* The cube of `s` (at most SAMPLE_EDGE a side) at the origin of g, from
- * the first word of each row. */
+/* The cube of `s` (at most SAMPLE_EDGE a side, so rows of one word) at
+ * the origin of g, from the first word of each row. */
 static void cut_sample(const grid *g, grid *s)
 {
-	uint64_t mask = s->nz == 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->nz) - 1;
+	uint64_t mask = grid_tail_mask(s);
 	for (uint64_t x = 0; x < s->nx; x++)
 		for (uint64_t y = 0; y < s->ny; y++)
 			grid_row(s, x, y)[0] = grid_row(g, x, y)[0] & mask;
@@ -133,8 +132,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 				 row_progress *ready, const rule *r, double enough,
 				 char *why, size_t why_size)
 {
-	double cells = (double)grid_cells(initial);
-	double steps = cells > 0 ? round(opts->work / cells) : 0;
+	double steps = opts->steps;
 	if (steps < 1 || !engine_skip_wanted())
 		return estimate_dense_seconds(opts);
 	double per_step = estimate_dense_seconds(opts) / steps;

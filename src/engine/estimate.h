@@ -19,8 +19,8 @@
 #include "engine.h"
 
 /* Seconds the CPU engine made with opts should take for opts->work cell
- * updates of `initial` (rows announced through `ready`, NULL when all are
- * there), stepping densely at engine_cpu_rate(): the whole work. */
+ * updates, stepping every cell at engine_cpu_rate(); infinite when opts
+ * names a vector path it cannot take. */
 double estimate_dense_seconds(const engine_opts *opts);
 
 /* The least that estimate_skipping_seconds() can say for the run of
@@ -28,8 +28,10 @@ double estimate_dense_seconds(const engine_opts *opts);
  * that settled at once would give.  0 when the steps are unknown. */
 double estimate_least_seconds(const engine_opts *opts);
 
-/* The same run with activity skipping, from a sample of `initial` (it
- * waits for the sample's rows).  Stops early, returning a figure of at
+/* The same run (opts->work over opts->steps) with activity skipping,
+ * from a sample of `initial`, whose rows are announced through `ready`
+ * (NULL when all are there; it waits for the sample's).  The dense figure
+ * when the steps are unknown or LIFE3D_SKIP=0.  Stops early, returning a figure of at
  * least `enough`, once the sample shows the run will take that long.
  * Writes a line on what was measured to why (for -v).  Returns a negative
  * figure when no sample can be stepped (memory, threads): no estimate. */

@@ -4,12 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A tile's planes and rows (rounded up to the stepper's row unit).  On a
+ * 512^3 soup past generation 64, 4 x 4 stepped 40% fewer cells a step
+ * than 4 x 8 and took 22% less time; 2 x 4 saved a little more stepping
+ * and spent it listing more tiles (kernels/NOTES.md). */
 #define TILE_X 4
-#define TILE_Y 8
+#define TILE_Y 4
 #define ACTIVE_MAX 0.4
 /* Dense steps before looking again: doubled each time the look finds the
  * universe still busy, back to the first when skipping pays. */
-#define PROBE_FIRST 64
+#define PROBE_FIRST 16
 #define PROBE_MOST 4096
 
 struct cpu_skip {

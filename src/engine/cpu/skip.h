@@ -23,9 +23,9 @@
  *
  * Adaptive: two steps of every tile start the bookkeeping; when more than
  * ACTIVE_MAX of the tiles are to be stepped, the slab is stepped densely
- * for PROBE_EVERY steps and then looked at again.  When nothing changed in
- * the last generation (cpu_skip_quiet) the slab repeats what it held two
- * generations back: on the torus, and on a distributed universe where
+ * for a stretch of steps (PROBE_FIRST, doubled while it stays busy) and
+ * then looked at again.  When nothing changed in the last generation
+ * (cpu_skip_quiet) the slab repeats what it held two generations back: on the torus, and on a distributed universe where
  * every rank is quiet, any number of further steps costs nothing
  * (cpu_skip_leap). */
 #ifndef LIFE3D_ENGINE_CPU_SKIP_H

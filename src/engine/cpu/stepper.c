@@ -7,7 +7,9 @@
  * planes (the whole slab unless there are too few tiles to go round).
  * Threads take pieces from a shared counter; each writes only its own
  * rows of the output, in whole cache lines.  Counts for a log line are
- * added up per thread in the same pass and summed at the end. */
+ * added up per thread in the same pass and summed at the end.  Activity
+ * skipping's tiles (cpu_stepper_step_tiles) go out in runs of the list,
+ * a few runs a thread. */
 #include "cpu.h"
 
 #include <pthread.h>
@@ -29,9 +31,12 @@
  * which saves reading each line before it is overwritten. */
 #define STREAM_ABOVE ((uint64_t)16 << 20)
 #define MIN_XRANGE 8
-/* Tiles of fewer words than this in all are stepped by the calling thread
- * alone. */
-#define TILES_ALONE_WORDS ((uint64_t)1 << 16)
+/* Tiles of fewer words than this in all (a few microseconds of work) are
+ * stepped by the calling thread alone. */
+#define TILES_ALONE_WORDS ((uint64_t)1 << 12)
+/* Listed tiles are dealt out in runs, about this many runs a thread: one
+ * piece a tile made threads queue on the shared counters. */
+#define TILE_RUNS_PER_THREAD 4
 
 static const char *const simd_names[CPU_SIMD_COUNT] = {
 	[CPU_SIMD_PORTABLE] = "portable",
@@ -273,6 +278,7 @@ struct cpu_stepper {
 	/* tiles mode (cpu_stepper_step_tiles): the tiles listed, their shape,
 	 * their results, and each thread's copy of the tile it overwrites */
 	const uint32_t *tile_list;
+	uint64_t tiles_listed, tile_run;   /* a piece: tile_run listed tiles */
 	uint64_t tile_x, tile_y, tiles_y;
 	cpu_tile_result *tile_out;
 	uint64_t *save;            /* threads * save_words */
@@ -335,7 +341,11 @@ static void step_task(void *arg, int t)
 	uint64_t *ring = st->ring + (uint64_t)t * st->ring_words;
 	for (int64_t i; (i = take_piece(st)) >= 0;) {
 		if (st->tile_list) {
-			step_tile(st, t, (uint64_t)i, ring);
+			uint64_t a = (uint64_t)i * st->tile_run;
+			uint64_t b = st->tiles_listed - a < st->tile_run ? st->tiles_listed
+									  : a + st->tile_run;
+			for (uint64_t j = a; j < b; j++)
+				step_tile(st, t, j, ring);
 			atomic_fetch_add_explicit(&st->done, 1, memory_order_release);
 			continue;
 		}
@@ -431,6 +441,8 @@ int cpu_stepper_step_tiles(cpu_stepper *st, const cpu_slab *s, uint64_t tx,
 			   uint64_t ty, const uint32_t *tiles, uint64_t n,
 			   cpu_tile_result *results, l3d_err *err)
 {
+	if (n == 0)
+		return L3D_OK;
 	uint64_t words = tx * ty * s->words;
 	if (words > st->save_words) {
 		free(st->save);
@@ -449,12 +461,16 @@ int cpu_stepper_step_tiles(cpu_stepper *st, const cpu_slab *s, uint64_t tx,
 	st->tile_y = ty;
 	st->tiles_y = (s->ny + ty - 1) / ty;
 	st->tile_out = results;
-	st->pieces = n;
+	uint64_t runs = TILE_RUNS_PER_THREAD * (uint64_t)st->threads;
+	st->tiles_listed = n;
+	st->tile_run = (n + runs - 1) / runs;
+	st->pieces = (n + st->tile_run - 1) / st->tile_run;
 	atomic_store_explicit(&st->done, 0, memory_order_relaxed);
 	st->step++;
-	atomic_store_explicit(&st->claim, (uint64_t)st->step << 32 | n, memory_order_release);
+	atomic_store_explicit(&st->claim, (uint64_t)st->step << 32 | st->pieces,
+			      memory_order_release);
 	/* a few small tiles are done before the other threads would wake */
-	if (st->threads > 1 && n > 1 && n * words >= TILES_ALONE_WORDS)
+	if (st->threads > 1 && st->pieces > 1 && n * words >= TILES_ALONE_WORDS)
 		cpu_pool_wake(st->pool, step_task, st);
 	step_task(st, 0);
 	wait_done(st);

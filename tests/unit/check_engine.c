@@ -197,11 +197,13 @@ static const size_case sizes[] = {
 	{1, 7, 130, 30}, {3, 64, 65, 12}, {17, 5, 128, 20}, {70, 3, 2, 30},
 	{2, 1, 1, 50}, {1, 2, 70, 40}, {4, 3, 1, 50},
 	/* row lengths for every vector width and chunk count: 1 to 16 words,
-	 * rows packed several to a vector (y divisible) or not (y odd) */
+	 * rows packed several to a vector (y divisible) or not (y odd), rows
+	 * whose last vector overlaps the one before (3, 5, 6, 9, 10, 11, 13
+	 * words) */
 	{3, 4, 192, 10}, {4, 4, 256, 10}, {3, 5, 256, 10}, {2, 6, 128, 10},
 	{2, 3, 320, 10}, {2, 3, 383, 10},
 	{5, 4, 512, 8}, {2, 3, 600, 8}, {2, 5, 768, 8}, {3, 4, 1024, 8},
-	{2, 2, 1000, 8},
+	{2, 2, 1000, 8}, {3, 3, 576, 8}, {2, 5, 704, 8}, {3, 2, 801, 6},
 };
 
 static const char *const rule_texts[] = {

@@ -2,7 +2,8 @@
  *
  * One kernel source (kernel_body.h) is compiled once per instruction
  * set: AVX-512, AVX2 and plain 64-bit words.  Each cell is one bit, z is
- * packed into words, and a vector holds `vl` consecutive words of one row.
+ * packed into words, and a vector holds `vl` consecutive words of one row
+ * (the row's last vector may overlap the one before it).
  * The 27-cell box sum is built from shared partial sums:
  *
  *   Z(x,y)  = the three cells along z of one row        (0..3, 2 bit planes)
@@ -41,6 +42,9 @@ enum cpu_rule_kind {
 /* Everything a kernel needs that does not change from step to step. */
 typedef struct cpu_plan {
 	uint64_t ny, nz, words;
+	uint64_t vwords;          /* words a row takes as vectors: words rounded
+				     up to whole vectors (the last overlapping
+				     the one before), or words when packed */
 	unsigned vl;              /* 64-bit lanes per vector: 8, 4, 2 or 1 */
 	unsigned group;           /* rows per vector: 1, or vl / words when
 				     short rows are packed (ny % group == 0) */

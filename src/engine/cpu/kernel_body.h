@@ -14,9 +14,11 @@
  *
  * and the file #undefs them all at its end.
  *
- * Layout: a vector is VL consecutive words of one row (a chunk; VL
- * divides the row), or, for rows shorter than that, `group` whole rows
- * packed together (packed), so short rows still fill the vector.
+ * Layout: a vector is VL consecutive words of one row (a chunk), or, for
+ * rows shorter than that, `group` whole rows packed together (packed), so
+ * short rows still fill the vector.  When VL does not divide the row, its
+ * last chunk ends at the row's end and overlaps the one before: those
+ * words are computed twice, to the same values, and counted once.
  *
  * Wrap-around along z: a cell's z neighbours come from shifting its word
  * by one bit and pulling in the edge bit of the word before or after.
@@ -72,22 +74,30 @@ typedef struct FN(chunk) {
 	V shift_before;        /* 63, or last_bit for a row's first word */
 	V shift_after;         /* 63, or last_bit for a row's last word */
 	V outmask;             /* all ones but the padding of a row's last word */
+	V cntmask;             /* all ones but the words an earlier chunk made */
 #if VL > 1
 	V prev_idx, next_idx;  /* packed: the word before / after, in-row */
 	V up_idx, down_idx;    /* packed: rows one up / down, across vectors */
 #endif
 } FN(chunk);
 
+/* Chunks a row takes: the last may overlap the one before (vwords). */
+ALWAYS_INLINE uint64_t FN(chunks)(const cpu_plan *p, const bool packed)
+{
+	return packed ? 1 : p->vwords / VL;
+}
+
 ALWAYS_INLINE void FN(chunk_init)(const cpu_plan *p, uint64_t c, FN(chunk) *k,
 				  const bool packed)
 {
-	uint64_t chunks = packed ? 1 : p->words / VL;
-	k->off = c * VL;
+	uint64_t chunks = FN(chunks)(p, packed);
+	k->off = c + 1 < chunks || packed ? c * VL : p->words - VL;
 	k->before = c ? k->off - 1 : p->words - 1;
 	k->after = c + 1 < chunks ? k->off + VL : 0;
 	k->shift_before = VSPLAT(63);
 	k->shift_after = VSPLAT(63);
 	k->outmask = VSPLAT(~(uint64_t)0);
+	k->cntmask = VSPLAT(~(uint64_t)0);
 #if VL > 1
 	if (packed) {
 		uint64_t w = p->words;
@@ -112,6 +122,8 @@ ALWAYS_INLINE void FN(chunk_init)(const cpu_plan *p, uint64_t c, FN(chunk) *k,
 	if (c + 1 == chunks) {
 		SETLANE(k->shift_after, VL - 1, p->last_bit);
 		SETLANE(k->outmask, VL - 1, p->tail);
+		for (uint64_t l = 0; k->off + l < c * VL; l++)
+			SETLANE(k->cntmask, l, 0);
 	}
 }
 
@@ -343,19 +355,20 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 	return FN(rule_groups)(h->group_j, h->group_code, h->groups, s, self);
 }
 
-/* Store one vector of the next generation and, when counting, add its
- * population, births and deaths. */
+/* Store one vector of the next generation and, when counting, add the
+ * population, births and deaths of the words in cnt (the chunk's
+ * cntmask). */
 ALWAYS_INLINE void FN(store)(const FN(hot) *h, V out, V self, uint64_t *out_at,
-			     V acc[3], const bool count)
+			     V cnt, V acc[3], const bool count)
 {
 	if (h->stream)
 		VSTREAM(out_at, out);
 	else
 		*(VU *)out_at = out;
 	if (count) {
-		acc[0] += VPOPCNT(out);
-		acc[1] += VPOPCNT(out & ~self);
-		acc[2] += VPOPCNT(self & ~out);
+		acc[0] += VPOPCNT(out & cnt);
+		acc[1] += VPOPCNT(TL(out, self, cnt, TA & ~TB & TC));
+		acc[2] += VPOPCNT(TL(self, out, cnt, TA & ~TB & TC));
 	}
 }
 
@@ -363,13 +376,13 @@ ALWAYS_INLINE void FN(store)(const FN(hot) *h, V out, V self, uint64_t *out_at,
  * store, and the counts for a log line. */
 ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 			    const uint64_t *self_at, uint64_t *out_at, V mask,
-			    V acc[3], const bool count, const int kind)
+			    V cnt, V acc[3], const bool count, const int kind)
 {
 	V self = *(const VU *)self_at;
 	V s5[5] = {s[0], s[1], s[2], s[3], hi[0] | hi[1]};
 	V out = kind == CPU_RULE_B6S567 ? FN(rule_b6s567)(s, hi, self, mask)
 					: FN(rule_of)(h, s5, self) & mask;
-	FN(store)(h, out, self, out_at, acc, count);
+	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
 /* Y of one vector from the Z of the vectors before, at and after it:
@@ -409,7 +422,7 @@ ALWAYS_INLINE void FN(pass)(const cpu_plan *p, const uint64_t *in,
 			    const bool emit, const bool count, const int kind,
 			    const bool whole, const bool packed)
 {
-	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;    /* rows per vector */
 	FN(hot) h;
 	FN(hot_init)(p, &h);
@@ -430,7 +443,7 @@ ALWAYS_INLINE void FN(pass)(const cpu_plan *p, const uint64_t *in,
 				FN(xsum)(ring_a[i], ring_b[i], ys, s, hi);
 				uint64_t at = y * w + k.off;
 				FN(emit)(&h, s, hi, self_plane + at, out_plane + at, k.outmask,
-					 acc, count, kind);
+					 k.cntmask, acc, count, kind);
 			}
 			if (ring_new)
 				ring_new[i] = ys;
@@ -453,7 +466,7 @@ ALWAYS_INLINE void FN(pass2)(const cpu_plan *p, const uint64_t *in0,
 			     V acc[3], const bool count, const int kind,
 			     const bool whole, const bool packed)
 {
-	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
 	const uint64_t plane = ny * w;
 	FN(hot) h;
@@ -481,10 +494,10 @@ ALWAYS_INLINE void FN(pass2)(const cpu_plan *p, const uint64_t *in0,
 			uint64_t at = y * w + k.off;
 			FN(add54)(mid, ring_a[i], s, hi);
 			FN(emit)(&h, s, hi, self_plane + at, out_plane + at, k.outmask,
-				 acc, count, kind);
+				 k.cntmask, acc, count, kind);
 			FN(add54)(mid, y1, s, hi);
 			FN(emit)(&h, s, hi, self_plane + plane + at, out_plane + plane + at,
-				 k.outmask, acc, count, kind);
+				 k.outmask, k.cntmask, acc, count, kind);
 			ring_a[i] = y0;
 			ring_b[i] = y1;
 			ap0 = ac0, ap1 = ac1, ac0 = an0, ac1 = an1;
@@ -517,7 +530,7 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
 	/* slots a little more than a tile apart: loads from one slot would
 	 * otherwise share their low address bits with the store just made
 	 * to the other, which the CPU takes for a dependence */
-	const uint64_t slot = p->tile_rows * p->words / VL + 2;
+	const uint64_t slot = p->tile_rows * p->vwords / VL + 2;
 	FN(nibble) *ra = (FN(nibble) *)ring, *rb = ra + slot;
 	V acc[3] = {VSPLAT(0), VSPLAT(0), VSPLAT(0)};
 	/* input plane i is x = xa - 1 + i; its pass makes plane x - 1 */

@@ -88,12 +88,12 @@ ALWAYS_INLINE void FN(face_count)(const FN(chunk) *k, const FN(window) *w, V n[4
 /* The next generation of one output vector from its neighbour count:
  * the rule, the store, and the counts for a log line. */
 ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
-				 uint64_t *out_at, V mask, V acc[3],
+				 uint64_t *out_at, V mask, V cnt, V acc[3],
 				 const bool count)
 {
 	V s[5] = {n[0], n[1], n[2], n[3], VSPLAT(0)};
 	V out = FN(rule_of)(h, s, self) & mask;
-	FN(store)(h, out, self, out_at, acc, count);
+	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
 /* F's output row y of a chunk from the rows before (pr) and at (cu) it,
@@ -111,7 +111,8 @@ ALWAYS_INLINE void FN(face_row)(const cpu_plan *p, const FN(chunk) *k, const FN(
 	FN(window) win = {pr, cu, nx};
 	V n[4];
 	FN(face_count)(k, &win, n, packed);
-	FN(emit_hood)(h, n, cu[1].c, out_plane + y * w + k->off, k->outmask, acc, count);
+	FN(emit_hood)(h, n, cu[1].c, out_plane + y * w + k->off, k->outmask, k->cntmask,
+		      acc, count);
 }
 
 /* ---- C, E and H: partial sums made once a row, shared between rows ----
@@ -235,7 +236,7 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 				   const bool count, const int hood, const bool whole,
 				   const bool packed)
 {
-	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
 	FN(hot) h;
 	FN(hot_init)(p, &h);
@@ -251,7 +252,8 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			V n[4];
 			FN(parts_count)(&k, &q0, &q1, &q2, n, hood, packed);
 			V self = *(const VU *)(in[1] + y * w + k.off);
-			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask, acc, count);
+			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask,
+				      k.cntmask, acc, count);
 			q0 = q1;
 			q1 = q2;
 		}
@@ -263,7 +265,7 @@ ALWAYS_INLINE void FN(plane_face)(const cpu_plan *p, const uint64_t *const in[3]
 				  uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
 				  const bool count, const bool whole, const bool packed)
 {
-	const uint64_t w = p->words, ny = p->ny, chunks = packed ? 1 : w / VL;
+	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
 	FN(hot) h;
 	FN(hot_init)(p, &h);

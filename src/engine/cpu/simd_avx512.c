@@ -4,9 +4,11 @@
  * vpternlogq computes any three-input logic function in one instruction,
  * so each full adder of the bit-sliced count is two instructions;
  * vpshldq/vpshrdq shift a word while pulling in its neighbour's edge bit.
- * Rows of 8 or more words use 512-bit vectors, shorter rows 256- or
- * 128-bit ones (still with vpternlogq) or several rows packed into one
- * vector, rows of an odd number of words 64-bit words.
+ * Rows of 8 or more words use 512-bit or 256-bit vectors (the last
+ * overlapping the one before when the row is not a whole number of them:
+ * plan_width in stepper.c weighs the two), shorter rows 256- or 128-bit
+ * ones (still with vpternlogq) or several rows packed into one vector;
+ * only rows of one word that cannot be packed go word by word.
  * Only called after the CPU was found to support these extensions. */
 #include "kernel.h"
 

@@ -200,10 +200,21 @@ static void plan_rule(cpu_plan *p, const rule *r)
 	plan_groups(p, birth, r->hood == RULE_MOORE ? survive << 1 : survive);
 }
 
-/* Vectors of whole chunks of a row: the widest whose lane count divides
- * the row.  Rows shorter than the widest vector are packed several to a
- * vector instead, when that is wider and the rows divide evenly: fewer,
- * wider instructions beat the extra shuffles that packing needs. */
+/* What a row of `words` costs in vectors of vl lanes, the last one
+ * overlapping the one before when vl does not divide the row: a 512-bit
+ * operation counts as two of 256 bits, as AVX-512 cores issue them at
+ * half the rate or less. */
+static uint64_t row_cost(uint64_t words, unsigned vl)
+{
+	return (words + vl - 1) / vl * (vl >= 8 ? 2 : 1);
+}
+
+/* Vectors of chunks of a row: the widest whose lane count divides the row,
+ * unless a wider one with an overlapping last chunk costs less (row_cost;
+ * a row of 9 words takes three vectors of 4, not nine words one by one).
+ * Rows shorter than the widest vector are packed several to a vector
+ * instead, when that is wider and the rows divide evenly: fewer, wider
+ * instructions beat the extra shuffles that packing needs. */
 static void plan_width(cpu_plan *p, unsigned max_lanes)
 {
 	p->group = 1;
@@ -215,9 +226,16 @@ static void plan_width(cpu_plan *p, unsigned max_lanes)
 		if (vl % p->words == 0 && p->ny % group == 0) {
 			p->vl = vl;
 			p->group = group;
+			p->vwords = p->words;
 			return;
 		}
 	}
+	unsigned best = p->vl;
+	for (unsigned vl = max_lanes; vl > p->vl; vl /= 2)
+		if (vl <= p->words && row_cost(p->words, vl) < row_cost(p->words, best))
+			best = vl;
+	p->vl = best;
+	p->vwords = (p->words + best - 1) / best * best;
 }
 
 static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
@@ -230,7 +248,7 @@ static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
 	plan_width(p, cpu_simd_max_lanes(simd));
 	p->last_bit = (unsigned)((nz - 1) & 63);
 	p->tail = (nz & 63) ? ((uint64_t)1 << (nz & 63)) - 1 : ~(uint64_t)0;
-	uint64_t row_bytes = 2 * p->words * 4 * 8, fit = RING_BUDGET / row_bytes;
+	uint64_t row_bytes = 2 * p->vwords * 4 * 8, fit = RING_BUDGET / row_bytes;
 	/* as many tiles as the budget needs, all of about the same height */
 	uint64_t tiles = fit ? (ny + fit - 1) / fit : ny;
 	uint64_t rows = (ny + tiles - 1) / tiles;
@@ -251,9 +269,9 @@ static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
 
 uint64_t cpu_ring_words(const cpu_plan *p)
 {
-	/* two slots of tile_rows * words nibbles plus two spare nibbles
+	/* two slots of tile_rows * vwords nibbles plus two spare nibbles
 	 * (see band_kind), in whole cache lines so rings never share one */
-	uint64_t slot = p->tile_rows * p->words * 4 + 8 * p->vl;
+	uint64_t slot = p->tile_rows * p->vwords * 4 + 8 * p->vl;
 	return (2 * slot + 7) & ~(uint64_t)7;
 }
 
@@ -402,7 +420,12 @@ void cpu_stepper_step(cpu_stepper *st, const cpu_slab *s, engine_stats *stats)
 {
 	uint64_t bytes = s->nx * s->ny * s->words * 8;
 	bool big = st->stream < 0 ? 2 * bytes > STREAM_ABOVE : st->stream;
-	st->plan.stream = big && (uintptr_t)s->dst % (st->plan.vl * 8) == 0;
+	/* streaming stores need every vector aligned (rows of whole vectors),
+	 * and each store a whole cache line: chunks of half a line, stored
+	 * row after row, leave lines half written, which cost 3x at 768^3 on
+	 * the H200 machine's Xeon */
+	st->plan.stream = big && (uintptr_t)s->dst % (st->plan.vl * 8) == 0 &&
+			  st->plan.vwords == st->plan.words && st->plan.vl * 8 >= 64;
 	plan_pieces(st, s, st->threads);
 	st->slab = s;
 	st->count = stats != NULL;

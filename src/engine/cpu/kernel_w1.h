@@ -1,7 +1,8 @@
 /* kernel_w1.h - the kernel on single 64-bit words, as band_w1: the
  * portable path, and the SIMD paths' fallback for rows of a single word
- * that cannot be packed several to a vector.  The includer may define VSTREAM first (a streaming store);
- * without it results are stored plainly. */
+ * that cannot be packed several to a vector.  The includer may define
+ * VSTREAM first (a streaming store); without it results are stored
+ * plainly. */
 typedef uint64_t cpu_word_u __attribute__((aligned(8), may_alias));
 
 #define VL 1

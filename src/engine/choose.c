@@ -40,21 +40,33 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 /* auto leaves the GPU alone when the CPU engine should be done before a
  * GPU context would even be ready: creating one takes about 0.3 s on the
  * H100 machine, and a creation abandoned at exit still costs about 0.1 s
- * (kernels/NOTES.md).  Runs whose dense CPU time is below
- * CPU_ALONE_SECONDS go to the CPU at once (the dense rate errs on the fast
- * side).  Above that, skipping may still bring the CPU under the GPU's
- * start, so the run waits for a sample of its universe to say so
+ * (kernels/NOTES.md).  Runs whose dense CPU time (engine_cpu_rate: the
+ * rule, the rows' fit to the vectors) is below CPU_ALONE_SECONDS go to the
+ * CPU at once.  Above that, skipping may still bring the CPU under the
+ * GPU's start, so the run waits for a sample of its universe to say so
  * (estimate.h) before it starts a GPU at all: the CPU runs alone when the
- * sample puts it under SAMPLED_CPU_SECONDS, about what a GPU run adds to
- * a CPU run that steps nothing (0.31-0.33 s at 256^3 and 512^3 on the
- * H200 machine, kernels/NOTES.md).  No sample is taken where even one
+ * sample puts its steps under cpu_bound, about what a GPU run adds to a
+ * CPU run that steps nothing.  That shrinks as the universe grows (the
+ * CPU reads and writes the cells in the open while the GPU's start hides
+ * its reading): on the H200 machine 0.34 s at 512^3, 0.31 s at 704^3,
+ * 0.23-0.26 s at 896^3 and 0.20-0.24 s at 1024^3, so SAMPLED_CPU_SECONDS
+ * less SAMPLED_CPU_PER_GCELL for each 2^30 cells (kernels/NOTES.md).  No
+ * sample is taken where even one
  * that settled at once would leave the CPU over that bound (the GPU then
  * starts while the input is read, as before); a sample that shows a run
  * busy stops within a few of its steps, and one that is not busy costs a
  * few milliseconds.  A device named with --device is wanted, and checked,
  * however short the run. */
 #define CPU_ALONE_SECONDS 0.2
-#define SAMPLED_CPU_SECONDS 0.3
+#define SAMPLED_CPU_SECONDS 0.36
+#define SAMPLED_CPU_PER_GCELL 0.16
+
+/* The CPU steps' seconds under which the CPU alone finishes first. */
+static double cpu_bound(const engine_opts *opts)
+{
+	double cells = opts->steps > 0 ? opts->work / opts->steps : 0;
+	return SAMPLED_CPU_SECONDS - SAMPLED_CPU_PER_GCELL * cells / 1073741824.0;
+}
 
 typedef enum auto_way { AUTO_GPU, AUTO_CPU, AUTO_SAMPLE } auto_way;
 
@@ -77,7 +89,7 @@ static auto_way auto_way_of(const engine_opts *opts)
 	if (dense < CPU_ALONE_SECONDS)
 		return AUTO_CPU;
 	if (engine_skip_wanted() && gpu_driver_present() &&
-	    estimate_least_seconds(opts) < SAMPLED_CPU_SECONDS)
+	    estimate_least_seconds(opts) < cpu_bound(opts))
 		return AUTO_SAMPLE;
 	return AUTO_GPU;
 }
@@ -87,11 +99,12 @@ static auto_way auto_way_sampled(const engine_opts *opts, const grid *initial,
 				 row_progress *ready, const rule *r)
 {
 	char why[200];
-	double est = estimate_skipping_seconds(opts, initial, ready, r,
-					       SAMPLED_CPU_SECONDS, why, sizeof why);
+	double bound = cpu_bound(opts);
+	double est = estimate_skipping_seconds(opts, initial, ready, r, bound, why,
+					       sizeof why);
 	if (est < 0)
 		return AUTO_GPU;
-	bool cpu = est < SAMPLED_CPU_SECONDS;
+	bool cpu = est < bound;
 	snprintf(auto_reason, sizeof auto_reason, "%s, so %s", why,
 		 cpu ? "the CPU alone" : "the GPU");
 	return cpu ? AUTO_CPU : AUTO_GPU;
@@ -134,7 +147,7 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		engine_destroy(cpu);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
-	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0};
+	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0, NULL, 0, 0};
 	g->rule = *r;
 	gpu_started_under_cpu = true;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};

@@ -52,6 +52,9 @@ typedef struct engine_opts {
 	double work;           /* cell updates the run will ask for (cells x
 	                          steps), for auto's choice; 0 = unknown */
 	double steps;          /* and the steps among them; 0 = unknown */
+	const rule *rule;      /* the run's rule, for auto's choice; NULL = B6/S567 */
+	uint64_t ny, nz;       /* the universe's rows and row length, for auto's
+	                          choice; 0 = unknown */
 } engine_opts;
 
 /* Operations an engine implements.  Everything but step, read and destroy

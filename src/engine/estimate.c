@@ -14,14 +14,14 @@
 #define SAMPLE_TAIL 256
 /* What a step costs, as a share of a dense step, when it steps a share f
  * of the tiles: about TILE_COST times f (a tile among skipped ones costs
- * more than its share: bookkeeping, threads woken for little work,
- * neighbours out of cache), never more than a dense step.  Within the
- * sample's steps, never less than LATE_FLOOR either: a large soup settles
- * later than a small sample of it, and its late steps cost 5-35% of a
- * dense one.  Beyond them that floor fades as (SAMPLE_STEPS / t)^2, since
- * the large soup's last active corners settle too (a 512^3 soup of
- * density 0.25 repeats with period 2 by generation 4096).  Measured on
- * the H200 machine's 16 cores, kernels/NOTES.md. */
+ * more than its share: its neighbours' planes and rows, bookkeeping,
+ * threads woken for little work), never more than a dense step.  Within
+ * the sample's steps, never less than LATE_FLOOR either: a large soup
+ * settles later than a small sample of it.  Beyond them that floor fades
+ * as (SAMPLE_STEPS / t)^3, since the large soup's last active corners
+ * settle too (a 512^3 soup of density 0.25 repeats with period 2 by
+ * generation 4096).  Fitted to soups of 384^3 to 1024^3 on the H200
+ * machine's 16 cores, kernels/NOTES.md. */
 #define TILE_COST 4.0
 #define LATE_FLOOR 0.2
 
@@ -40,10 +40,11 @@ double estimate_dense_seconds(const engine_opts *opts)
 	return rate > 0 ? opts->work / rate : INFINITY;
 }
 
-/* What the floor adds for the run's steps beyond a sample of `done`. */
+/* What the floor adds for the run's steps beyond a sample of `done`: the
+ * integral of LATE_FLOOR (done / t)^3 from done to steps. */
 static double floor_beyond(double done, double steps)
 {
-	return steps > done ? LATE_FLOOR * done * (1 - done / steps) : 0;
+	return steps > done ? LATE_FLOOR * done / 2 * (1 - done * done / (steps * steps)) : 0;
 }
 
 double estimate_least_seconds(const engine_opts *opts)
@@ -87,7 +88,7 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 		return -1;
 	}
 	cut_sample(initial, &s);
-	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0};
+	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0, NULL, 0, 0};
 	int rc = engine_cpu_create(&one, &s, NULL, r, out, &err);
 	grid_free(&s);
 	return rc ? -1 : 0;

@@ -59,15 +59,21 @@ typedef struct plan {
 	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
 	bool random;            /* the universe is --random's, not a file's */
+	bool rule_given;        /* by -r or the config, not the default */
 	engine_opts eo;
+	rule eo_rule;           /* eo.rule: the rule the run will step */
 } plan;
 
 /* The engine's set-up starts once the work is known (universe_warm_up):
  * it overlaps making or reading the cells. */
-static void warm_up(plan *p, uint64_t nx, uint64_t ny, uint64_t nz)
+static void warm_up(plan *p, uint64_t nx, uint64_t ny, uint64_t nz, const rule *r)
 {
 	p->eo.steps = (double)(p->last - p->first);
 	p->eo.work = (double)nx * (double)ny * (double)nz * p->eo.steps;
+	p->eo_rule = *r;
+	p->eo.rule = &p->eo_rule;
+	p->eo.ny = ny;
+	p->eo.nz = nz;
 	universe_warm_up(&p->eo);
 }
 
@@ -81,7 +87,7 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	if (!rc && o->random_rule)
 		rc = rule_parse(o->random_rule, &carried, err);
 	if (!rc)
-		warm_up(p, n[0], n[1], n[2]);
+		warm_up(p, n[0], n[1], n[2], o->random_rule && !p->rule_given ? &carried : &p->rule);
 	if (!rc)
 		rc = universe_random(&p->src, n, o->density, o->seed, err);
 	if (!rc && o->random_rule) {
@@ -348,6 +354,7 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 static int prepare(const options *o, plan *p, l3d_err *err)
 {
 	bool rule_given = o->origin[OPT_RULE] != ORIGIN_DEFAULT;
+	p->rule_given = rule_given;
 	int rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
 	if (rc)
 		return rc;
@@ -365,7 +372,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = universe_open(&p->src, o->input, err);
 		rc = rc ? rc : choose_steps(o, p, err);
 		if (!rc)
-			warm_up(p, p->src.nx, p->src.start.ny, p->src.start.nz);
+			warm_up(p, p->src.nx, p->src.start.ny, p->src.start.nz,
+				p->src.meta.has_rule && !rule_given ? &p->src.meta.rule : &p->rule);
 	}
 	if (rc)
 		return rc;
@@ -644,7 +652,8 @@ int run(const options *o, l3d_err *err)
 	l.last_ckpt = l.t0;
 	plan p = {0};
 	bool log_first = true;
-	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0};
+	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0,
+			     NULL, 0, 0};
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);
 	double t_input = l3d_seconds();

@@ -634,6 +634,35 @@ START_TEST(cpu_rate_follows_threads_and_path)
 }
 END_TEST
 
+/* ... and of the rule and the rows: B6/S567's own kernel is the fastest,
+ * and rows that are not a whole number of vectors waste part of the last
+ * one (every row is whole words on the portable path). */
+START_TEST(cpu_rate_follows_rule_and_rows)
+{
+	engine_opts o = {"auto", 1, -1, NULL, 0, 0, NULL, 64, 512};
+	double whole = engine_cpu_rate(&o);
+	rule r = parse("B5..7/S4..9"), h = parse("3D3/3H"), d = rule_default;
+	o.rule = &d;
+	ck_assert(engine_cpu_rate(&o) == whole);
+	o.rule = &r;
+	ck_assert(engine_cpu_rate(&o) < 0.7 * whole);
+	o.rule = &h;
+	ck_assert(engine_cpu_rate(&o) < whole && engine_cpu_rate(&o) > 0.7 * whole);
+	o.rule = NULL;
+	o.nz = 576;                /* 9 words */
+	double odd = engine_cpu_rate(&o);
+	o.simd = "portable";
+	double one = engine_cpu_rate(&o);
+	o.nz = 512;
+	ck_assert(engine_cpu_rate(&o) == one);
+	if (path_usable("avx2") || path_usable("avx512"))
+		ck_assert_msg(odd < 0.8 * whole, "%g against %g", odd, whole);
+	o.nz = 0;                  /* rows not known: as whole ones */
+	o.simd = NULL;
+	ck_assert(engine_cpu_rate(&o) == whole);
+}
+END_TEST
+
 /* auto's estimate from a sample: a settling soup well under its dense
  * * time, a chaotic rule near it; an early stop once the bound is
  * passed; a universe smaller than the sample; rows that never come. */
@@ -904,6 +933,7 @@ static Suite *engine_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, simd_paths_are_chosen_and_checked);
 	tcase_add_test(t, cpu_rate_follows_threads_and_path);
+	tcase_add_test(t, cpu_rate_follows_rule_and_rows);
 	tcase_add_test(t, estimate_tells_soups_from_chaos);
 	tcase_add_test(t, views_match_the_universe);
 	tcase_add_test(t, renders_without_an_engine_of_their_own);

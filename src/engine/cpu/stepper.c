@@ -110,26 +110,56 @@ const char *engine_cpu_simd_paths(void)
 }
 
 static int simd_choose(const char *name, cpu_simd *out, l3d_err *err);
+static uint64_t row_cost(uint64_t words, unsigned vl);
+static void plan_width(cpu_plan *p, unsigned max_lanes);
 
-/* Per thread, B6/S567 stepped densely on 128^3 to 256^3 universes (which
- * stay in the caches): AVX-512 as measured on the 16 cores of the H100
- * machine (256^3, 2048 steps in 0.142 s, kernels/NOTES.md); AVX2 and the
- * portable path on a 2-core machine without AVX-512 (1.1-1.8e10 and
- * 0.4-0.6e10 with one thread).  Larger universes are bound by memory,
- * other rules by logic: the figures err on the fast side. */
+/* The share of a row's vector work that is its own words, against rows of
+ * whole vectors of the widest kind (row_cost); packed rows count as whole. */
+static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
+{
+	unsigned most = cpu_simd_max_lanes(s);
+	cpu_plan p = {.ny = ny, .words = (nz + 63) / 64};
+	plan_width(&p, most);
+	if (p.group > 1)
+		return 1;
+	double share = (double)p.words / (double)row_cost(p.words, p.vl) /
+		       ((double)most / (double)row_cost(most, most));
+	return share < 1 ? share : 1;
+}
+
+/* A rule's dense rate against B6/S567's: on the H200 machine's 16 cores at
+ * 512^3, B5..7/S4..9 stepped at 0.66 of it; the other neighbourhoods'
+ * kernels at 0.9-1.0 at 256^3 (kernels/NOTES.md). */
+static double rule_share(const rule *r)
+{
+	if (!r || (r->hood == RULE_MOORE && r->birth == UINT32_C(1) << 6 &&
+		   r->survive == UINT32_C(7) << 5))
+		return 1;
+	return r->hood == RULE_MOORE ? 0.66 : 0.85;
+}
+
+/* Per thread, B6/S567 stepped densely in rows of whole vectors: AVX-512
+ * as measured on the 16 cores of the H200 machine (4.4-5.1e11 at 512^3,
+ * kernels/NOTES.md); AVX2 and the portable path on a 2-core machine
+ * without AVX-512 (1.1-1.8e10 and 0.4-0.6e10 with one thread).  Scaled
+ * by the rule (rule_share) and by the rows' fit to the vectors
+ * (width_share) when opts gives them. */
 double engine_cpu_rate(const engine_opts *opts)
 {
 	static const double per_thread[CPU_SIMD_COUNT] = {
 		[CPU_SIMD_PORTABLE] = 0.5e10,
 		[CPU_SIMD_AVX2] = 1.5e10,
-		[CPU_SIMD_AVX512] = 1.5e10,
+		[CPU_SIMD_AVX512] = 2.8e10,
 	};
 	cpu_simd s;
 	l3d_err ignored;
 	if (simd_choose(opts ? opts->simd : NULL, &s, &ignored) != L3D_OK)
 		return 0;
 	int threads = opts && opts->threads > 0 ? opts->threads : cpu_count();
-	return per_thread[s] * (threads < MAX_THREADS ? threads : MAX_THREADS);
+	double rate = per_thread[s] * (threads < MAX_THREADS ? threads : MAX_THREADS);
+	if (opts && opts->nz && opts->ny)
+		rate *= width_share(opts->ny, opts->nz, s);
+	return rate * rule_share(opts ? opts->rule : NULL);
 }
 
 /* name: NULL or "auto" (then $LIFE3D_SIMD, then the best), or a path. */

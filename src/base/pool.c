@@ -19,8 +19,11 @@ struct cpu_pool {
 	pthread_t *ids;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	cpu_task task;                 /* under lock */
-	void *arg;
+	/* set before each bump of epoch, read after it: a worker that sees
+	 * the new epoch sees them, without taking the lock (fifteen threads
+	 * queueing on it made every wake-up cost more than a small step) */
+	_Atomic(cpu_task) task;
+	_Atomic(void *) arg;
 	_Atomic unsigned long epoch;   /* bumped for each wake-up */
 	_Atomic int quit;
 	int sleepers;                  /* under lock */
@@ -62,10 +65,8 @@ static void *worker(void *v)
 		seen = wait_epoch(p, seen);
 		if (atomic_load(&p->quit))
 			return NULL;
-		pthread_mutex_lock(&p->lock);
-		cpu_task task = p->task;
-		void *arg = p->arg;
-		pthread_mutex_unlock(&p->lock);
+		cpu_task task = atomic_load_explicit(&p->task, memory_order_relaxed);
+		void *arg = atomic_load_explicit(&p->arg, memory_order_relaxed);
 		task(arg, w->index);
 	}
 }
@@ -82,8 +83,8 @@ void cpu_pool_wake(cpu_pool *p, cpu_task task, void *arg)
 	if (p->threads == 1)
 		return;
 	pthread_mutex_lock(&p->lock);
-	p->task = task;
-	p->arg = arg;
+	atomic_store_explicit(&p->task, task, memory_order_relaxed);
+	atomic_store_explicit(&p->arg, arg, memory_order_relaxed);
 	bump(p);
 	pthread_mutex_unlock(&p->lock);
 }

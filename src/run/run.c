@@ -65,12 +65,13 @@ typedef struct plan {
 } plan;
 
 /* The engine's set-up starts once the work is known (universe_warm_up):
- * it overlaps making or reading the cells. */
-static void warm_up(plan *p, uint64_t nx, uint64_t ny, uint64_t nz, const rule *r)
+ * it overlaps making or reading the cells.  own: the rule the input
+ * carries, or NULL; it is the run's unless one was given (rule_from_input). */
+static void warm_up(plan *p, uint64_t nx, uint64_t ny, uint64_t nz, const rule *own)
 {
 	p->eo.steps = (double)(p->last - p->first);
 	p->eo.work = (double)nx * (double)ny * (double)nz * p->eo.steps;
-	p->eo_rule = *r;
+	p->eo_rule = own && !p->rule_given ? *own : p->rule;
 	p->eo.rule = &p->eo_rule;
 	p->eo.ny = ny;
 	p->eo.nz = nz;
@@ -87,7 +88,7 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	if (!rc && o->random_rule)
 		rc = rule_parse(o->random_rule, &carried, err);
 	if (!rc)
-		warm_up(p, n[0], n[1], n[2], o->random_rule && !p->rule_given ? &carried : &p->rule);
+		warm_up(p, n[0], n[1], n[2], o->random_rule ? &carried : NULL);
 	if (!rc)
 		rc = universe_random(&p->src, n, o->density, o->seed, err);
 	if (!rc && o->random_rule) {
@@ -373,7 +374,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = rc ? rc : choose_steps(o, p, err);
 		if (!rc)
 			warm_up(p, p->src.nx, p->src.start.ny, p->src.start.nz,
-				p->src.meta.has_rule && !rule_given ? &p->src.meta.rule : &p->rule);
+				p->src.meta.has_rule ? &p->src.meta.rule : NULL);
 	}
 	if (rc)
 		return rc;

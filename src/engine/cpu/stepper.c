@@ -110,6 +110,7 @@ const char *engine_cpu_simd_paths(void)
 }
 
 static int simd_choose(const char *name, cpu_simd *out, l3d_err *err);
+static bool runs_b6s567(const rule *r);
 static uint64_t row_cost(uint64_t words, unsigned vl);
 static void plan_width(cpu_plan *p, unsigned max_lanes);
 
@@ -132,8 +133,7 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
  * kernels at 0.9-1.0 at 256^3 (kernels/NOTES.md). */
 static double rule_share(const rule *r)
 {
-	if (!r || (r->hood == RULE_MOORE && r->birth == UINT32_C(1) << 6 &&
-		   r->survive == UINT32_C(7) << 5))
+	if (!r || runs_b6s567(r))
 		return 1;
 	return r->hood == RULE_MOORE ? 0.66 : 0.85;
 }
@@ -216,11 +216,17 @@ static void plan_groups(cpu_plan *p, uint32_t dead, uint32_t live)
 	}
 }
 
+/* Whether r steps with B6/S567's own kernel (rule_b6s567). */
+static bool runs_b6s567(const rule *r)
+{
+	return r->hood == RULE_MOORE && r->birth == UINT32_C(1) << 6 &&
+	       r->survive == UINT32_C(7) << 5;
+}
+
 static void plan_rule(cpu_plan *p, const rule *r)
 {
 	p->hood = (int)r->hood;
-	if (r->hood == RULE_MOORE && r->birth == UINT32_C(1) << 6 &&
-	    r->survive == UINT32_C(7) << 5) {
+	if (runs_b6s567(r)) {
 		p->rule_kind = CPU_RULE_B6S567;
 		return;
 	}

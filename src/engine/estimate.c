@@ -12,16 +12,18 @@
  * end of it whose share stands for the run's steps beyond it. */
 #define SAMPLE_CHUNK 32
 #define SAMPLE_TAIL 256
-/* What a step costs, as a share of a dense step, when it steps a share f
- * of the tiles: about TILE_COST times f (a tile among skipped ones costs
- * more than its share: its neighbours' planes and rows, bookkeeping,
- * threads woken for little work), never more than a dense step.  Within
- * the sample's steps, never less than LATE_FLOOR either: a large soup
- * settles later than a small sample of it.  Beyond them that floor fades
- * as (SAMPLE_STEPS / t)^3, since the large soup's last active corners
- * settle too (a 512^3 soup of density 0.25 repeats with period 2 by
- * generation 4096).  Fitted to soups of 384^3 to 1024^3 on the H200
- * machine's 16 cores, kernels/NOTES.md. */
+/* What a step costs when it steps a share f of the tiles: about
+ * TILE_COST times f of a step of every tile (a tile among skipped ones
+ * costs more than its share: its neighbours' planes and rows,
+ * bookkeeping, threads woken for little work), never more than a dense
+ * step.  Within the sample's steps, never less than LATE_FLOOR either: a
+ * large soup settles later than a small sample of it.  Beyond them that
+ * floor fades as (SAMPLE_STEPS / t)^3, since the large soup's last active
+ * corners settle too (a 512^3 soup of density 0.25 repeats with period 2
+ * by generation 4096).  Fitted to soups of 384^3 to 1024^3 on the H200
+ * machine's 16 cores, kernels/NOTES.md.  What a few tiles cost is mostly
+ * their bookkeeping, so it is priced at the rate of rows of whole vectors;
+ * a dense step, at the rate the run's rows get (engine_cpu_rate). */
 #define TILE_COST 4.0
 #define LATE_FLOOR 0.2
 
@@ -29,9 +31,28 @@
  * before it can tell what changed (skip.h). */
 #define SEEDED_STEPS 2
 
-static double step_cost(double f)
+/* A dense step of the run, and a step of every tile priced as rows of
+ * whole vectors, in seconds. */
+typedef struct step_prices {
+	double dense, tiles;
+} step_prices;
+
+static step_prices prices_of(const engine_opts *opts)
 {
-	return fmin(1, fmax(LATE_FLOOR, TILE_COST * f));
+	engine_opts whole = *opts;
+	whole.nz = 0;
+	double steps = opts->steps >= 1 ? opts->steps : 1;
+	double rate = engine_cpu_rate(&whole);
+	return (step_prices){estimate_dense_seconds(opts) / steps,
+			     rate > 0 ? opts->work / rate / steps : INFINITY};
+}
+
+/* Seconds a step of the run takes when it steps a share f of its tiles;
+ * floor: the least share a step is counted as (LATE_FLOOR in the sample's
+ * steps, 0 beyond them). */
+static double step_seconds(step_prices p, double f, double floor)
+{
+	return fmin(p.dense, p.tiles * fmax(floor, TILE_COST * f));
 }
 
 double estimate_dense_seconds(const engine_opts *opts)
@@ -52,10 +73,11 @@ double estimate_least_seconds(const engine_opts *opts)
 	double steps = opts->steps;
 	if (steps < 1)
 		return 0;
+	step_prices p = prices_of(opts);
 	double sampled = fmin(steps, SAMPLE_STEPS);
 	double seeded = fmin(sampled, SEEDED_STEPS);
-	return estimate_dense_seconds(opts) / steps *
-	       (seeded + LATE_FLOOR * (sampled - seeded) + floor_beyond(sampled, steps));
+	return p.dense * seeded + step_seconds(p, 0, LATE_FLOOR) * (sampled - seeded) +
+	       p.tiles * floor_beyond(sampled, steps);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -110,8 +132,8 @@ static double share(const sample_run *s, double stepped0, uint64_t done0)
 		       : 1;
 }
 
-/* Step the sample one chunk; per_step: a dense run step's seconds. */
-static int sample_chunk(sample_run *s, uint64_t most, double per_step, l3d_err *err)
+/* Step the sample one chunk; p: the run's steps' prices. */
+static int sample_chunk(sample_run *s, uint64_t most, step_prices p, l3d_err *err)
 {
 	uint64_t n = min_u64(SAMPLE_CHUNK, most - s->done), done0 = s->done;
 	double stepped0 = s->stepped, total;
@@ -121,7 +143,7 @@ static int sample_chunk(sample_run *s, uint64_t most, double per_step, l3d_err *
 	s->done += n;
 	engine_cpu_tiles(s->e, &s->stepped, &total);
 	s->tiles = total / (double)s->done;
-	s->est += per_step * (double)n * step_cost(share(s, stepped0, done0));
+	s->est += (double)n * step_seconds(p, share(s, stepped0, done0), LATE_FLOOR);
 	if (s->done + SAMPLE_TAIL <= most || s->tail_from == 0) {
 		s->tail_stepped = s->stepped;
 		s->tail_from = s->done;
@@ -136,7 +158,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 	double steps = opts->steps;
 	if (steps < 1 || !engine_skip_wanted())
 		return estimate_dense_seconds(opts);
-	double per_step = estimate_dense_seconds(opts) / steps;
+	step_prices p = prices_of(opts);
 	sample_run s = {0};
 	if (make_sample(opts, initial, ready, r, &s.e))
 		return -1;
@@ -144,15 +166,15 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 	l3d_err err;
 	/* The sample's steps so far give a bound that only grows. */
 	while (s.done < most && s.est < enough) {
-		if (sample_chunk(&s, most, per_step, &err)) {
+		if (sample_chunk(&s, most, p, &err)) {
 			engine_destroy(s.e);
 			return -1;
 		}
 	}
 	double rest = steps - (double)s.done;
 	if (s.est < enough && rest > 0)
-		s.est += per_step * (rest * fmin(1, TILE_COST * share(&s, s.tail_stepped, s.tail_from)) +
-				     floor_beyond((double)s.done, steps));
+		s.est += rest * step_seconds(p, share(&s, s.tail_stepped, s.tail_from), 0) +
+			 p.tiles * floor_beyond((double)s.done, steps);
 	snprintf(why, why_size,
 		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps: "
 		 "about %.2g s on the CPU",

@@ -648,6 +648,15 @@ START_TEST(cpu_rate_follows_rule_and_rows)
 	ck_assert(engine_cpu_rate(&o) < 0.7 * whole);
 	o.rule = &h;
 	ck_assert(engine_cpu_rate(&o) < whole && engine_cpu_rate(&o) > 0.7 * whole);
+	/* each group of counts a rule uses costs more: B5/S45 uses one,
+	 * B5..7/S4..9 two, B3,6/S3..8 three */
+	rule single = parse("B5/S45"), three = parse("B3,6/S3..8");
+	o.rule = &single;
+	double one_group = engine_cpu_rate(&o);
+	o.rule = &three;
+	double three_groups = engine_cpu_rate(&o);
+	o.rule = &r;
+	ck_assert(three_groups < engine_cpu_rate(&o) && engine_cpu_rate(&o) < one_group);
 	o.rule = NULL;
 	o.nz = 576;                /* 9 words */
 	double odd = engine_cpu_rate(&o);

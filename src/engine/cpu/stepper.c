@@ -113,9 +113,23 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err);
 static bool runs_b6s567(const rule *r);
 static uint64_t row_cost(uint64_t words, unsigned vl);
 static void plan_width(cpu_plan *p, unsigned max_lanes);
+static void plan_rule(cpu_plan *p, const rule *r);
 
-/* The share of a row's vector work that is its own words, against rows of
- * whole vectors of the widest kind (row_cost); packed rows count as whole. */
+/* What a vector of vl lanes costs, for the rate, in vectors of 256 bits:
+ * on the H200 machine's Xeon a 512-bit operation takes about 1.5 times a
+ * 256-bit one (dense at 16 threads: rows of 12 words in vectors of 4 step
+ * at 0.70 of rows of 8 in vectors of 8, 10 words at 0.67, 6 at 0.57,
+ * kernels/NOTES.md).  plan_width weighs it as 2 when it picks the width,
+ * which the measured rates of 9-11 words favour. */
+static double vector_cost(unsigned vl)
+{
+	return vl >= 8 ? 1.5 : 1;
+}
+
+/* The share of the widest rows' dense rate that rows of nz cells get:
+ * their own words per unit of vector work (chunks of vl lanes, the last
+ * overlapping) against rows of whole vectors of the widest kind; packed
+ * rows count as whole. */
 static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
 {
 	unsigned most = cpu_simd_max_lanes(s);
@@ -123,19 +137,25 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
 	plan_width(&p, most);
 	if (p.group > 1)
 		return 1;
-	double share = (double)p.words / (double)row_cost(p.words, p.vl) /
-		       ((double)most / (double)row_cost(most, most));
+	double chunks = (double)((p.words + p.vl - 1) / p.vl);
+	double share = (double)p.words / (chunks * vector_cost(p.vl)) /
+		       ((double)most / vector_cost(most));
 	return share < 1 ? share : 1;
 }
 
-/* A rule's dense rate against B6/S567's: on the H200 machine's 16 cores at
- * 512^3, B5..7/S4..9 stepped at 0.66 of it; the other neighbourhoods'
- * kernels at 0.9-1.0 at 256^3 (kernels/NOTES.md). */
+/* A rule's dense rate against B6/S567's: each group of counts the rule
+ * uses (plan_groups) costs about a third of B6/S567's step.  On the H200
+ * machine's 16 cores at 384^3 and 640^3 (kernels/NOTES.md), one group
+ * (B5/S45, 3D3/3H, 3D1,2/2F) stepped at 0.67-0.82 of B6/S567, two
+ * (B5..7/S4..9, 3D4/3,4E) at 0.58-0.63, three (B3,6/S3..8) at 0.50-0.51;
+ * at 512^3, where B6/S567 meets the memory, at 0.68-0.87. */
 static double rule_share(const rule *r)
 {
 	if (!r || runs_b6s567(r))
 		return 1;
-	return r->hood == RULE_MOORE ? 0.66 : 0.85;
+	cpu_plan p = {0};
+	plan_rule(&p, r);
+	return 1 / (1 + 0.32 * p.groups);
 }
 
 /* Per thread, B6/S567 stepped densely in rows of whole vectors: AVX-512

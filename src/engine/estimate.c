@@ -52,7 +52,8 @@ static step_prices prices_of(const engine_opts *opts)
  * steps, 0 beyond them). */
 static double step_seconds(step_prices p, double f, double floor)
 {
-	return fmin(p.dense, p.tiles * fmax(floor, TILE_COST * f));
+	double of_all = fmax(floor, TILE_COST * f);
+	return of_all > 0 ? fmin(p.dense, p.tiles * of_all) : 0;
 }
 
 double estimate_dense_seconds(const engine_opts *opts)
@@ -61,11 +62,14 @@ double estimate_dense_seconds(const engine_opts *opts)
 	return rate > 0 ? opts->work / rate : INFINITY;
 }
 
-/* What the floor adds for the run's steps beyond a sample of `done`: the
- * integral of LATE_FLOOR (done / t)^3 from done to steps. */
-static double floor_beyond(double done, double steps)
+/* What the floor adds for the run's steps beyond a sample of `done`, in
+ * seconds at the tiles' price: the integral of LATE_FLOOR (done / t)^3
+ * from done to steps. */
+static double floor_beyond(step_prices p, double done, double steps)
 {
-	return steps > done ? LATE_FLOOR * done / 2 * (1 - done * done / (steps * steps)) : 0;
+	if (steps <= done)
+		return 0;
+	return p.tiles * LATE_FLOOR * done / 2 * (1 - done * done / (steps * steps));
 }
 
 double estimate_least_seconds(const engine_opts *opts)
@@ -77,7 +81,7 @@ double estimate_least_seconds(const engine_opts *opts)
 	double sampled = fmin(steps, SAMPLE_STEPS);
 	double seeded = fmin(sampled, SEEDED_STEPS);
 	return p.dense * seeded + step_seconds(p, 0, LATE_FLOOR) * (sampled - seeded) +
-	       p.tiles * floor_beyond(sampled, steps);
+	       floor_beyond(p, sampled, steps);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -174,7 +178,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 	double rest = steps - (double)s.done;
 	if (s.est < enough && rest > 0)
 		s.est += rest * step_seconds(p, share(&s, s.tail_stepped, s.tail_from), 0) +
-			 p.tiles * floor_beyond((double)s.done, steps);
+			 floor_beyond(p, (double)s.done, steps);
 	snprintf(why, why_size,
 		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps: "
 		 "about %.2g s on the CPU",

@@ -120,12 +120,18 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 	return rc ? -1 : 0;
 }
 
-/* A sample being stepped: tiles stepped and steps made, in all and at
- * the start of its tail; est, the run's seconds for the steps so far. */
+#define SAMPLE_CHUNKS ((SAMPLE_STEPS + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK)
+
+/* A sample being stepped: tiles stepped and steps made, in all, at the
+ * start of its tail and at the end of each chunk; est, the run's seconds
+ * for the steps so far. */
 typedef struct sample_run {
 	engine *e;
 	uint64_t done, tail_from;
 	double stepped, tail_stepped, tiles, est;
+	int chunks;
+	uint64_t done_at[SAMPLE_CHUNKS + 1];
+	double stepped_at[SAMPLE_CHUNKS + 1];
 } sample_run;
 
 /* The share of tiles the sample stepped between two of its counts. */
@@ -152,7 +158,32 @@ static int sample_chunk(sample_run *s, uint64_t most, step_prices p, l3d_err *er
 		s->tail_stepped = s->stepped;
 		s->tail_from = s->done;
 	}
+	s->chunks++;
+	s->done_at[s->chunks] = s->done;
+	s->stepped_at[s->chunks] = s->stepped;
 	return L3D_OK;
+}
+
+/* A sample that stepped a quarter of its tiles or more on every step of
+ * its last SAMPLE_TAIL (a chaotic rule: each such step costs a dense one)
+ * is taken to go on so: when the run's remaining steps at a dense step's
+ * price bring the estimate to `enough`, the sample stops there instead of
+ * stepping on towards it, and est becomes that projection.  A soup that
+ * settles has long dropped under the quarter by then. */
+static bool busy_to_the_end(sample_run *s, step_prices p, double steps, double enough)
+{
+	if (s->done < SAMPLE_TAIL)
+		return false;
+	int k = s->chunks;
+	while (k > 0 && s->done_at[k] + SAMPLE_TAIL > s->done)
+		k--;
+	if (share(s, s->stepped_at[k], s->done_at[k]) * TILE_COST < 1)
+		return false;
+	double projected = s->est + (steps - (double)s->done) * p.dense;
+	if (projected < enough)
+		return false;
+	s->est = projected;
+	return true;
 }
 
 double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
@@ -174,6 +205,8 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 			engine_destroy(s.e);
 			return -1;
 		}
+		if (busy_to_the_end(&s, p, steps, enough))
+			break;
 	}
 	double rest = steps - (double)s.done;
 	if (s.est < enough && rest > 0)

@@ -707,6 +707,13 @@ START_TEST(estimate_tells_soups_from_chaos)
 	double early = estimate_of(&g, "B5..7/S4..9", 1024, 0.01 * dense, why, NULL);
 	ck_assert_msg(early >= 0.01 * dense && early < 0.5 * dense, "%g: %s", early, why);
 	ck_assert_msg(strstr(why, " in 32 steps"), "%s", why);
+	/* busy for 256 steps: taken as busy to the end, not stepped on to
+	 * the bound (which the steps alone would reach in 640) */
+	early = estimate_of(&g, "B5..7/S4..9", 1024, 0.6 * dense, why, NULL);
+	ck_assert_msg(early >= 0.6 * dense, "%g: %s", early, why);
+	ck_assert_msg(strstr(why, " in 256 steps"), "%s", why);
+	/* a soup is not: its estimate stays what its steps say */
+	ck_assert(estimate_of(&g, "B6/S567", 1024, 0.95 * soup, why, NULL) < soup * 1.0001);
 	grid_free(&g);
 	ck_assert_int_eq(grid_alloc(&g, 5, 70, 9, NULL), L3D_OK);
 	grid_random(&g, 0.4, 8);

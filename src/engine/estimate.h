@@ -9,9 +9,10 @@
  * SAMPLE_STEPS of the run's steps.  The share of its tiles it stepped,
  * times the run's dense time, times what a skipped-around tile costs
  * beside a dense one, is the estimate; a sample that stays busy is taken
- * to stay so, and stops as soon as that says enough.  It is a guess about the rest of
- * the universe (a pattern away from the sample's corner is not seen), and
- * only ever decides where a run goes, never what it computes. */
+ * to stay so, and stops as soon as that says enough.  It is a guess about
+ * the rest of the universe (a pattern away from the sample's corner is
+ * not seen), and only ever decides where a run goes, never what it
+ * computes. */
 #ifndef LIFE3D_ENGINE_ESTIMATE_H
 #define LIFE3D_ENGINE_ESTIMATE_H
 

@@ -266,24 +266,12 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
  * cell, s1 and s0 alone: one ternary operation, whose truth table comes
  * from the group's four pair codes (the plan's group_code, kernel.h).
  * The next state is the OR over the groups of [j = (s4 s3 s2)] and that
- * function: three operations a group the rule uses, none for one it does
- * not.  The code picks one of 256 cases of a switch, the same branch for
- * every vector.  Measured against the multiplexer tree over the bits of S
- * that this replaces (kernels/NOTES.md). */
-ALWAYS_INLINE V FN(group)(int j, const V s[5])
-{
-	switch (j) {
-	case 0: return TL(s[4], s[3], s[2], ~TA & ~TB & ~TC);
-	case 1: return TL(s[4], s[3], s[2], ~TA & ~TB & TC);
-	case 2: return TL(s[4], s[3], s[2], ~TA & TB & ~TC);
-	case 3: return TL(s[4], s[3], s[2], ~TA & TB & TC);
-	case 4: return TL(s[4], s[3], s[2], TA & ~TB & ~TC);
-	case 5: return TL(s[4], s[3], s[2], TA & ~TB & TC);
-	default: return TL(s[4], s[3], s[2], TA & TB & ~TC);
-	}
-}
-
-/* A pair code's outcome (0: never, 1: on s0, 2: on ~s0, 3: always) as a
+ * function (rule_of): five operations a group the rule uses, none for one
+ * it does not.  The code picks one of 256 cases of a switch, the same
+ * branch for every vector.  Measured against the multiplexer tree over
+ * the bits of S that this replaces (kernels/NOTES.md).
+ *
+ * A pair code's outcome (0: never, 1: on s0, 2: on ~s0, 3: always) as a
  * function of x = s0. */
 #define PAIR_LEAF(k, x) ((k) == 0 ? (x) & ~(x) : (k) == 1 ? (x) : (k) == 2 ? ~(x) : (x) | ~(x))
 /* The group's function of (self, s1, s0) for dead pair codes a, b and
@@ -317,26 +305,15 @@ ALWAYS_INLINE V FN(group_fn)(int code, V self, V s1, V s0)
 #undef GROUP_TABLE
 #undef PAIR_LEAF
 
-/* The groups the rule uses (the plan's list), each added to the result:
- * a loop of as many turns as the rule has groups, always the same ones. */
-ALWAYS_INLINE V FN(rule_groups)(const uint8_t *group_j, const uint8_t *group_code,
-				int groups, const V s[5], V self)
-{
-	V out = VSPLAT(0);
-	for (int k = 0; k < groups; k++) {
-		V h = FN(group_fn)(group_code[k], self, s[1], s[0]);
-		out = TL(FN(group)(group_j[k], s), h, out, (TA & TB) | TC);
-	}
-	return out;
-}
-
 /* What a pass reads of the plan on every vector, copied out of it: the
  * stores through may_alias pointers would otherwise make the compiler
- * read the plan again after each one. */
+ * read the plan again after each one.  jbits[k]: the bits of group k's
+ * j (s4, s3, s2), each as a word of all ones or none. */
 typedef struct FN(hot) {
 	bool stream;
 	uint64_t prefetch;
-	uint8_t group_j[CPU_GROUPS], group_code[CPU_GROUPS];
+	uint8_t group_code[CPU_GROUPS];
+	uint64_t jbits[CPU_GROUPS][3];
 	int groups;
 } FN(hot);
 
@@ -344,15 +321,30 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 {
 	h->stream = p->stream;
 	h->prefetch = (uint64_t)p->prefetch * 8;
-	memcpy(h->group_j, p->group_j, sizeof h->group_j);
 	memcpy(h->group_code, p->group_code, sizeof h->group_code);
+	for (int k = 0; k < CPU_GROUPS; k++)
+		for (int b = 0; b < 3; b++)
+			h->jbits[k][b] = -(uint64_t)((p->group_j[k] >> (2 - b)) & 1);
 	h->groups = p->groups;
 }
 
-/* The rule of the plan's groups (rule_groups), from FN(hot). */
+/* The groups the rule uses (the plan's list), each added to the result:
+ * a loop of as many turns as the rule has groups, always the same ones.
+ * Whether (s4 s3 s2) is the group's j takes three operations whose
+ * constants are j's bits (broadcast from memory), not a switch: with a
+ * switch the compiler made all seven tests for every vector, kept some
+ * of them on the stack and branched twice a group (kernels/NOTES.md). */
 ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 {
-	return FN(rule_groups)(h->group_j, h->group_code, h->groups, s, self);
+	V out = VSPLAT(0);
+	for (int k = 0; k < h->groups; k++) {
+		V f = FN(group_fn)(h->group_code[k], self, s[1], s[0]);
+		V miss2 = s[2] ^ VSPLAT(h->jbits[k][2]);
+		V hit32 = TL(s[3], miss2, VSPLAT(h->jbits[k][1]), ~(TA ^ TC) & ~TB);
+		V hit = TL(s[4], hit32, VSPLAT(h->jbits[k][0]), ~(TA ^ TC) & TB);
+		out = TL(hit, f, out, (TA & TB) | TC);
+	}
+	return out;
 }
 
 /* Store one vector of the next generation and, when counting, add the

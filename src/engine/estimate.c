@@ -164,9 +164,9 @@ static int sample_chunk(sample_run *s, uint64_t most, step_prices p, l3d_err *er
 	return L3D_OK;
 }
 
-/* A sample that stepped a quarter of its tiles or more on every step of
- * its last SAMPLE_TAIL (a chaotic rule: each such step costs a dense one)
- * is taken to go on so: when the run's remaining steps at a dense step's
+/* A sample that stepped a quarter of its tiles or more a step, on average
+ * over its last SAMPLE_TAIL steps (a chaotic rule: such a step costs a
+ * dense one), is taken to go on so: when the run's remaining steps at a dense step's
  * price bring the estimate to `enough`, the sample stops there instead of
  * stepping on towards it, and est becomes that projection.  A soup that
  * settles has long dropped under the quarter by then. */

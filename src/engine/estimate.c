@@ -8,8 +8,8 @@
 
 #define SAMPLE_EDGE 64
 #define SAMPLE_STEPS 1024
-/* Steps of the sample between looks at its tiles, and the steps at the
- * end of it whose share stands for the run's steps beyond it. */
+/* Steps of the sample between looks at its tiles, and its last steps,
+ * whose share stands for the steps after them. */
 #define SAMPLE_CHUNK 32
 #define SAMPLE_TAIL 256
 /* What a step costs when it steps a share f of the tiles: about
@@ -122,13 +122,12 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 
 #define SAMPLE_CHUNKS ((SAMPLE_STEPS + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK)
 
-/* A sample being stepped: tiles stepped and steps made, in all, at the
- * start of its tail and at the end of each chunk; est, the run's seconds
- * for the steps so far. */
+/* A sample being stepped: tiles stepped and steps made, in all and at
+ * the end of each chunk; est, the run's seconds for the steps so far. */
 typedef struct sample_run {
 	engine *e;
-	uint64_t done, tail_from;
-	double stepped, tail_stepped, tiles, est;
+	uint64_t done;
+	double stepped, tiles, est;
 	int chunks;
 	uint64_t done_at[SAMPLE_CHUNKS + 1];
 	double stepped_at[SAMPLE_CHUNKS + 1];
@@ -154,14 +153,20 @@ static int sample_chunk(sample_run *s, uint64_t most, step_prices p, l3d_err *er
 	engine_cpu_tiles(s->e, &s->stepped, &total);
 	s->tiles = total / (double)s->done;
 	s->est += (double)n * step_seconds(p, share(s, stepped0, done0), LATE_FLOOR);
-	if (s->done + SAMPLE_TAIL <= most || s->tail_from == 0) {
-		s->tail_stepped = s->stepped;
-		s->tail_from = s->done;
-	}
 	s->chunks++;
 	s->done_at[s->chunks] = s->done;
 	s->stepped_at[s->chunks] = s->stepped;
 	return L3D_OK;
+}
+
+/* The share of tiles the sample stepped over its last SAMPLE_TAIL steps
+ * (from the end of the last chunk at least that far back). */
+static double recent_share(const sample_run *s)
+{
+	int k = s->chunks;
+	while (k > 0 && s->done_at[k] + SAMPLE_TAIL > s->done)
+		k--;
+	return share(s, s->stepped_at[k], s->done_at[k]);
 }
 
 /* A sample that stepped a quarter of its tiles or more a step, on average
@@ -172,12 +177,7 @@ static int sample_chunk(sample_run *s, uint64_t most, step_prices p, l3d_err *er
  * settles has long dropped under the quarter by then. */
 static bool busy_to_the_end(sample_run *s, step_prices p, double steps, double enough)
 {
-	if (s->done < SAMPLE_TAIL)
-		return false;
-	int k = s->chunks;
-	while (k > 0 && s->done_at[k] + SAMPLE_TAIL > s->done)
-		k--;
-	if (share(s, s->stepped_at[k], s->done_at[k]) * TILE_COST < 1)
+	if (s->done < SAMPLE_TAIL || recent_share(s) * TILE_COST < 1)
 		return false;
 	double projected = s->est + (steps - (double)s->done) * p.dense;
 	if (projected < enough)
@@ -210,7 +210,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 	}
 	double rest = steps - (double)s.done;
 	if (s.est < enough && rest > 0)
-		s.est += rest * step_seconds(p, share(&s, s.tail_stepped, s.tail_from), 0) +
+		s.est += rest * step_seconds(p, recent_share(&s), 0) +
 			 floor_beyond(p, (double)s.done, steps);
 	snprintf(why, why_size,
 		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps: "

@@ -57,13 +57,15 @@ typedef struct cpu_plan {
 	int rule_kind;
 	int hood;                 /* rule_hood: RULE_MOORE, or kernel_hood.h's */
 	/* CPU_RULE_GROUPS: the groups of four counts (4j .. 4j + 3) in which
-	 * the rule gives a live cell, in order: group_j[k] for k < groups,
-	 * and its code group_code[k] = 64 a + 16 b + 4 c + d, the outcome
-	 * pairs (2 f(n) + f(n + 1) for n = 4j and 4j + 2) of a dead cell (a,
-	 * b) and a live one (c, d).  The count is Moore's S, which counts the
-	 * cell itself (a live cell survives on S - 1), or the other
-	 * neighbourhoods' number of neighbours. */
-	uint8_t group_j[CPU_GROUPS], group_code[CPU_GROUPS];
+	 * the rule gives a live cell, in order, for k < groups: j's bits
+	 * (those of s4, s3, s2) in group_jbits[k], each a word of all ones
+	 * or none, and its code group_code[k] = 64 a + 16 b + 4 c + d, the
+	 * outcome pairs (2 f(n) + f(n + 1) for n = 4j and 4j + 2) of a dead
+	 * cell (a, b) and a live one (c, d).  The count is Moore's S, which
+	 * counts the cell itself (a live cell survives on S - 1), or the
+	 * other neighbourhoods' number of neighbours. */
+	uint64_t group_jbits[CPU_GROUPS][3];
+	uint8_t group_code[CPU_GROUPS];
 	int groups;
 } cpu_plan;
 

@@ -307,8 +307,7 @@ ALWAYS_INLINE V FN(group_fn)(int code, V self, V s1, V s0)
 
 /* What a pass reads of the plan on every vector, copied out of it: the
  * stores through may_alias pointers would otherwise make the compiler
- * read the plan again after each one.  jbits[k]: the bits of group k's
- * j (s4, s3, s2), each as a word of all ones or none. */
+ * read the plan again after each one. */
 typedef struct FN(hot) {
 	bool stream;
 	uint64_t prefetch;
@@ -322,9 +321,7 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 	h->stream = p->stream;
 	h->prefetch = (uint64_t)p->prefetch * 8;
 	memcpy(h->group_code, p->group_code, sizeof h->group_code);
-	for (int k = 0; k < CPU_GROUPS; k++)
-		for (int b = 0; b < 3; b++)
-			h->jbits[k][b] = -(uint64_t)((p->group_j[k] >> (2 - b)) & 1);
+	memcpy(h->jbits, p->group_jbits, sizeof h->jbits);
 	h->groups = p->groups;
 }
 

@@ -111,6 +111,7 @@ const char *engine_cpu_simd_paths(void)
 
 static int simd_choose(const char *name, cpu_simd *out, l3d_err *err);
 static bool runs_b6s567(const rule *r);
+static uint64_t row_chunks(uint64_t words, unsigned vl);
 static uint64_t row_cost(uint64_t words, unsigned vl);
 static void plan_width(cpu_plan *p, unsigned max_lanes);
 static void plan_rule(cpu_plan *p, const rule *r);
@@ -137,8 +138,7 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
 	plan_width(&p, most);
 	if (p.group > 1)
 		return 1;
-	double chunks = (double)((p.words + p.vl - 1) / p.vl);
-	double share = (double)p.words / (chunks * vector_cost(p.vl)) /
+	double share = (double)p.words / ((double)row_chunks(p.words, p.vl) * vector_cost(p.vl)) /
 		       ((double)most / vector_cost(most));
 	return share < 1 ? share : 1;
 }
@@ -230,7 +230,8 @@ static void plan_groups(cpu_plan *p, uint32_t dead, uint32_t live)
 		unsigned code = 64 * pair_code(dead, 4 * j) + 16 * pair_code(dead, 4 * j + 2) +
 				4 * pair_code(live, 4 * j) + pair_code(live, 4 * j + 2);
 		if (code) {
-			p->group_j[p->groups] = (uint8_t)j;
+			for (unsigned b = 0; b < 3; b++)
+				p->group_jbits[p->groups][b] = -(uint64_t)((j >> (2 - b)) & 1);
 			p->group_code[p->groups++] = (uint8_t)code;
 		}
 	}
@@ -256,13 +257,19 @@ static void plan_rule(cpu_plan *p, const rule *r)
 	plan_groups(p, birth, r->hood == RULE_MOORE ? survive << 1 : survive);
 }
 
-/* What a row of `words` costs in vectors of vl lanes, the last one
- * overlapping the one before when vl does not divide the row: a 512-bit
- * operation counts as two of 256 bits, as AVX-512 cores issue them at
- * half the rate or less. */
+/* Vectors of vl lanes a row of `words` takes, the last one overlapping
+ * the one before when vl does not divide the row. */
+static uint64_t row_chunks(uint64_t words, unsigned vl)
+{
+	return (words + vl - 1) / vl;
+}
+
+/* What a row of `words` costs in vectors of vl lanes, for plan_width: a
+ * 512-bit operation counts as two of 256 bits, as AVX-512 cores issue
+ * them at half the rate or less. */
 static uint64_t row_cost(uint64_t words, unsigned vl)
 {
-	return (words + vl - 1) / vl * (vl >= 8 ? 2 : 1);
+	return row_chunks(words, vl) * (vl >= 8 ? 2 : 1);
 }
 
 /* Vectors of chunks of a row: the widest whose lane count divides the row,

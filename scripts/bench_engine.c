@@ -143,7 +143,8 @@ static int create(const bench_opts *o, const rule *r, engine **e)
 	int rc = grid_alloc(&g, o->nx, o->ny, o->nz, &err);
 	if (!rc) {
 		grid_random(&g, o->density, SEED);
-		engine_opts eo = {o->engine, o->threads, -1, o->simd};
+		engine_opts eo = {.kind = o->engine, .threads = o->threads, .device = -1,
+				  .simd = o->simd};
 		rc = engine_create(&eo, &g, r, e, &err);
 		grid_free(&g);
 	}

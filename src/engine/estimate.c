@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "base/clock.h"
 #include "cpu/cpu.h"
 
 #define SAMPLE_EDGE 64
@@ -195,6 +196,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 		return estimate_dense_seconds(opts);
 	step_prices p = prices_of(opts);
 	sample_run s = {0};
+	double t0 = l3d_seconds();
 	if (make_sample(opts, initial, ready, r, &s.e))
 		return -1;
 	uint64_t most = (uint64_t)fmin(steps, SAMPLE_STEPS);
@@ -213,11 +215,11 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 		s.est += rest * step_seconds(p, recent_share(&s), 0) +
 			 floor_beyond(p, (double)s.done, steps);
 	snprintf(why, why_size,
-		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps: "
-		 "about %.2g s on the CPU",
+		 "a %llux%llux%llu sample stepped %.3g%% of its tiles in %llu steps "
+		 "(%.1f ms): about %.2g s on the CPU",
 		 (unsigned long long)s.e->nx, (unsigned long long)s.e->ny,
 		 (unsigned long long)s.e->nz, 100 * share(&s, 0, 0),
-		 (unsigned long long)s.done, s.est);
+		 (unsigned long long)s.done, 1e3 * (l3d_seconds() - t0), s.est);
 	engine_destroy(s.e);
 	return s.est;
 }

@@ -699,7 +699,9 @@ START_TEST(estimate_tells_soups_from_chaos)
 	o.steps = 0;
 	ck_assert(estimate_least_seconds(&o) == 0);
 	ck_assert_msg(strncmp(why, "a 64x64x64 sample stepped ", 26) == 0, "%s", why);
-	ck_assert_msg(strstr(why, " in 1024 steps"), "%s", why);
+	ck_assert_msg(strstr(why, " in 1024 steps ("), "%s", why);
+	/* and how long the sample took */
+	ck_assert_msg(strstr(why, " ms): about "), "%s", why);
 	double chaos = estimate_of(&g, "B5..7/S4..9", 1024, INFINITY, why, NULL);
 	ck_assert_msg(chaos >= 0.9 * dense, "chaos %g, dense %g: %s", chaos, dense, why);
 	/* longer runs: the steps beyond the sample at its tail's share */

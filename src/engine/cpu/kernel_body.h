@@ -281,7 +281,7 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
 	 (TA & ((~TB & PAIR_LEAF(c, TC)) | (TB & PAIR_LEAF(d, TC)))))
 #define GROUP_CASE(a, b, c, d)                                                \
 	case 64 * (a) + 16 * (b) + 4 * (c) + (d):                             \
-		return TL(self, s1, s0, GROUP_TABLE(a, b, c, d))
+		GROUP_DO(GROUP_TABLE(a, b, c, d))
 #define GROUP_CASES4(a, b, c)                                                 \
 	GROUP_CASE(a, b, c, 0); GROUP_CASE(a, b, c, 1);                      \
 	GROUP_CASE(a, b, c, 2); GROUP_CASE(a, b, c, 3)
@@ -291,6 +291,7 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
 #define GROUP_CASES64(a)                                                      \
 	GROUP_CASES16(a, 0); GROUP_CASES16(a, 1);                            \
 	GROUP_CASES16(a, 2); GROUP_CASES16(a, 3)
+#define GROUP_DO(t) return TL(self, s1, s0, t)
 ALWAYS_INLINE V FN(group_fn)(int code, V self, V s1, V s0)
 {
 	switch (code) {
@@ -298,6 +299,21 @@ ALWAYS_INLINE V FN(group_fn)(int code, V self, V s1, V s0)
 	default: return self;    /* not reached: codes are 0..255 */
 	}
 }
+#undef GROUP_DO
+/* The same for two vectors (a and b) at once: one branch for both. */
+#define GROUP_DO(t)                                                           \
+	*fa = TL(self_a, a1, a0, t);                                          \
+	*fb = TL(self_b, b1, b0, t);                                          \
+	return
+ALWAYS_INLINE void FN(group_fn2)(int code, V self_a, V a1, V a0, V self_b,
+				 V b1, V b0, V *fa, V *fb)
+{
+	switch (code) {
+	GROUP_CASES64(0); GROUP_CASES64(1); GROUP_CASES64(2); GROUP_CASES64(3);
+	default: *fa = self_a, *fb = self_b;    /* not reached */
+	}
+}
+#undef GROUP_DO
 #undef GROUP_CASES64
 #undef GROUP_CASES16
 #undef GROUP_CASES4
@@ -325,6 +341,14 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 	h->groups = p->groups;
 }
 
+/* Whether (s4 s3 s2) of s is group k's j. */
+ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
+{
+	V miss2 = s[2] ^ VSPLAT(h->jbits[k][2]);
+	V hit32 = TL(s[3], miss2, VSPLAT(h->jbits[k][1]), ~(TA ^ TC) & ~TB);
+	return TL(s[4], hit32, VSPLAT(h->jbits[k][0]), ~(TA ^ TC) & TB);
+}
+
 /* The groups the rule uses (the plan's list), each added to the result:
  * a loop of as many turns as the rule has groups, always the same ones.
  * Whether (s4 s3 s2) is the group's j takes three operations whose
@@ -336,12 +360,27 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 	V out = VSPLAT(0);
 	for (int k = 0; k < h->groups; k++) {
 		V f = FN(group_fn)(h->group_code[k], self, s[1], s[0]);
-		V miss2 = s[2] ^ VSPLAT(h->jbits[k][2]);
-		V hit32 = TL(s[3], miss2, VSPLAT(h->jbits[k][1]), ~(TA ^ TC) & ~TB);
-		V hit = TL(s[4], hit32, VSPLAT(h->jbits[k][0]), ~(TA ^ TC) & TB);
-		out = TL(hit, f, out, (TA & TB) | TC);
+		out = TL(FN(group_hit)(h, k, s), f, out, (TA & TB) | TC);
 	}
 	return out;
+}
+
+/* rule_of for two vectors, a and b: one branch a group for both, which
+ * the two planes of a pass (pass2) and pairs of rows (plane_parts) share
+ * (kernels/NOTES.md). */
+ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[5], V self_a,
+				const V sb[5], V self_b, V *out_a, V *out_b)
+{
+	V oa = VSPLAT(0), ob = VSPLAT(0);
+	for (int k = 0; k < h->groups; k++) {
+		V fa, fb;
+		FN(group_fn2)(h->group_code[k], self_a, sa[1], sa[0], self_b, sb[1],
+			      sb[0], &fa, &fb);
+		oa = TL(FN(group_hit)(h, k, sa), fa, oa, (TA & TB) | TC);
+		ob = TL(FN(group_hit)(h, k, sb), fb, ob, (TA & TB) | TC);
+	}
+	*out_a = oa;
+	*out_b = ob;
 }
 
 /* Store one vector of the next generation and, when counting, add the
@@ -372,6 +411,25 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 	V out = kind == CPU_RULE_B6S567 ? FN(rule_b6s567)(s, hi, self, mask)
 					: FN(rule_of)(h, s5, self) & mask;
 	FN(store)(h, out, self, out_at, cnt, acc, count);
+}
+
+/* emit for two vectors of cells, a and b (the two planes of a pass2). */
+ALWAYS_INLINE void FN(emit2)(const FN(hot) *h, const V sa[4], const V ha[2],
+			     const V sb[4], const V hb[2], const uint64_t *self_a,
+			     const uint64_t *self_b, uint64_t *out_a, uint64_t *out_b,
+			     V mask, V cnt, V acc[3], const bool count, const int kind)
+{
+	if (kind == CPU_RULE_B6S567) {
+		FN(emit)(h, sa, ha, self_a, out_a, mask, cnt, acc, count, kind);
+		FN(emit)(h, sb, hb, self_b, out_b, mask, cnt, acc, count, kind);
+		return;
+	}
+	V a = *(const VU *)self_a, b = *(const VU *)self_b, ra, rb;
+	V a5[5] = {sa[0], sa[1], sa[2], sa[3], ha[0] | ha[1]};
+	V b5[5] = {sb[0], sb[1], sb[2], sb[3], hb[0] | hb[1]};
+	FN(rule_of2)(h, a5, a, b5, b, &ra, &rb);
+	FN(store)(h, ra & mask, a, out_a, cnt, acc, count);
+	FN(store)(h, rb & mask, b, out_b, cnt, acc, count);
 }
 
 /* Y of one vector from the Z of the vectors before, at and after it:
@@ -479,14 +537,13 @@ ALWAYS_INLINE void FN(pass2)(const cpu_plan *p, const uint64_t *in0,
 			FN(nibble) y0 = FN(ysum_at)(&k, ap0, ap1, ac0, ac1, an0, an1, packed);
 			FN(nibble) y1 = FN(ysum_at)(&k, bp0, bp1, bc0, bc1, bn0, bn1, packed);
 			FN(pair) mid = FN(add44)(ring_b[i], y0);
-			V s[4], hi[2];
+			V sa[4], ha[2], sb[4], hb[2];
 			uint64_t at = y * w + k.off;
-			FN(add54)(mid, ring_a[i], s, hi);
-			FN(emit)(&h, s, hi, self_plane + at, out_plane + at, k.outmask,
-				 k.cntmask, acc, count, kind);
-			FN(add54)(mid, y1, s, hi);
-			FN(emit)(&h, s, hi, self_plane + plane + at, out_plane + plane + at,
-				 k.outmask, k.cntmask, acc, count, kind);
+			FN(add54)(mid, ring_a[i], sa, ha);
+			FN(add54)(mid, y1, sb, hb);
+			FN(emit2)(&h, sa, ha, sb, hb, self_plane + at, self_plane + plane + at,
+				  out_plane + at, out_plane + plane + at, k.outmask,
+				  k.cntmask, acc, count, kind);
 			ring_a[i] = y0;
 			ring_b[i] = y1;
 			ap0 = ac0, ap1 = ac1, ac0 = an0, ac1 = an1;

@@ -96,6 +96,18 @@ ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
 	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
+/* emit_hood for two vectors of cells, a and b (two rows of a plane). */
+ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4],
+				  V self_a, V self_b, uint64_t *out_a, uint64_t *out_b,
+				  V mask, V cnt, V acc[3], const bool count)
+{
+	V sa[5] = {na[0], na[1], na[2], na[3], VSPLAT(0)};
+	V sb[5] = {nb[0], nb[1], nb[2], nb[3], VSPLAT(0)}, ra, rb;
+	FN(rule_of2)(h, sa, self_a, sb, self_b, &ra, &rb);
+	FN(store)(h, ra & mask, self_a, out_a, cnt, acc, count);
+	FN(store)(h, rb & mask, self_b, out_b, cnt, acc, count);
+}
+
 /* F's output row y of a chunk from the rows before (pr) and at (cu) it,
  * and after it (nx), which is loaded here from row y + g. */
 ALWAYS_INLINE void FN(face_row)(const cpu_plan *p, const FN(chunk) *k, const FN(hot) *h,
@@ -231,6 +243,9 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 	}
 }
 
+/* C, E or H: output plane x, rows [ya, yb), from input planes x-1, x,
+ * x+1.  Two rows a turn, so that the rule's groups branch once for both
+ * (rule_of2). */
 ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3],
 				   uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
 				   const bool count, const int hood, const bool whole,
@@ -246,7 +261,21 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 		uint64_t ym = (ya ? ya - g : ny - g) * w;
 		FN(parts) q0 = FN(row_parts)(in, ym, &k, hood, whole, packed);
 		FN(parts) q1 = FN(row_parts)(in, ya * w, &k, hood, whole, packed);
-		for (uint64_t y = ya; y < yb; y += g) {
+		uint64_t y = ya;
+		for (; y + g < yb; y += 2 * g) {        /* two rows at a time */
+			uint64_t y1 = (y + g) * w, y2 = (y + 2 * g == ny ? 0 : y + 2 * g) * w;
+			FN(parts) q2 = FN(row_parts)(in, y1, &k, hood, whole, packed);
+			FN(parts) q3 = FN(row_parts)(in, y2, &k, hood, whole, packed);
+			V na[4], nb[4];
+			FN(parts_count)(&k, &q0, &q1, &q2, na, hood, packed);
+			FN(parts_count)(&k, &q1, &q2, &q3, nb, hood, packed);
+			FN(emit_hood2)(&h, na, nb, *(const VU *)(in[1] + y * w + k.off),
+				       *(const VU *)(in[1] + y1 + k.off), out_plane + y * w + k.off,
+				       out_plane + y1 + k.off, k.outmask, k.cntmask, acc, count);
+			q0 = q2;
+			q1 = q3;
+		}
+		if (y < yb) {                         /* the last row, alone */
 			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
 			FN(parts) q2 = FN(row_parts)(in, yn, &k, hood, whole, packed);
 			V n[4];
@@ -254,8 +283,6 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			V self = *(const VU *)(in[1] + y * w + k.off);
 			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask,
 				      k.cntmask, acc, count);
-			q0 = q1;
-			q1 = q2;
 		}
 	}
 }

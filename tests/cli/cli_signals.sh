@@ -86,13 +86,37 @@ for d in $delays; do
 done
 rm -f s-*
 
+# ready PID: wait until process PID is life3d with its handlers for
+# SIGTERM and SIGUSR1 set, as /proc shows, so that a loaded machine does
+# not make a signal arrive before them; 1.5 s at most, well within the
+# 2 s that slow() holds the input back.  Where /proc cannot tell (none,
+# or life3d under valgrind), half a second, as a start takes.
+ready() {
+	n=0
+	while [ $n -lt 15 ]; do
+		comm=$(cat "/proc/$1/comm" 2>/dev/null) || break
+		case $comm in
+		life3d | lt-life3d) ;;
+		sh | dash | bash) sleep 0.1; n=$((n + 1)); continue ;;
+		*) break ;;
+		esac
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		low=${cgt#"${cgt%????}"}
+		[ -n "$low" ] && [ $((0x$low & 0x4200)) -eq $((0x4200)) ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ $n -lt 15 ] && sleep 0.5
+	return 0
+}
+
 # While the input still comes through a pipe: SIGTERM stops at once with
 # 130 and writes nothing; SIGUSR1 does not break the read.
 slow() { head -c 64 u.l3d; sleep $((2 + 2 * W)); tail -c +65 u.l3d; }
 start=$(date +%s)
 slow | "$LIFE3D" -q -n 5 -o p.l3d 2>p.err &
 pid=$!
-sleep 0.5; sleep $W
+ready $pid; sleep 0.2; sleep $W
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -103,7 +127,7 @@ expect_absent p.l3d.ckpt.l3d "SIGTERM while reading a pipe (no checkpoint of the
 "$LIFE3D" -q -n 5 -o p5.l3d u.l3d || fail "five steps"
 slow | "$LIFE3D" -q -n 5 --checkpoint p.ckpt.l3d -o p.l3d 2>p.err &
 pid=$!
-sleep 0.5; sleep $W
+ready $pid; sleep 0.2; sleep $W
 kill -USR1 $pid
 wait $pid
 rc=$?
@@ -114,7 +138,7 @@ expect_same p5.l3d p.l3d "SIGUSR1 while reading a pipe"
 rm -f in.fifo && mkfifo in.fifo || exit 99
 "$LIFE3D" -q -n 1 -o f.l3d in.fifo 2>f.err &
 pid=$!
-sleep 0.5; sleep $W
+ready $pid; sleep 0.2; sleep $W
 kill -TERM $pid
 wait $pid
 rc=$?

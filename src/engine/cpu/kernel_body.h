@@ -413,6 +413,18 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
+/* The rule for two vectors of cells, a and b, from their counts' five
+ * bit planes (sa, sb): the next cells stored at out_a and out_b. */
+ALWAYS_INLINE void FN(decide2)(const FN(hot) *h, const V sa[5], V a, const V sb[5],
+			       V b, uint64_t *out_a, uint64_t *out_b, V mask, V cnt,
+			       V acc[3], const bool count)
+{
+	V ra, rb;
+	FN(rule_of2)(h, sa, a, sb, b, &ra, &rb);
+	FN(store)(h, ra & mask, a, out_a, cnt, acc, count);
+	FN(store)(h, rb & mask, b, out_b, cnt, acc, count);
+}
+
 /* emit for two vectors of cells, a and b (the two planes of a pass2). */
 ALWAYS_INLINE void FN(emit2)(const FN(hot) *h, const V sa[4], const V ha[2],
 			     const V sb[4], const V hb[2], const uint64_t *self_a,
@@ -424,12 +436,10 @@ ALWAYS_INLINE void FN(emit2)(const FN(hot) *h, const V sa[4], const V ha[2],
 		FN(emit)(h, sb, hb, self_b, out_b, mask, cnt, acc, count, kind);
 		return;
 	}
-	V a = *(const VU *)self_a, b = *(const VU *)self_b, ra, rb;
 	V a5[5] = {sa[0], sa[1], sa[2], sa[3], ha[0] | ha[1]};
 	V b5[5] = {sb[0], sb[1], sb[2], sb[3], hb[0] | hb[1]};
-	FN(rule_of2)(h, a5, a, b5, b, &ra, &rb);
-	FN(store)(h, ra & mask, a, out_a, cnt, acc, count);
-	FN(store)(h, rb & mask, b, out_b, cnt, acc, count);
+	FN(decide2)(h, a5, *(const VU *)self_a, b5, *(const VU *)self_b, out_a, out_b,
+		    mask, cnt, acc, count);
 }
 
 /* Y of one vector from the Z of the vectors before, at and after it:

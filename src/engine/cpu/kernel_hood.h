@@ -103,10 +103,8 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
 				  V mask, V cnt, V acc[3], const bool count)
 {
 	V sa[5] = {na[0], na[1], na[2], na[3], VSPLAT(0)};
-	V sb[5] = {nb[0], nb[1], nb[2], nb[3], VSPLAT(0)}, ra, rb;
-	FN(rule_of2)(h, sa, self_a, sb, self_b, &ra, &rb);
-	FN(store)(h, ra & mask, self_a, out_a, cnt, acc, count);
-	FN(store)(h, rb & mask, self_b, out_b, cnt, acc, count);
+	V sb[5] = {nb[0], nb[1], nb[2], nb[3], VSPLAT(0)};
+	FN(decide2)(h, sa, self_a, sb, self_b, out_a, out_b, mask, cnt, acc, count);
 }
 
 /* F's count of output row y of a chunk from the rows before (pr) and at

@@ -11,6 +11,8 @@ void row_progress_init(row_progress *p, uint64_t total)
 	p->ready = 0;
 	p->failed = false;
 	p->done_at = 0;
+	p->corner = NULL;
+	p->corner_ctx = NULL;
 }
 
 void row_progress_destroy(row_progress *p)
@@ -52,6 +54,11 @@ int row_progress_wait(row_progress *p, uint64_t want, uint64_t *ready)
 	*ready = p->ready;
 	pthread_mutex_unlock(&p->lock);
 	return *ready >= want ? 0 : -1;
+}
+
+int row_progress_corner(row_progress *p, grid *cube)
+{
+	return p->corner ? p->corner(p->corner_ctx, cube) : -1;
 }
 
 int row_progress_follow(row_progress *p, uint64_t total, uint64_t batch,

@@ -9,7 +9,12 @@
  * The filler announces how many rows are done, in order, and finally
  * either all of them or a failure; followers wait for rows with a
  * condition variable (no polling).  The failure's message stays with the
- * filler: a follower learns only that no more rows will come. */
+ * filler: a follower learns only that no more rows will come.
+ *
+ * A filler that can also read cells out of order (a regular file, at
+ * offsets) may offer a corner reader, so that a follower who wants only
+ * the cells near the origin (the sample of engine choice) need not wait
+ * for whole planes of rows. */
 #ifndef LIFE3D_BASE_PROGRESS_H
 #define LIFE3D_BASE_PROGRESS_H
 
@@ -17,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "grid.h"
 #include "status.h"
 
 typedef struct row_progress {
@@ -26,6 +32,10 @@ typedef struct row_progress {
 	uint64_t ready;          /* rows [0, ready) hold their cells */
 	bool failed;             /* the filler gave up: no more rows will come */
 	double done_at;          /* l3d_seconds() when the last row came (clock.h) */
+	/* corner(corner_ctx, cube): see row_progress_corner; NULL: none.  Set
+	 * by the filler before any follower looks. */
+	int (*corner)(void *ctx, grid *cube);
+	void *corner_ctx;
 } row_progress;
 
 void row_progress_init(row_progress *p, uint64_t total);
@@ -40,6 +50,13 @@ void row_progress_fail(row_progress *p);
  * 0 with *ready the rows ready now (at least want), or -1 when the filler
  * failed before that many rows came. */
 int row_progress_wait(row_progress *p, uint64_t want, uint64_t *ready);
+
+/* Fill `cube` (allocated; rows of one word, nz <= 64; no side longer
+ * than the universe's) with the universe's cells at its origin, from
+ * wherever the filler can read them now, ready or not.  Returns 0, or -1
+ * when the filler offers no corner reader or it could not read them (then
+ * wait for the rows).  Safe beside the filler. */
+int row_progress_corner(row_progress *p, grid *cube);
 
 /* Hand every row to take(ctx, first, n, err) as the rows become ready,
  * in order, in runs of at least `batch` rows (except the last), so that a

@@ -110,11 +110,15 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 		       min_u64(initial->ny, SAMPLE_EDGE),
 		       min_u64(initial->nz, SAMPLE_EDGE), &err))
 		return -1;
-	if (ready && row_progress_wait(ready, s.nx * initial->ny, &rows)) {
-		grid_free(&s);
-		return -1;
+	/* The corner straight from the file where it can be read so; else
+	 * the first planes, once they are in. */
+	if (!ready || row_progress_corner(ready, &s) != 0) {
+		if (ready && row_progress_wait(ready, s.nx * initial->ny, &rows)) {
+			grid_free(&s);
+			return -1;
+		}
+		cut_sample(initial, &s);
 	}
-	cut_sample(initial, &s);
 	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0, NULL, 0, 0};
 	int rc = engine_cpu_create(&one, &s, NULL, r, out, &err);
 	grid_free(&s);

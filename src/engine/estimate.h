@@ -4,8 +4,9 @@
  * a settling soup costs a fraction of stepping every cell, a chaotic rule
  * all of it.  `--engine auto` needs the figure before it starts a GPU
  * (choose.c), so it is estimated from a sample: a cube of at most
- * SAMPLE_EDGE cells a side, cut from the universe's first planes as a
- * torus of its own, is stepped on one thread with skipping for up to
+ * SAMPLE_EDGE cells a side, cut from the universe's corner at the origin
+ * (read from the file at offsets where it can be, else from the first
+ * planes once they are in) as a torus of its own, is stepped on one thread with skipping for up to
  * SAMPLE_STEPS of the run's steps.  The share of its tiles it stepped,
  * times the run's dense time, times what a skipped-around tile costs
  * beside a dense one, is the estimate; a sample that stays busy is taken
@@ -32,7 +33,8 @@ double estimate_least_seconds(const engine_opts *opts);
 
 /* The same run (opts->work over opts->steps) with activity skipping,
  * from a sample of `initial`, whose rows are announced through `ready`
- * (NULL when all are there; it waits for the sample's).  The dense figure
+ * (NULL when all are there; row_progress_corner, else it waits for the
+ * sample's).  The dense figure
  * when the steps are unknown or LIFE3D_SKIP=0.  Stops early, returning a figure of at
  * least `enough`, once the sample shows the run will take that long.
  * Writes a line on what was measured to why (for -v).  Returns a negative

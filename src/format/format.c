@@ -206,7 +206,7 @@ static int rle3_read_start(reader *r, grid *g, universe_meta *meta,
 			   format_stream **out, l3d_err *err)
 {
 	int rc = rle3_read(r, g, meta, err);
-	return rc ? rc : format_stream_start(r, g, NULL, NULL, 0, out, err);
+	return rc ? rc : format_stream_start(r, g, NULL, NULL, 0, NULL, out, err);
 }
 
 int format_read_start(reader *r, grid *g, universe_meta *meta, fmt_id *detected,

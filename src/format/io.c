@@ -13,11 +13,14 @@ void reader_init(reader *r, FILE *f, const char *name)
 	r->f = f;
 	r->name = name;
 	r->size = -1;
+	r->start = -1;
 	struct stat st;
 	off_t at = f ? ftello(f) : -1;
 	if (f && at >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= at)
+	    st.st_size >= at) {
 		r->size = (int64_t)(st.st_size - at);
+		r->start = (int64_t)at;
+	}
 }
 
 bool reader_short(const reader *r, uint64_t total, uint64_t *have)

@@ -21,6 +21,8 @@ typedef struct reader {
 	uint64_t offset;           /* bytes consumed so far */
 	int64_t size;              /* bytes a regular file holds from where
 				    * reading began; -1 for a pipe */
+	int64_t start;             /* the file offset where reading began; -1
+				    * for a pipe */
 } reader;
 
 void reader_init(reader *r, FILE *f, const char *name);

@@ -304,7 +304,8 @@ int native_read_start(reader *r, grid *g, universe_meta *meta,
 	native_in n = {{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
 			.decode = decode, .truncated = truncated},
 		       nh.payload_crc, false};
-	return format_stream_start(r, g, read_cells, &n, sizeof n, out, err);
+	payload_place place = payload_place_of(r, g, 1);
+	return format_stream_start(r, g, read_cells, &n, sizeof n, &place, out, err);
 }
 
 int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)

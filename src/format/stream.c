@@ -12,9 +12,11 @@
  * joined in order with crc32_combine. */
 #include "stream.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "base/outfile.h"
@@ -147,11 +149,76 @@ int payload_read(payload_in *in, row_progress *ready, l3d_err *err)
 	return rc;
 }
 
+/* ---- the corner of a payload, read at offsets ---- */
+
+payload_place payload_place_of(const reader *r, const grid *g, unsigned cell_bits)
+{
+	payload_place p = {-1, -1, cell_bits, g->ny, g->nz};
+	if (r->start >= 0 && r->f) {
+		p.fd = fileno(r->f);
+		p.at = r->start + (int64_t)r->offset;
+	}
+	return p;
+}
+
+/* n bytes at `at`, all of them, or false. */
+static bool pread_all(int fd, unsigned char *buf, size_t n, int64_t at)
+{
+	while (n > 0) {
+		ssize_t k = pread(fd, buf, n, (off_t)at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		buf += k, n -= (size_t)k, at += k;
+	}
+	return true;
+}
+
+/* The first cube->nz cells of a row from its bytes: one word. */
+static int corner_row(const payload_place *p, const unsigned char *bytes,
+		      uint64_t *row, uint64_t nz, uint64_t mask)
+{
+	if (p->cell_bits == 8)
+		return row_pack(row, nz, bytes) < 0 ? -1 : 0;
+	uint64_t w = 0;
+	for (uint64_t i = 0; i < (nz + 7) / 8; i++)
+		w |= (uint64_t)bytes[i] << (8 * i);
+	*row = w & mask;
+	return 0;
+}
+
+/* row_progress's corner reader: for each of the cube's planes, one read
+ * of the span from its first row to the first cells of its last. */
+static int place_corner(void *ctx, grid *cube)
+{
+	const payload_place *p = ctx;
+	uint64_t row_bits = p->nz * p->cell_bits;
+	if (p->at < 0 || row_bits % 8 || cube->nz > 64 || cube->ny > p->ny ||
+	    cube->nz > p->nz)
+		return -1;
+	uint64_t row = row_bits / 8, take = (cube->nz * p->cell_bits + 7) / 8;
+	size_t span = (size_t)((cube->ny - 1) * row + take);
+	unsigned char *buf = malloc(span);
+	int rc = buf ? 0 : -1;
+	uint64_t mask = grid_tail_mask(cube);
+	for (uint64_t x = 0; !rc && x < cube->nx; x++) {
+		if (!pread_all(p->fd, buf, span, p->at + (int64_t)(x * p->ny * row)))
+			rc = -1;
+		for (uint64_t y = 0; !rc && y < cube->ny; y++)
+			rc = corner_row(p, buf + y * row, grid_row(cube, x, y), cube->nz,
+					mask);
+	}
+	free(buf);
+	return rc;
+}
+
 /* ---- reading on a thread of its own ---- */
 
 struct format_stream {
 	grid *g;
 	row_progress ready;
+	payload_place place;
 	read_body body;
 	void *ctx;
 	pthread_t thread;
@@ -171,7 +238,8 @@ static void *stream_main(void *arg)
 }
 
 int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
-			size_t ctx_size, format_stream **out, l3d_err *err)
+			size_t ctx_size, const payload_place *place,
+			format_stream **out, l3d_err *err)
 {
 	format_stream *s = calloc(1, sizeof *s);
 	void *copy = ctx_size ? malloc(ctx_size) : NULL;
@@ -188,6 +256,11 @@ int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
 	s->body = body;
 	s->ctx = copy;
 	row_progress_init(&s->ready, g->nx * g->ny);
+	if (place && place->at >= 0) {
+		s->place = *place;
+		s->ready.corner = place_corner;
+		s->ready.corner_ctx = &s->place;
+	}
 	if (!body)
 		row_progress_publish(&s->ready, g->nx * g->ny);
 	else if (pthread_create(&s->thread, NULL, stream_main, s) == 0)

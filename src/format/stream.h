@@ -64,15 +64,30 @@ struct payload_in {
  * other. */
 int payload_read(payload_in *in, row_progress *ready, l3d_err *err);
 
+/* Where a payload of g's rows (cell_bits a cell) begins: r's current
+ * offset, for reading the first cells of its rows at offsets while the
+ * stream reads it in order.  at < 0: r is not a regular file. */
+typedef struct payload_place {
+	int fd;
+	int64_t at;
+	unsigned cell_bits;
+	uint64_t ny, nz;
+} payload_place;
+payload_place payload_place_of(const reader *r, const grid *g, unsigned cell_bits);
+
 /* The stream of a format's *_read_start: body(ctx, ready, err) reads the
  * cells into g, announcing rows in `ready`, on a thread of its own (or at
  * once where no thread can be had); the stream ends with body's status.
  * ctx is copied (ctx_size bytes) and kept until the stream is finished.
- * body NULL: g is complete already.  Fails only for want of memory,
- * reported against r, and then frees g. */
+ * body NULL: g is complete already.  place (may be NULL): where the
+ * payload lies, so that the stream's followers may read the cells at the
+ * universe's origin before their rows come (row_progress_corner), where
+ * the file is regular and each row begins on a byte.  Fails only for want
+ * of memory, reported against r, and then frees g. */
 typedef int (*read_body)(void *ctx, row_progress *ready, l3d_err *err);
 int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
-			size_t ctx_size, format_stream **out, l3d_err *err);
+			size_t ctx_size, const payload_place *place,
+			format_stream **out, l3d_err *err);
 
 typedef struct payload_out payload_out;
 struct payload_out {

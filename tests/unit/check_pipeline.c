@@ -677,6 +677,124 @@ START_TEST(test_pipes)
 }
 END_TEST
 
+/* ---- the sample's corner, read at offsets ---- */
+
+static uint64_t edge64(uint64_t n)
+{
+	return n < 64 ? n : 64;
+}
+
+/* Read g, written as f after `skip` other bytes of a regular file (or
+ * through a pipe), and ask the stream for the cube at its origin as the
+ * sample of engine choice does; returns what row_progress_corner said.
+ * The stream's own reading must be unchanged. */
+static int corner_of(fmt_id f, const grid *g, long skip, bool pipe, grid *cube)
+{
+	size_t len;
+	unsigned char *b = written(f, g, &len);
+	feeder fd;
+	pthread_t th;
+	FILE *file = pipe ? piped(b, len, 65536, &fd, &th) : tmpfile();
+	ck_assert_ptr_nonnull(file);
+	if (!pipe) {
+		for (long i = 0; i < skip; i++)
+			fputc('#', file);
+		ck_assert_uint_eq(fwrite(b, 1, len, file), len);
+		ck_assert_int_eq(fflush(file), 0);
+		ck_assert_int_eq(fseek(file, skip, SEEK_SET), 0);
+	}
+	reader r;
+	universe_meta meta;
+	format_stream *s;
+	grid in;
+	l3d_err err = {0, ""};
+	reader_init(&r, file, "corner.in");
+	ck_assert_int_eq(format_read_start(&r, &in, &meta, NULL, &s, &err), L3D_OK);
+	ck_assert_int_eq(grid_alloc(cube, edge64(g->nx), edge64(g->ny), edge64(g->nz), NULL),
+			 L3D_OK);
+	memset(cube->bits, 0xa5, grid_cells(cube) / cube->nz * 8);
+	int rc = row_progress_corner(format_read_progress(s), cube);
+	ck_assert_msg(format_read_finish(s, &err) == L3D_OK, "%s", err.msg);
+	if (pipe)
+		pthread_join(th, NULL);
+	ck_assert(grid_equal(g, &in));
+	grid_free(&in);
+	fclose(file);
+	free(b);
+	return rc;
+}
+
+static bool is_corner_of(const grid *cube, const grid *g)
+{
+	uint64_t mask = grid_tail_mask(cube);
+	for (uint64_t x = 0; x < cube->nx; x++)
+		for (uint64_t y = 0; y < cube->ny; y++)
+			if (grid_row(cube, x, y)[0] != (grid_row(g, x, y)[0] & mask))
+				return false;
+	return true;
+}
+
+START_TEST(test_corner_at_offsets)
+{
+	/* shape, format, bytes before the file; then whether the corner can
+	 * be read at offsets (rows of whole bytes, a regular file) */
+	static const struct {
+		uint64_t n[3];
+		fmt_id f;
+		long skip;
+		bool pipe, at_offsets;
+	} cases[] = {
+		{{130, 130, 130}, FMT_HPCGAME, 0, false, true},
+		{{130, 130, 130}, FMT_HPCGAME, 13, false, true},
+		{{37, 37, 37}, FMT_HPCGAME, 0, false, true},
+		{{70, 90, 72}, FMT_NATIVE, 0, false, true},
+		{{20, 30, 24}, FMT_NATIVE, 7, false, true},
+		{{3, 200, 136}, FMT_NATIVE, 0, false, true},
+		{{33, 33, 33}, FMT_NATIVE, 0, false, false},
+		{{130, 130, 130}, FMT_HPCGAME, 0, true, false},
+		{{20, 20, 24}, FMT_RLE3, 0, false, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		grid g, cube;
+		random_grid(&g, cases[i].n[0], cases[i].n[1], cases[i].n[2], 40 + i);
+		int rc = corner_of(cases[i].f, &g, cases[i].skip, cases[i].pipe, &cube);
+		ck_assert_msg(rc == (cases[i].at_offsets ? 0 : -1), "case %zu: %d", i, rc);
+		ck_assert_msg(rc || is_corner_of(&cube, &g), "case %zu", i);
+		grid_free(&cube);
+		grid_free(&g);
+	}
+}
+END_TEST
+
+/* A byte that is not a cell in the corner: no corner, and the stream's
+ * own error as before. */
+START_TEST(test_corner_with_a_bad_byte)
+{
+	grid g, in, cube;
+	random_grid(&g, 70, 70, 70, 50);
+	size_t len;
+	unsigned char *b = written(FMT_HPCGAME, &g, &len);
+	b[16 + 70 * 70 * 2 + 70 * 3 + 5] = 2;
+	FILE *file = tmpfile();
+	ck_assert_uint_eq(fwrite(b, 1, len, file), len);
+	rewind(file);
+	reader r;
+	universe_meta meta;
+	format_stream *s;
+	l3d_err err = {0, ""};
+	reader_init(&r, file, "bad.in");
+	ck_assert_int_eq(format_read_start(&r, &in, &meta, NULL, &s, &err), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&cube, 64, 64, 64, NULL), L3D_OK);
+	ck_assert_int_eq(row_progress_corner(format_read_progress(s), &cube), -1);
+	ck_assert_int_eq(format_read_finish(s, &err), L3D_ERR_DATA);
+	ck_assert_msg(strstr(err.msg, "is not a cell"), "%s", err.msg);
+	grid_free(&cube);
+	grid_free(&g);
+	fclose(file);
+	free(b);
+}
+END_TEST
+
 /* ---- engines fed while the file is read ---- */
 
 /* A follower that checks every row against the universe as it is announced. */
@@ -899,6 +1017,8 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(t, test_native_errors_mid_stream);
 	tcase_add_test(t, test_io_errors_mid_stream);
 	tcase_add_test(t, test_pipes);
+	tcase_add_test(t, test_corner_at_offsets);
+	tcase_add_test(t, test_corner_with_a_bad_byte);
 	suite_add_tcase(s, t);
 	t = tcase_create("engines");
 	tcase_set_timeout(t, 120);

@@ -105,7 +105,7 @@ int hpcgame_read_start(reader *r, grid *g, universe_meta *meta,
 	g->generation = t;
 	payload_in in = {.r = r, .g = g, .cell_bits = 8, .decode = decode,
 			 .truncated = truncated};
-	payload_place place = payload_place_of(r, g, 8);
+	payload_place place = payload_place_of(r, 8);
 	return format_stream_start(r, g, read_cells, &in, sizeof in, &place, out, err);
 }
 

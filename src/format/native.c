@@ -304,7 +304,7 @@ int native_read_start(reader *r, grid *g, universe_meta *meta,
 	native_in n = {{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
 			.decode = decode, .truncated = truncated},
 		       nh.payload_crc, false};
-	payload_place place = payload_place_of(r, g, 1);
+	payload_place place = payload_place_of(r, 1);
 	return format_stream_start(r, g, read_cells, &n, sizeof n, &place, out, err);
 }
 

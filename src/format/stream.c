@@ -151,9 +151,9 @@ int payload_read(payload_in *in, row_progress *ready, l3d_err *err)
 
 /* ---- the corner of a payload, read at offsets ---- */
 
-payload_place payload_place_of(const reader *r, const grid *g, unsigned cell_bits)
+payload_place payload_place_of(const reader *r, unsigned cell_bits)
 {
-	payload_place p = {-1, -1, cell_bits, g->ny, g->nz};
+	payload_place p = {-1, -1, cell_bits};
 	if (r->start >= 0 && r->f) {
 		p.fd = fileno(r->f);
 		p.at = r->start + (int64_t)r->offset;
@@ -188,14 +188,14 @@ static int corner_row(const payload_place *p, const unsigned char *bytes,
 	return 0;
 }
 
-/* row_progress's corner reader: for each of the cube's planes, one read
- * of the span from its first row to the first cells of its last. */
-static int place_corner(void *ctx, grid *cube)
+/* row_progress's corner reader for the payload at p of universe g: for
+ * each of the cube's planes, one read of the span from its first row to
+ * the first cells of its last. */
+static int place_corner(const payload_place *p, const grid *g, grid *cube)
 {
-	const payload_place *p = ctx;
-	uint64_t row_bits = p->nz * p->cell_bits;
-	if (p->at < 0 || row_bits % 8 || cube->nz > 64 || cube->ny > p->ny ||
-	    cube->nz > p->nz)
+	uint64_t row_bits = g->nz * p->cell_bits;
+	if (p->at < 0 || row_bits % 8 || cube->nz > 64 || cube->ny > g->ny ||
+	    cube->nz > g->nz)
 		return -1;
 	uint64_t row = row_bits / 8, take = (cube->nz * p->cell_bits + 7) / 8;
 	size_t span = (size_t)((cube->ny - 1) * row + take);
@@ -203,7 +203,7 @@ static int place_corner(void *ctx, grid *cube)
 	int rc = buf ? 0 : -1;
 	uint64_t mask = grid_tail_mask(cube);
 	for (uint64_t x = 0; !rc && x < cube->nx; x++) {
-		if (!pread_all(p->fd, buf, span, p->at + (int64_t)(x * p->ny * row)))
+		if (!pread_all(p->fd, buf, span, p->at + (int64_t)(x * g->ny * row)))
 			rc = -1;
 		for (uint64_t y = 0; !rc && y < cube->ny; y++)
 			rc = corner_row(p, buf + y * row, grid_row(cube, x, y), cube->nz,
@@ -226,6 +226,12 @@ struct format_stream {
 	int rc;
 	l3d_err err;
 };
+
+static int stream_corner(void *ctx, grid *cube)
+{
+	const format_stream *s = ctx;
+	return place_corner(&s->place, s->g, cube);
+}
 
 static void *stream_main(void *arg)
 {
@@ -258,8 +264,8 @@ int format_stream_start(reader *r, grid *g, read_body body, const void *ctx,
 	row_progress_init(&s->ready, g->nx * g->ny);
 	if (place && place->at >= 0) {
 		s->place = *place;
-		s->ready.corner = place_corner;
-		s->ready.corner_ctx = &s->place;
+		s->ready.corner = stream_corner;
+		s->ready.corner_ctx = s;
 	}
 	if (!body)
 		row_progress_publish(&s->ready, g->nx * g->ny);

@@ -64,16 +64,15 @@ struct payload_in {
  * other. */
 int payload_read(payload_in *in, row_progress *ready, l3d_err *err);
 
-/* Where a payload of g's rows (cell_bits a cell) begins: r's current
- * offset, for reading the first cells of its rows at offsets while the
- * stream reads it in order.  at < 0: r is not a regular file. */
+/* Where a payload of cell_bits a cell begins: r's current offset, for
+ * reading the first cells of its rows at offsets while the stream reads
+ * it in order.  at < 0: r is not a regular file. */
 typedef struct payload_place {
 	int fd;
 	int64_t at;
 	unsigned cell_bits;
-	uint64_t ny, nz;
 } payload_place;
-payload_place payload_place_of(const reader *r, const grid *g, unsigned cell_bits);
+payload_place payload_place_of(const reader *r, unsigned cell_bits);
 
 /* The stream of a format's *_read_start: body(ctx, ready, err) reads the
  * cells into g, announcing rows in `ready`, on a thread of its own (or at

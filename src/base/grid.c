@@ -22,8 +22,8 @@ int grid_check_size(uint64_t nx, uint64_t ny, uint64_t nz, const char *what,
 				what, (unsigned long long)nx, (unsigned long long)ny,
 				(unsigned long long)nz,
 				(unsigned long long)GRID_MAX_EDGE);
-	size_t rows, words, bytes;
-	if (l3d_mul_size(nx, ny, &rows) ||
+	size_t rows, words, bytes, cells;
+	if (l3d_mul_size(nx, ny, &rows) || l3d_mul_size(rows, nz, &cells) ||
 	    l3d_mul_size(rows, (nz + 63) / 64, &words) ||
 	    l3d_mul_size(words, 8, &bytes) || bytes > (SIZE_MAX >> 2))
 		return l3d_fail(err, L3D_ERR_DATA,

@@ -21,16 +21,7 @@ int hpcgame_parse_header(const char *name, const unsigned char h[HPCGAME_HEADER_
 	if (*m == 0)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: HPCGame edge length M is 0",
 				name);
-	int rc = grid_check_size(*m, *m, *m, name, err);
-	if (rc)
-		return rc;
-	uint64_t cells;
-	if (__builtin_mul_overflow(*m, *m, &cells) ||
-	    __builtin_mul_overflow(cells, *m, &cells))
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: HPCGame edge length %llu: M^3 overflows",
-				name, (unsigned long long)*m);
-	return L3D_OK;
+	return grid_check_size(*m, *m, *m, name, err);
 }
 
 static int read_header(reader *r, uint64_t *m, uint64_t *t, l3d_err *err)

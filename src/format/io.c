@@ -92,7 +92,7 @@ int reader_header(reader *r, void *buf, size_t n, const char *what,
 	int rc = reader_fill(r, buf, n, &got, err);
 	if (rc)
 		return rc;
-	if (got == 0)
+	if (got == 0 && r->offset == 0)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: empty file", r->name);
 	if (got < n)
 		return l3d_fail(err, L3D_ERR_DATA,

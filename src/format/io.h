@@ -51,6 +51,7 @@ int reader_error(reader *r, l3d_err *err);
  * ("<name>: read error: <reason>"); *got says how many bytes came. */
 int reader_fill(reader *r, void *buf, size_t n, size_t *got, l3d_err *err);
 /* Read a fixed-size header of n bytes; L3D_ERR_DATA "<name>: empty file"
+ * (nothing read from the input at all)
  * or "<name>: truncated <what> header (K of n bytes)" when it is short. */
 int reader_header(reader *r, void *buf, size_t n, const char *what,
 		  l3d_err *err);

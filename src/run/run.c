@@ -162,7 +162,10 @@ static int choose_steps(const options *o, plan *p, l3d_err *err)
 	bool until = uo > so;     /* the command line overrides the file */
 	if (!until) {
 		if (o->steps > UINT64_MAX - p->first)
-			return l3d_fail(err, L3D_ERR_USAGE, "--steps: too many steps");
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"--steps %" PRIu64 ": %s is at generation %" PRIu64
+					", and the last is %" PRIu64, o->steps, p->src.name,
+					p->first, UINT64_MAX);
 		p->last = p->first + o->steps;
 		return L3D_OK;
 	}
@@ -223,11 +226,12 @@ static int size_snapshots(const options *o, plan *p, l3d_err *err)
 	s->scale = so > zo ? o->snapshot_scale : 0;
 	s->max = o->snapshot_max;
 	int rc = parse_view(o->snapshot_view, s, err);
+	if (rc || !p->snap_every)      /* no pictures: no size to refuse */
+		return rc;
 	const uint64_t n[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};
 	uint64_t bytes = 0;
-	if (!rc)
-		rc = snapshot_fit(s, n, o->snapshot_size, &bytes, err);
-	if (rc || !p->snap_every || comm_rank() != 0)
+	rc = snapshot_fit(s, n, o->snapshot_size, &bytes, err);
+	if (rc || comm_rank() != 0)
 		return rc;
 	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
 	bool cpu = comm_size() == 1 && strcmp(o->engine, "cpu") == 0;

@@ -30,6 +30,12 @@ expect_exit 64 "--until before the input's generation" -- "$LIFE3D" -q --until 1
 expect_err_line "already at generation 2" "--until message"
 expect_absent u1.l3d "--until error"
 expect_exit 64 "--steps and --until" -- "$LIFE3D" -q -n 1 --until 3 -o x.l3d a.l3d
+# A universe at the last generation there is can take no more steps.
+printf '\002\0\0\0\0\0\0\0\377\377\377\377\377\377\377\377\0\0\0\0\0\0\0\0' >last.bin
+"$LIFE3D" -q -n 0 -o last0.bin last.bin && ok || fail "no steps at the last generation"
+expect_exit 64 "a step past the last generation" -- "$LIFE3D" -q -n 1 -o last1.bin last.bin
+expect_err_line "last.bin is at generation 18446744073709551615" "a step past the last generation: message"
+expect_absent last1.bin "a step past the last generation"
 
 # Existing files are not overwritten without -f; -f does.
 cp f.l3d keep.l3d

@@ -113,6 +113,11 @@ expect_err_line "1000000" "picture too wide: the limit in the message"
 expect_absent huge-000000.png "refused snapshot"
 expect_exit 64 "universe too wide for a PNG" -- "$LIFE3D" -q --random 1000001x1x1 -n 0 --snapshot-every 1 --snapshot-prefix huge- -o /dev/null
 expect_err_line "1000001x1 pixels.*1000000 a side" "universe too wide: message"
+# ... but only when pictures are asked for.
+"$LIFE3D" -q --random 1000001x1x1 -n 2 -o /dev/null &&
+	ok || fail "a universe too wide for a PNG, with no snapshots"
+"$LIFE3D" -q --random 1000001x1x1 -n 2 --snapshot-every 0 --snapshot-size 600 -o /dev/null &&
+	ok || fail "a universe too wide for a PNG, --snapshot-every 0"
 "$LIFE3D" -q --random 1000000x1x1 -n 0 --snapshot-every 1 --snapshot-prefix edge- -o /dev/null &&
 	ok || fail "a picture of exactly 1000000 pixels a side"
 set -- $("$TOOLS/pngsum" edge-000000.png 2>/dev/null)

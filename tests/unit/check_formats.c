@@ -344,7 +344,7 @@ START_TEST(test_hpcgame_errors)
 	put_le64(b, GRID_MAX_EDGE + 1);
 	expect_failure(b, 16 + 27, L3D_ERR_DATA, "exceeds the largest edge");
 	put_le64(b, 2642246);                    /* M^3 just over 2^64 */
-	expect_failure(b, 16 + 27, L3D_ERR_DATA, "M^3 overflows");
+	expect_failure(b, 16 + 27, L3D_ERR_DATA, "has too many cells");
 
 	FILE *f = input_of(b, 5);
 	reader r;
@@ -433,6 +433,9 @@ START_TEST(test_native_stamp)
 	ck_assert_uint_eq(got_st.log_bytes, st.log_bytes);
 	ck_assert_uint_eq(got_st.log_crc, st.log_crc);
 	grid_free(&back);
+	/* A checkpoint cut after its 64 bytes is short of its stamp, not empty. */
+	ck_assert_int_eq(read_bytes(b, 64, "ck.test", &back, &meta, &found, &err), L3D_ERR_DATA);
+	ck_assert_ptr_nonnull(strstr(err.msg, "truncated .l3d run stamp header (0 of 32"));
 	b[70] ^= 1;
 	ck_assert_int_eq(read_bytes(b, len, "ck.test", &back, &meta, &found, &err), L3D_ERR_DATA);
 	ck_assert_ptr_nonnull(strstr(err.msg, "bad run stamp CRC"));

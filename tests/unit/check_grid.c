@@ -18,6 +18,14 @@ START_TEST(sizes_are_checked)
 	ck_assert_int_eq(grid_check_size(GRID_MAX_EDGE, GRID_MAX_EDGE, GRID_MAX_EDGE, "t", &err),
 			 L3D_ERR_DATA);
 	ck_assert_ptr_nonnull(strstr(err.msg, "too many cells"));
+	/* Packed rows of 2^61 bytes would fit, but the cells number 2^64 + ... */
+	err.msg[0] = 0;
+	ck_assert_int_eq(grid_check_size(UINT64_C(1) << 24, UINT64_C(1) << 24, 65600, "t", &err),
+			 L3D_ERR_DATA);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too many cells"));
+	/* ... and just under 2^64 cells is still representable. */
+	ck_assert_int_eq(grid_check_size(UINT64_C(1) << 24, UINT64_C(1) << 24, 65535, "t", &err),
+			 L3D_OK);
 }
 END_TEST
 

@@ -122,6 +122,22 @@ static int unexpected(const cursor *c, const char *expected)
 			c->text, ch, col, expected);
 }
 
+/* unexpected(), unless the text there is a neighbourhood letter: then
+ * what is wrong is that a second one follows it, or other text. */
+static int not_the_end(const cursor *c, const char *expected)
+{
+	if (at_end(c) || !*c->p || !strchr("FVCEH", toupper((unsigned char)*c->p)))
+		return unexpected(c, expected);
+	if (c->hood != RULE_MOORE)
+		return l3d_fail(c->err, L3D_ERR_USAGE,
+				"rule '%s': a second neighbourhood letter, '%c' at column %d "
+				"(a rule ends in one at most)", c->text, *c->p,
+				column(c, c->p));
+	return l3d_fail(c->err, L3D_ERR_USAGE,
+			"rule '%s': text after the neighbourhood letter '%c' at column %d "
+			"(the letter ends the rule)", c->text, *c->p, column(c, c->p));
+}
+
 static int over_max(const cursor *c, const char *at, int len)
 {
 	unsigned max = rule_hood_max(c->hood);
@@ -260,7 +276,7 @@ static int parse_bs_part(cursor *c, rule *r, bool *seen_b, bool *seen_s)
 	if (rc)
 		return rc;
 	if (*c->p != '/' && !at_end(c))
-		return unexpected(c, c->count_hint);
+		return not_the_end(c, c->count_hint);
 	return L3D_OK;
 }
 
@@ -276,7 +292,7 @@ static int parse_bs(cursor *c, rule *r)
 	if ((rc = parse_bs_part(c, r, &seen_b, &seen_s)))
 		return rc;
 	if (!at_end(c))
-		return unexpected(c, "F, V, C, E, H or end of rule");
+		return not_the_end(c, "F, V, C, E, H or end of rule");
 	return L3D_OK;
 }
 
@@ -333,7 +349,7 @@ static int parse_golly(cursor *c, rule *r)
 	snprintf(hint, sizeof hint, "%s, ',', F, V, C, E, H or end of rule",
 		 c->count_hint);
 	if (!at_end(c))
-		return unexpected(c, hint);
+		return not_the_end(c, hint);
 	if (r->birth & 1u)
 		return l3d_fail(c->err, L3D_ERR_USAGE,
 				"rule '%s': birth on 0 at column %d: Golly's notation "

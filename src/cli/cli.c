@@ -71,6 +71,9 @@ int cli_parse(int argc, char **argv, options *o, l3d_err *err)
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"input given twice ('%s' and '%s')", o->input,
 					argv[optind]);
+		if (!*argv[optind])
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"INPUT: empty name (give a file, or - for standard input)");
 		o->input = argv[optind++];
 		o->origin[OPT_INPUT] = ORIGIN_CLI;
 	}

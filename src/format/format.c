@@ -172,6 +172,29 @@ static bool looks_hpcgame(const unsigned char *p, size_t n)
 	return n >= 8 && le_get64(p) < ((uint64_t)1 << 32);
 }
 
+/* Compressed data, by its magic, so that it is named rather than taken
+ * for an HPCGame file (gzip -n's first 8 bytes read as an edge below
+ * 2^32) or called unknown.  No universe of an edge that short of 2^24
+ * fits in memory, so an HPCGame file never begins like these. */
+typedef struct packer {
+	const char *name, *cat, *magic;
+	size_t len;
+} packer;
+
+static const packer *compressed_as(const unsigned char *p, size_t n)
+{
+	static const packer kinds[] = {
+		{"gzip", "zcat", "\x1f\x8b\x08", 3},
+		{"zstd", "zstdcat", "\x28\xb5\x2f\xfd", 4},
+		{"xz", "xzcat", "\xfd" "7zXZ\x00", 6},
+		{"bzip2", "bzcat", "BZh", 3},
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (n >= kinds[i].len && memcmp(p, kinds[i].magic, kinds[i].len) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
 int format_detect(reader *r, fmt_id *out, l3d_err *err)
 {
 	const unsigned char *p;
@@ -182,6 +205,11 @@ int format_detect(reader *r, fmt_id *out, l3d_err *err)
 		return reader_error(r, err);
 	if (n == 0)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: empty file", r->name);
+	const packer *z = compressed_as(p, n);
+	if (z)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: %s-compressed data: life3d reads universes uncompressed "
+				"(%s FILE | life3d ...)", r->name, z->name, z->cat);
 	if (looks_native(p, n))
 		*out = FMT_NATIVE;
 	else if (looks_rle3(p, n))

@@ -100,6 +100,7 @@ static int scan_line(scanner *s, int first, char *buf, l3d_err *err)
 typedef struct rle3_head {
 	uint64_t size, box[3], pos[3], gen;
 	uint64_t extent[3];      /* x= y= z= */
+	uint64_t line;           /* of the x= y= z= line */
 	bool has_version, has_size, has_box;
 	rule rule;
 } rle3_head;
@@ -214,14 +215,15 @@ static int read_pattern_line(scanner *s, char *buf, rle3_head *h, l3d_err *err)
 		if (c == -1)
 			return s->rc ? s->rc :
 				l3d_fail(err, L3D_ERR_DATA,
-					 "%s: no 'x=W y=H z=D rule=R' line", s->r->name);
+					 "%s:%llu: no 'x=W y=H z=D rule=R' line", s->r->name,
+					 (unsigned long long)s->line);
 		if (c == '\n')
 			continue;
 		if (c == '#') {
 			scan_skip_line(s);
 			continue;
 		}
-		uint64_t lineno = s->line;
+		uint64_t lineno = h->line = s->line;
 		int rc = scan_line(s, c, buf, err);
 		return rc ? rc : parse_pattern_line(s->r->name, lineno, buf, h, err);
 	}
@@ -245,8 +247,9 @@ static int universe_size(const char *name, const rle3_head *h, uint64_t dim[3],
 	for (int i = 0; i < 3; i++)
 		if (h->extent[i] > dim[i] || h->pos[i] > dim[i] - h->extent[i])
 			return l3d_fail(err, L3D_ERR_DATA,
-					"%s: the %llux%llux%llu pattern at pos=%llu,%llu,%llu "
+					"%s:%llu: the %llux%llux%llu pattern at pos=%llu,%llu,%llu "
 					"does not fit in the %llux%llux%llu universe", name,
+					(unsigned long long)h->line,
 					(unsigned long long)h->extent[0],
 					(unsigned long long)h->extent[1],
 					(unsigned long long)h->extent[2],
@@ -347,8 +350,9 @@ static int read_cells(scanner *s, grid *g, const rle3_head *h, l3d_err *err)
 		count = 0;
 	}
 	return s->rc ? s->rc :
-		l3d_fail(err, L3D_ERR_DATA, "%s: pattern data ends without '!'",
-			 s->r->name);
+		l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: pattern data ends without '!'",
+			 s->r->name, (unsigned long long)s->line,
+			 (unsigned long long)s->col);
 }
 
 int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)

@@ -60,8 +60,9 @@ static int open_input(const char *path, FILE **f, l3d_err *err)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"no input: give a file, pipe a universe in, or use --random (see --help)");
 	struct stat st;
-	if (path && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
+	if ((path ? stat(path, &st) : fstat(STDIN_FILENO, &st)) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory",
+				path ? path : "(stdin)");
 	*f = path ? fopen(path, "rb") : stdin;
 	if (!*f)
 		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s",

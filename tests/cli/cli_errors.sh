@@ -67,6 +67,8 @@ bad_case text.txt 65 "" "unknown format"
 bad_case missing.l3d 66 "" "missing file"
 mkdir -p adir
 bad_case adir 66 "" "a directory"
+expect_exit 66 "a directory on stdin" -- sh -c '"$0" -o out.l3d <adir' "$LIFE3D"
+expect_err_line "(stdin): is a directory" "a directory on stdin: message"
 
 # Bad option values: usage errors, nothing written.
 for args in "-n abc" "-n -3" "--density 2" "--density x" "--engine gpu" \
@@ -80,6 +82,8 @@ for args in "-n abc" "-n -3" "--density 2" "--density x" "--engine gpu" \
 done
 expect_exit 64 "two inputs" -- run -o out.l3d good.l3d good.l3d
 expect_exit 64 "INPUT and --random" -- run --random 4 -o out.l3d good.l3d
+expect_exit 64 "an empty INPUT name" -- run -o out.l3d ""
+expect_err_line "INPUT: empty name" "an empty INPUT name: message"
 run --rule 'B6/S5x7' -n 1 -o out.l3d good.l3d 2>rule.err
 grep -q "column" rule.err && ok || fail "bad rule message points at a column: $(cat rule.err)"
 

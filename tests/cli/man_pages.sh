@@ -83,6 +83,8 @@ produce() {
 		"$LIFE3D" -o ship.l3d ship.rle3 ;;
 	"can be written but not read")
 		"$LIFE3D" -q --random 4 -o u.npy && "$LIFE3D" -o x.l3d u.npy ;;
+	"gzip-compressed data: life3d reads universes uncompressed")
+		"$LIFE3D" -q --random 4 -o u.bin && gzip -n u.bin && "$LIFE3D" -o x.l3d u.bin.gz ;;
 	"not a life3d universe (unknown format)")
 		echo hello >u.txt
 		"$LIFE3D" -o x.l3d u.txt ;;

@@ -695,13 +695,13 @@ START_TEST(test_rle3_errors)
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\no\x01!",
 			    "bad.input:3:2: byte 0x01");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\noo\n",
-			    "ends without '!'");
+			    "bad.input:3:3: pattern data ends without '!'");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n3o!\n",
 			    "bad.input:3:2: 'o' puts a cell outside");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n$o!\n",
 			    "outside the x= y= z= box");
 	expect_rle3_failure("3D version=1 size=4 pos=3,0,0\nx=2 y=1 z=1 rule=B6/S567\no!\n",
-			    "does not fit in the 4x4x4 universe");
+			    "bad.input:2: the 2x1x1 pattern at pos=3,0,0 does not fit in the 4x4x4 universe");
 	expect_rle3_failure("3D version=1 size=4\nx=5 y=1 z=1 rule=B6/S567\no!\n",
 			    "does not fit");
 	expect_rle3_failure("3D version=1 size=4\nx=2, y=1, z=1, rule=B6/S567\no!\n",
@@ -713,7 +713,7 @@ START_TEST(test_rle3_errors)
 			    "bad value in 'size=four'");
 	expect_rle3_failure("3D version=1 pos=1,2\nx=1 y=1 z=1 rule=B6/S567\no!\n",
 			    "bad value in 'pos=1,2'");
-	expect_rle3_failure("3D version=1 size=4\n# only comments\n", "no 'x=W y=H");
+	expect_rle3_failure("3D version=1 size=4\n# only comments\n", "bad.input:2: no 'x=W y=H");
 	expect_rle3_failure("3D version=1 size=0\nx=0 y=0 z=0 rule=B6/S567\n!\n",
 			    "empty axis");
 	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=B6/S567\n"
@@ -756,6 +756,13 @@ START_TEST(test_detect_by_content)
 	expect_failure("abc", 3, L3D_ERR_DATA, "unknown format");
 	expect_failure("\x93NUMPY\x01\x00", 8, L3D_ERR_DATA, "written but not read");
 	expect_failure("# vtk DataFile", 14, L3D_ERR_DATA, "written but not read");
+	/* gzip -n's first 8 bytes would read as an HPCGame edge below 2^32. */
+	expect_failure("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10, L3D_ERR_DATA,
+		       "gzip-compressed data: life3d reads universes uncompressed (zcat FILE");
+	expect_failure("\x28\xb5\x2f\xfd\x24\x10\x81\0", 8, L3D_ERR_DATA,
+		       "zstd-compressed data");
+	expect_failure("\xfd" "7zXZ\0\0\x04", 8, L3D_ERR_DATA, "xz-compressed data");
+	expect_failure("BZh91AY&SY", 10, L3D_ERR_DATA, "bzip2-compressed data");
 	expect_failure("\x89L3D\r", 5, L3D_ERR_DATA, "truncated .l3d header");
 }
 END_TEST

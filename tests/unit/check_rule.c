@@ -249,6 +249,11 @@ START_TEST(test_errors)
 	expect_error("3D5/6X", "unexpected 'X' at column 6 (expected a count 0..26, ',', F, V, C, E, H or end of rule)");
 	expect_error("B6/S5Q", "unexpected 'Q' at column 6");
 	expect_error("B7/S5F", "count 7 at column 2 is over 6");
+	expect_error("3D3/3FH", "rule '3D3/3FH': a second neighbourhood letter, 'F' at column 6 "
+				"(a rule ends in one at most)");
+	expect_error("B3/S3eh", "a second neighbourhood letter, 'e' at column 6");
+	expect_error("3D3/3HX", "text after the neighbourhood letter 'H' at column 6");
+	expect_error("B3/S3F ", "text after the neighbourhood letter 'F' at column 6");
 	expect_error("3DH", "unexpected end at column 3");
 	expect_error("BB", "Golly's BusyBoxes rules (BB, BBW) are not supported");
 	expect_error("BusyBoxesW", "BusyBoxes rules");

@@ -412,12 +412,20 @@ typedef struct loop {
 } loop;
 
 /* Next generation after g that is a multiple of k (k = 0: never). */
+/* The first multiple of k after g; UINT64_MAX when there is none (k 0, or
+ * past the last generation), which due() tells from a multiple. */
 static uint64_t next_multiple(uint64_t g, uint64_t k)
 {
 	if (k == 0)
 		return UINT64_MAX;
 	uint64_t n = (g / k + 1) * k;
 	return n < g ? UINT64_MAX : n;
+}
+
+/* Is generation g one that every k asks for (never, for k 0)? */
+static bool due(uint64_t g, uint64_t k)
+{
+	return k != 0 && g % k == 0;
 }
 
 static void show_progress(loop *l, const plan *p, bool final)
@@ -514,8 +522,8 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 	target = snap_at < target ? snap_at : target;
 	target = ckpt_at < target ? ckpt_at : target;
 	uint64_t n = target - l->gen < l->chunk ? target - l->gen : l->chunk;
-	*logged = l->gen + n == log_at;
-	*snapped = l->gen + n == snap_at;
+	*logged = l->logging && l->gen + n == log_at && due(log_at, p->log_every);
+	*snapped = l->gen + n == snap_at && due(snap_at, p->snap_every);
 	double t = l3d_seconds();
 	int rc = engine_step(l->e, n, *logged ? st : NULL, err);
 	/* Ranks must agree on the chunk length: adapt it to the slowest. */
@@ -526,7 +534,7 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 	/* Keep each engine call short enough that progress, signals and time
 	 * limits are seen a few times a second, long enough that call
 	 * overhead stays negligible. */
-	if (dt < 0.05 && n == l->chunk && l->chunk < ((uint64_t)1 << 30))
+	if (dt < 0.05 && n == l->chunk && l->chunk < ((uint64_t)1 << 62))
 		l->chunk *= 2;
 	else if (dt > 0.4 && l->chunk > 1)
 		l->chunk /= 2;

@@ -24,4 +24,13 @@ done
 head -n 4 "$tag.ref.tsv" >ref2.tsv
 expect_same ref2.tsv stdout.tsv "--log - content"
 expect_exit 64 "--log - with the universe on stdout" -- "$LIFE3D" -q -n 2 --log - "$tag.in.l3d"
+
+# The last generation there is is logged only when it is due, and gets no
+# snapshot unless asked for.
+printf '3D version=1 size=4 gen=18446744073709551610\nx=1 y=1 z=1 rule=B6/S567\no!\n' >late.rle3
+"$LIFE3D" -q -n 5 --log-every 1000 --log late.tsv -o late.l3d late.rle3 && ok || fail "a run to the last generation"
+[ "$(wc -l <late.tsv)" -eq 2 ] && ok || fail "the last generation logged when not due: $(tail -n 1 late.tsv)"
+ls snapshot-*.png >/dev/null 2>&1 && fail "a snapshot nobody asked for" || ok
+"$LIFE3D" -q -n 5 --log late1.tsv -o late1.l3d late.rle3 && ok || fail "a run to the last generation, every step logged"
+[ "$(tail -n 1 late1.tsv | cut -f1)" = 18446744073709551615 ] && ok || fail "the last generation not logged: $(tail -n 1 late1.tsv)"
 finish

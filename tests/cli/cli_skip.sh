@@ -21,6 +21,16 @@ skipping() {
 	[ "$(wc -l <big.$e.tsv)" -eq 1002 ] && ok || fail "$e: log lines: $(wc -l <big.$e.tsv)"
 	[ "$(tail -n 1 big.$e.tsv | cut -f1)" = 1000000000000 ] && ok ||
 		fail "$e: last log line: $(tail -n 1 big.$e.tsv)"
+	# On to the last generation there is, with no log: at once too (an
+	# engine call's length is not bounded below that).
+	start=$(date +%s)
+	"$LIFE3D" -q --engine $e --until 18446744073709551615 -o max.$e.bin settled.bin &&
+		ok || fail "$e: to generation 2^64 - 1"
+	[ $(( $(date +%s) - start )) -le 20 ] && ok || fail "$e: to generation 2^64 - 1 took $(( $(date +%s) - start )) s"
+	LIFE3D_SKIP=0 "$LIFE3D" -q --engine $e -n 1 -o one.$e.bin settled.bin || fail "$e: one dense step"
+	tail -c +17 max.$e.bin >max.$e.cells
+	tail -c +17 one.$e.bin >one.$e.cells
+	expect_same max.$e.cells one.$e.cells "$e: an odd number of steps = one step"
 	# The same as two dense steps (an even number of steps of a period-2 universe).
 	LIFE3D_SKIP=0 "$LIFE3D" -q --engine $e -n 2 --log two.$e.tsv -o two.$e.bin settled.bin || fail "$e: two dense steps"
 	tail -c +17 big.$e.bin >big.$e.cells

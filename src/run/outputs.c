@@ -133,12 +133,10 @@ static int check_snapshots(const run_outputs *r, l3d_err *err)
 
 /* ---- the checkpoint ---- */
 
-int outputs_checkpoint_ours(const char *path, uint64_t run_id, const char *input,
-			    bool force, l3d_err *err)
+int outputs_checkpoint_ours(const char *path, uint64_t run_id, bool force, l3d_err *err)
 {
 	struct stat st;
-	if (force || lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (input && same_file(path, input)))
+	if (force || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return L3D_OK;
 	run_stamp stamp;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -161,7 +159,7 @@ static int check_checkpoint(const run_outputs *r, l3d_err *err)
 			      "--checkpoint: a checkpoint is a file, not standard output");
 	if (rc || kind == OUTFILE_STREAM)
 		return rc;
-	rc = outputs_checkpoint_ours(r->checkpoint, r->run_id, r->input, r->force, err);
+	rc = outputs_checkpoint_ours(r->checkpoint, r->run_id, r->force, err);
 	return rc ? rc : outfile_check_place(r->checkpoint, err);
 }
 

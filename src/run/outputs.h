@@ -45,9 +45,9 @@ int outputs_default_checkpoint(const char *result, long pid, long time,
 int outputs_check(const run_outputs *r, l3d_err *err);
 
 /* May the checkpoint at `path` be replaced now: nothing there, the run's
- * own (its stamp has run_id), the input itself, or force (L3D_ERR_CANTCREAT
- * otherwise). */
-int outputs_checkpoint_ours(const char *path, uint64_t run_id, const char *input,
+ * own (its stamp has run_id: the checkpoint a run resumed from is), or
+ * force (L3D_ERR_CANTCREAT otherwise). */
+int outputs_checkpoint_ours(const char *path, uint64_t run_id,
 			    bool force, l3d_err *err);
 
 #endif

@@ -456,7 +456,7 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	if (l->logging && comm_rank() == 0)
 		poplog_identity(&l->log, &stamp.log_bytes, &stamp.log_crc);
 	int rc = comm_rank() != 0 ? L3D_OK
-		 : outputs_checkpoint_ours(p->ckpt_path, p->run_id, o->input, o->force, err);
+		 : outputs_checkpoint_ours(p->ckpt_path, p->run_id, o->force, err);
 	rc = comm_agree(rc, err);
 	if (!rc)
 		rc = universe_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,

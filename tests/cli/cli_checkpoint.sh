@@ -44,6 +44,11 @@ expect_same full.tsv thesis.l3d "a file at the checkpoint path untouched"
 cp ck.l3d ck-other.l3d
 expect_exit 73 "checkpoint over another run's checkpoint" -- "$LIFE3D" -q --random 8 -n 3 --checkpoint-every 1 --checkpoint ck-other.l3d -o /dev/null
 expect_same ck.l3d ck-other.l3d "another run's checkpoint untouched"
+# The input is replaced only when it is the checkpoint the run resumed from.
+cp start.l3d data.l3d
+expect_exit 73 "checkpoint over an input that is no checkpoint" -- "$LIFE3D" -q -n 3 --checkpoint-every 1 --checkpoint data.l3d -o /dev/null data.l3d
+expect_err_line "data.l3d: exists and is not a checkpoint of this run" "checkpoint over the input: message"
+expect_same start.l3d data.l3d "an input that is no checkpoint untouched"
 expect_exit 64 "checkpoint and log the same file" -- "$LIFE3D" -q --random 8 -n 3 --checkpoint x.tsv --log x.tsv -o /dev/null
 expect_exit 64 "log and the input the same file" -- "$LIFE3D" -q -f -n 3 --log start.l3d -o /dev/null start.l3d
 expect_exit 64 "log and the result the same file" -- "$LIFE3D" -q -f -n 3 --log y.l3d -o y.l3d start.l3d

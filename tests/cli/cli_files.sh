@@ -34,6 +34,11 @@ wait $pid
 rc=$?
 [ "$rc" -eq 73 ] && ok || fail "race: exit $rc, expected 73: $(cat race.err)"
 [ "$(cat race.l3d)" = "someone else's" ] && ok || fail "race: the other file was clobbered"
+# ... and the result is kept, under the name the message gives.
+kept=$(sed -n 's/.*the result is in //p' race.err)
+"$LIFE3D" -q -n 1 -o race-ref.l3d u.l3d || fail "race: reference run"
+[ -n "$kept" ] && cmp -s "$kept" race-ref.l3d && ok || fail "race: the result was not kept: $(cat race.err)"
+rm -f "$kept"
 # With -f the late file is replaced, as asked.
 slow_input | "$LIFE3D" -q -f -n 1 -o race2.l3d &
 pid=$!

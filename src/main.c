@@ -88,6 +88,10 @@ static void install_signals(void)
 	/* Past a file size limit, fail the write (EFBIG) and report it,
 	 * instead of being killed with a half-written temporary. */
 	signal(SIGXFSZ, SIG_IGN);
+	/* A reader that went away (| head): the write fails (EPIPE) and is
+	 * reported, and the temporaries are removed, instead of a kill that
+	 * leaves them behind. */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void version(void)

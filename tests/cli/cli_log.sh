@@ -25,6 +25,16 @@ head -n 4 "$tag.ref.tsv" >ref2.tsv
 expect_same ref2.tsv stdout.tsv "--log - content"
 expect_exit 64 "--log - with the universe on stdout" -- "$LIFE3D" -q -n 2 --log - "$tag.in.l3d"
 
+# A reader that goes away: a write error (74), no temporary file left.
+mkdir pipe && cd pipe || exit 99
+(LIFE3D_SKIP=0 "$LIFE3D" -q --random 24 -r B4/S4 -n 100000 --log - --snapshot-every 50 \
+	-o out.l3d 2>../pipe.err; echo $? >../pipe.rc) | head -n 120 >/dev/null
+[ "$(cat ../pipe.rc)" = 74 ] && ok || fail "--log - | head: exit $(cat ../pipe.rc): $(cat ../pipe.err)"
+grep -q "(stdout): write error: Broken pipe" ../pipe.err && ok || fail "--log - | head: $(cat ../pipe.err)"
+if ls -A | grep -q '\.tmp$'; then fail "--log - | head: temporary files left"; else ok; fi
+expect_absent out.l3d "--log - | head"
+cd .. || exit 99
+
 # The last generation there is is logged only when it is due, and gets no
 # snapshot unless asked for.
 printf '3D version=1 size=4 gen=18446744073709551610\nx=1 y=1 z=1 rule=B6/S567\no!\n' >late.rle3

@@ -2,6 +2,7 @@
  * command line and the configuration file. */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_UNTIL, "until", 0, OT_UINT, F(until), "T", NULL, 0, U64MAX, true,
 	 "run until generation T (instead of --steps)"},
 	{OPT_RULE, "rule", 'r', OT_STRING, F(rule), "RULE", NULL, 0, 0, true,
-	 "rule as B/S (B6/S567), Bays (5766) or Golly (3D5..7/6), ending in F, C, E or H "
+	 "rule as B/S (B6/S567), Bays (5766) or Golly (3D5..7/6), ending in F (or V), C, E or H "
 	 "for another neighbourhood (3D3/3H); default: the input's, else B6/S567"},
 	{OPT_CONFIG, "config", 'c', OT_STRING, F(config), "FILE", NULL, 0, 0, false,
 	 "read settings from the libconfig file FILE (repeatable: in order)"},
@@ -79,7 +80,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_CHECKPOINT_INTERVAL, "checkpoint-interval", 0, OT_DOUBLE, F(checkpoint_interval), "SECONDS", NULL, 0, 1e9, true,
 	 "write a checkpoint every SECONDS of wall time (default 0 = off)"},
 	{OPT_MAX_TIME, "max-time", 0, OT_STRING, F(max_time), "DURATION", NULL, 0, 0, true,
-	 "stop cleanly with a checkpoint after DURATION (90, 90s, 15m, 2h, 1:30:00)"},
+	 "stop cleanly with a checkpoint after DURATION (" OPTION_DURATIONS ")"},
 	{OPT_INPUT, "input", 0, OT_STRING, F(input), "FILE", NULL, 0, 0, true,
 	 "read the universe from FILE (same as the INPUT operand)"},
 	{OPT_HELP, "help", 'h', OT_FLAG, F(help), NULL, NULL, 0, 0, false,
@@ -214,10 +215,32 @@ int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err
 	return grid_check_size(n[0], n[1], n[2], where, err) ? L3D_ERR_USAGE : L3D_OK;
 }
 
+/* Digits with at most one '.' among them (no sign, blank, exponent or
+ * hex, which strtod would take), as a number; -1 when there are none. */
+static double plain_number(const char *p, char **end)
+{
+	const char *q = p;
+	bool dot = false, digit = false;
+	for (; isdigit((unsigned char)*q) || (*q == '.' && !dot); q++) {
+		dot |= *q == '.';
+		digit |= *q != '.';
+	}
+	*end = (char *)q;
+	if (!digit)
+		return *end = (char *)p, -1;
+	char buf[64];
+	size_t n = (size_t)(q - p);
+	if (n >= sizeof buf)
+		return *end = (char *)p, -1;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return strtod(buf, NULL);
+}
+
 double option_duration(const char *text)
 {
 	char *end;
-	double v = strtod(text, &end);
+	double v = plain_number(text, &end);
 	if (end == text || v < 0 || !isfinite(v))
 		return -1;
 	if (*end == ':') {              /* H:MM:SS or M:SS */
@@ -225,7 +248,7 @@ double option_duration(const char *text)
 		int n = 1;
 		while (*end == ':' && n < 3) {
 			const char *p = end + 1;
-			parts[n++] = strtod(p, &end);
+			parts[n++] = plain_number(p, &end);
 			if (end == p || parts[n - 1] < 0 || parts[n - 1] >= 60)
 				return -1;
 		}
@@ -250,8 +273,8 @@ static int check_text(options *o, const opt_desc *d, const char *text,
 	case OPT_MAX_TIME:
 		if (option_duration(text) <= 0)
 			return l3d_fail(err, L3D_ERR_USAGE,
-					"%s: '%s' is not a duration (90, 90s, 15m, 2h, "
-					"1:30:00)", where, text);
+					"%s: '%s' is not a duration (" OPTION_DURATIONS ")",
+					where, text);
 		return L3D_OK;
 	case OPT_CONFIG:
 		if (o->nconfigs == OPT_MAX_CONFIGS)

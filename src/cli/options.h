@@ -127,5 +127,7 @@ int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err
 /* A --max-time duration in seconds: "90", "90s", "15m", "2h", "1d", "M:SS"
  * or "H:MM:SS"; -1 when the text is none of these. */
 double option_duration(const char *text);
+/* The forms option_duration takes, for messages and --help. */
+#define OPTION_DURATIONS "90, 90s, 15m, 2h, 1d, 90:00, 1:30:00"
 
 #endif

@@ -278,7 +278,7 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 		p->max_time = option_duration(o->max_time);
 		if (p->max_time <= 0)
 			return l3d_fail(err, L3D_ERR_USAGE,
-					"--max-time: '%s' is not a duration (90, 90s, 15m, 2h, 1:30:00)",
+					"--max-time: '%s' is not a duration (" OPTION_DURATIONS ")",
 					o->max_time);
 	}
 	if (!o->checkpoint)      /* rank 0's name on every rank */
@@ -705,11 +705,17 @@ int run(const options *o, l3d_err *err)
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		rc = rc ? rc : lrc;
+		if (!rc && o->verbose && comm_rank() == 0)
+			fprintf(stderr, "life3d: log %s\n", o->log);
 	}
 	rc = comm_agree(rc, err);
 	double t_steps = l3d_seconds();
 	if (!rc)
 		rc = write_result(&l, &p, o, err);
+	if (!rc && o->verbose && comm_rank() == 0)
+		fprintf(stderr, "life3d: result %s (%s)\n",
+			outfile_is_stdout(o->output) ? "(stdout)" : o->output,
+			format_name(p.out_format));
 	int src = develop_later ? snapshot_wait(rc ? NULL : err) : L3D_OK;
 	rc = comm_agree(rc ? rc : src, err);
 	if (!rc && o->verbose)

@@ -30,6 +30,14 @@ expect_exit 64 "--until before the input's generation" -- "$LIFE3D" -q --until 1
 expect_err_line "already at generation 2" "--until message"
 expect_absent u1.l3d "--until error"
 expect_exit 64 "--steps and --until" -- "$LIFE3D" -q -n 1 --until 3 -o x.l3d a.l3d
+# -v names the log and the result once they are complete; every form of
+# --max-time that --help lists is taken.
+"$LIFE3D" -v -n 1 --log v.tsv -o v.rle3 a.l3d 2>v.err && ok || fail "-v run"
+grep -q "^life3d: log v.tsv$" v.err && grep -q "^life3d: result v.rle3 (rle3)$" v.err &&
+	ok || fail "-v does not name the log and the result: $(cat v.err)"
+for d in 90 90s 15m 2h 1d 90:00 1:30:00; do
+	"$LIFE3D" -q -n 1 --max-time $d -o /dev/null a.l3d && ok || fail "--max-time $d refused"
+done
 # A universe at the last generation there is can take no more steps.
 printf '\002\0\0\0\0\0\0\0\377\377\377\377\377\377\377\377\0\0\0\0\0\0\0\0' >last.bin
 "$LIFE3D" -q -n 0 -o last0.bin last.bin && ok || fail "no steps at the last generation"

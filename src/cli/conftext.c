@@ -50,7 +50,8 @@ static int line_of(const char *text, const char *p)
 	return line;
 }
 
-/* Skip blanks and comments, counting lines; return where a token starts. */
+/* Skip blanks and comments, counting lines; return where a token starts,
+ * or the slash-star of a comment that is never closed. */
 static const char *skip_gap(const char *p, int *line)
 {
 	for (;;) {
@@ -64,10 +65,11 @@ static const char *skip_gap(const char *p, int *line)
 			while (*p && *p != '\n')
 				p++;
 		} else if (p[0] == '/' && p[1] == '*') {
-			for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+			const char *end = strstr(p + 2, "*/");
+			if (!end)
+				return p;
+			for (; p < end + 2; p++)
 				*line += *p == '\n';
-			if (*p)
-				p += 2;
 		} else {
 			return p;
 		}
@@ -148,6 +150,11 @@ static int find_includes(conftext *t, const char *path, l3d_err *err)
 	int line = 1;
 	const char *p = skip_gap(t->text, &line);
 	while (*p) {
+		if (p[0] == '/' && p[1] == '*')
+			return l3d_fail(err, L3D_ERR_CONFIG,
+					"%s:%d: a comment that is never closed (no '*/' after "
+					"this '/*'): the rest of the file would be ignored",
+					path, line);
 		if (*p == '@' && is_include(p) && starts_line(t->text, p)) {
 			const char *q = p + 8;
 			while (*q == ' ' || *q == '\t')

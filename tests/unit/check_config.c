@@ -286,6 +286,8 @@ START_TEST(test_bad_values)
 	expect_fail("snapshot_kind = \"cube\";\n", L3D_ERR_CONFIG, 1,
 		    "snapshot_kind: 'cube' is not one of projection|slice|render");
 	expect_fail("output = \"\";\n", L3D_ERR_CONFIG, 1, "output: empty value");
+	expect_fail("random = \"6\";\n/* unterminated\nsteps = 2;\n", L3D_ERR_CONFIG, 2,
+		    "a comment that is never closed");
 	expect_fail("steps = 1;\nrule = \"B6/S5x7\";\n", L3D_ERR_CONFIG, 2,
 		    "rule: rule 'B6/S5x7': unexpected 'x' at column 6");
 }

@@ -246,12 +246,15 @@ static int apply_setting(options *o, const config_setting_t *s,
 		return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: '%s' must be %s (found %s)",
 				at.file, at.line, name, wanted(d->type),
 				type_name(type));
-	/* The command line wins; the file's value was still type-checked. */
-	if (o->origin[d->id] == ORIGIN_CLI)
-		return L3D_OK;
+	/* The command line wins, but the file's value is checked all the same
+	 * (into a copy that is dropped): a bad file is a bad file. */
+	options scratch = *o;
+	bool cli = o->origin[d->id] == ORIGIN_CLI;
 	char where[4200];
 	snprintf(where, sizeof where, "%s:%d: %s", at.file, at.line, name);
-	int rc = set_value(o, d, s, t, where, err);
+	int rc = set_value(cli ? &scratch : o, d, s, t, where, err);
+	if (cli && rc == L3D_OK)
+		return L3D_OK;
 	if (rc != L3D_OK && rc != L3D_ERR_RUNTIME) {
 		rc = L3D_ERR_CONFIG;
 		if (err)

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "base/grid.h"
+#include "base/rule.h"
 
 #define F(field) offsetof(options, field)
 #define U64MAX 18446744073709551615.0
@@ -267,9 +268,15 @@ static int check_text(options *o, const opt_desc *d, const char *text,
 		      const char *where, l3d_err *err)
 {
 	uint64_t n[3];
+	rule r;
+	l3d_err rerr;
 	switch (d->id) {
 	case OPT_RANDOM:
 		return option_size(text, n, where, err);
+	case OPT_RANDOM_RULE:      /* checked even when no random universe uses it */
+		if (rule_parse(text, &r, &rerr))
+			return l3d_fail(err, L3D_ERR_USAGE, "%s: %s", where, rerr.msg);
+		return L3D_OK;
 	case OPT_MAX_TIME:
 		if (option_duration(text) <= 0)
 			return l3d_fail(err, L3D_ERR_USAGE,

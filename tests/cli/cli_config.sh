@@ -63,8 +63,8 @@ cat >both.conf <<'CONF'
 random = "8";
 input = "golly.l3d";
 CONF
-expect_exit 64 "random and input in one file" -- "$LIFE3D" -c both.conf -o both.l3d
-expect_err_line "give INPUT or --random, not both" "random and input in one file"
+expect_exit 78 "random and input in one file" -- "$LIFE3D" -c both.conf -o both.l3d
+expect_err_line "both.conf: input and both.conf: random: give one, not both" "random and input in one file"
 expect_exit 64 "INPUT and --random on one command line" -- \
 	"$LIFE3D" --random 8 -o both.l3d golly.l3d
 cat >rand.conf <<'CONF'
@@ -129,6 +129,19 @@ expect_exit 78 "bad max_time in a file" -- "$LIFE3D" -c mt.conf -o x.l3d no-such
 expect_err_line "^life3d: mt.conf:1: max_time: '1:75' is not a duration" "bad max_time in a file"
 expect_exit 64 "bad --max-time before the input" -- "$LIFE3D" --max-time 1:75 -o x.l3d no-such-input.l3d
 expect_err_line "^life3d: --max-time: '1:75' is not a duration" "bad --max-time before the input"
+
+# A bad value is the file's error even where the command line gives the
+# option; two keys that exclude each other are the files' error, named.
+printf 'engine = "gpu";\n' >badengine.conf
+expect_exit 78 "a bad value overridden on the command line" -- "$LIFE3D" -c badengine.conf --engine cpu --random 4 -o x.l3d
+expect_err_line "^life3d: badengine.conf:1: engine: 'gpu' is not one of" "a bad value overridden: message"
+expect_absent x.l3d "a bad value overridden"
+printf 'steps = 2;\n' >steps.conf
+printf 'until = 3;\n' >until.conf
+expect_exit 78 "steps and until in two files" -- "$LIFE3D" -c steps.conf -c until.conf --random 4 -o x.l3d
+expect_err_line "^life3d: steps.conf: steps and until.conf: until: give one, not both$" "steps and until in two files: message"
+expect_exit 64 "steps and until on the command line" -- "$LIFE3D" -n 1 --until 3 --random 4 -o x.l3d
+expect_err_line "^life3d: give steps or until, not both$" "steps and until on the command line: message"
 
 # @include: next to the including file, at every depth; its settings take
 # effect where it stands; a missing or unreadable file is named (78).

@@ -74,12 +74,17 @@ expect_err_line "(stdin): is a directory" "a directory on stdin: message"
 for args in "-n abc" "-n -3" "--density 2" "--density x" "--engine gpu" \
 	    "--rule B9x/S5" "--random 0" "--random 4x4" "--log-every 0" \
 	    "--snapshot-kind cube" "--slice-axis w" "--threads -1" "--bogus" \
-	    "--format png" "-n" "--max-time 0x10" "--max-time 1e3" "--max-time 5m30"; do
+	    "--format png" "-n" "--max-time 0x10" "--max-time 1e3" "--max-time 5m30" \
+	    "--random-rule BB"; do
 	rm -f out.l3d
 	expect_exit 64 "option $args" -- run $args -o out.l3d good.l3d
 	expect_err_line "" "option $args message"
 	expect_absent out.l3d "option $args"
 done
+if [ -z "${LIFE3D_VALGRIND:-}" ]; then    # (valgrind's wrapper sets it)
+	LIFE3D_SIMD=PORTABLE "$LIFE3D" -v -n 1 -o /dev/null good.l3d 2>simd.err &&
+		grep -q "engine cpu/portable" simd.err && ok || fail "LIFE3D_SIMD in capitals: $(cat simd.err)"
+fi
 expect_exit 64 "two inputs" -- run -o out.l3d good.l3d good.l3d
 expect_exit 64 "INPUT and --random" -- run --random 4 -o out.l3d good.l3d
 expect_exit 64 "an empty INPUT name" -- run -o out.l3d ""

@@ -328,12 +328,14 @@ START_TEST(test_cli_wins)
 	ck_assert_uint_eq(o.seed, 3);
 	ck_assert_int_eq(o.origin[OPT_SEED], ORIGIN_CONFIG);
 
-	/* Overridden values are not validated, but their type is. */
+	/* Overridden values are still checked, and leave the option alone. */
 	ck_assert_int_eq(load_text("log_every = 0;\n", &o, &err), L3D_ERR_CONFIG);
 	ck_assert_int_eq(option_set_uint(&o, option_by_name("log-every"), 2,
 					 ORIGIN_CLI, "--log-every", &err), L3D_OK);
-	ck_assert_int_eq(load_text("log_every = 0;\n", &o, &err), L3D_OK);
+	ck_assert_int_eq(load_text("log_every = 0;\n", &o, &err), L3D_ERR_CONFIG);
+	ck_assert_int_eq(load_text("log_every = 7;\n", &o, &err), L3D_OK);
 	ck_assert_uint_eq(o.log_every, 2);
+	ck_assert_int_eq(o.origin[OPT_LOG_EVERY], ORIGIN_CLI);
 	ck_assert_int_eq(load_text("\nsteps = \"many\";\n", &o, &err), L3D_ERR_CONFIG);
 	ck_assert_ptr_nonnull(strstr(err.msg, ":2: 'steps' must be an integer"));
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 
 #include "kernel.h"
@@ -188,7 +189,7 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 	const char *what = "--simd";
 	if (!name || !*name || strcmp(name, "auto") == 0) {
 		const char *env = getenv("LIFE3D_SIMD");
-		if (!env || !*env || strcmp(env, "auto") == 0) {
+		if (!env || !*env || strcasecmp(env, "auto") == 0) {
 			*out = simd_best();
 			return L3D_OK;
 		}
@@ -196,7 +197,7 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 		what = "LIFE3D_SIMD";
 	}
 	for (int s = 0; s < CPU_SIMD_COUNT; s++) {
-		if (strcmp(name, simd_names[s]) != 0)
+		if (strcasecmp(name, simd_names[s]) != 0)   /* as --simd's choices */
 			continue;
 		if (!simd_usable((cpu_simd)s))
 			return l3d_fail(err, L3D_ERR_UNAVAILABLE,

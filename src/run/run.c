@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +61,7 @@ typedef struct plan {
 	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
 	bool random;            /* the universe is --random's, not a file's */
+	bool snap_first;        /* a snapshot of the first generation too */
 	bool rule_given;        /* by -r or the config, not the default */
 	engine_opts eo;
 	rule eo_rule;           /* eo.rule: the rule the run will step */
@@ -321,6 +324,22 @@ static uint64_t choose_run_id(const plan *p)
 	return id ? id : 1;
 }
 
+/* A new run pictures its first generation.  A resumed run does when that
+ * generation is due and its picture is missing: the run it continues was
+ * stopped while drawing it (the same answer on every rank). */
+static bool first_picture(const plan *p)
+{
+	if (!p->snap_every || !p->resume.run_id)
+		return p->snap_every != 0;
+	if (p->first % p->snap_every != 0)
+		return false;
+	char path[PATH_MAX + 64];
+	struct stat st;
+	snprintf(path, sizeof path, "%s%0*" PRIu64 ".png", p->snap.prefix,
+		 (int)p->snap.digits, p->first);
+	return comm_any(comm_rank() == 0 && lstat(path, &st) != 0 && errno == ENOENT);
+}
+
 /* Every output path, before the first step (outputs.h); the log is rank
  * 0's alone. */
 static int check_outputs(const options *o, plan *p, l3d_err *err)
@@ -329,7 +348,7 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 		.input = p->random || outfile_is_stdout(o->input) ? NULL : o->input,
 		.result = o->output ? o->output : "-", .log = o->log,
 		.checkpoint = p->ckpt_path, .snap = &p->snap, .snap_every = p->snap_every,
-		.first = p->first, .last = p->last, .snap_first = !p->resume.run_id,
+		.first = p->first, .last = p->last, .snap_first = p->snap_first,
 		.resume = &p->resume,
 		.run_id = p->run_id, .force = o->force};
 	int rc = outputs_check(&r, err);
@@ -409,6 +428,9 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)
 		rc = choose_checkpoints(o, p, err);
+	rc = comm_agree(rc, err);     /* first_picture is collective */
+	if (!rc)
+		p->snap_first = first_picture(p);
 	if (!rc)
 		rc = check_outputs(o, p, err);
 	return comm_agree(rc, err);
@@ -584,10 +606,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		     l3d_err *err)
 {
 	engine_stats st = {l->population, 0, 0};
-	/* A resumed run's first generation was pictured by the run it
-	 * continues, when it was due. */
-	bool snap_first = p->snap_every != 0 && !p->resume.run_id;
-	int rc = emit(l, p, &st, log_first, snap_first, o, err);
+	int rc = emit(l, p, &st, log_first, p->snap_first, o, err);
 	rc = abandoned(l, p, o, rc, err);
 	while (!rc && l->gen < p->last) {
 		rc = comm_agree(stop_reason(l, p, err), err);

@@ -62,6 +62,22 @@ cp ck.l3d again.l3d
 "$LIFE3D" -q --until 29 --checkpoint-every 2 --checkpoint ck-again.l3d -o /dev/null again.l3d && ok || fail "checkpoint over the same run's checkpoint"
 [ "$(gen_of ck-again.l3d)" = 28 ] && ok || fail "the same run's checkpoint is at generation $(gen_of ck-again.l3d)"
 
+# A resumed run draws its first generation's snapshot when it is due and
+# missing (the stopped run was drawing it), and leaves it alone when not.
+mkdir -p sp ref || exit 99
+"$LIFE3D" -q -n 30 --snapshot-every 10 --snapshot-prefix ref/s- -o /dev/null start.l3d || fail "snapshots, reference"
+"$LIFE3D" -q -n 30 --checkpoint-every 20 --checkpoint sp.ckpt.l3d --snapshot-every 10 \
+	--snapshot-prefix sp/s- -o /dev/null start.l3d || fail "snapshots and a checkpoint at 20"
+rm -f sp/s-000020.png sp/s-000030.png
+"$LIFE3D" -q --until 30 --snapshot-every 10 --snapshot-prefix sp/s- -o /dev/null sp.ckpt.l3d &&
+	ok || fail "resume with the first generation's snapshot missing"
+expect_same ref/s-000020.png sp/s-000020.png "the missing snapshot drawn again"
+expect_same ref/s-000030.png sp/s-000030.png "the snapshot after it"
+rm -f sp/s-000030.png
+"$LIFE3D" -q --until 30 --snapshot-every 10 --snapshot-prefix sp/s- -o /dev/null sp.ckpt.l3d &&
+	ok || fail "resume with the first generation's snapshot there"
+expect_same ref/s-000020.png sp/s-000020.png "the first generation's snapshot left alone"
+
 # SIGINT: finish the step, write the checkpoint, keep no output, exit 130.
 # Runs that must last step densely (LIFE3D_SKIP=0): a settled universe
 # would finish its hundred million steps at once.

@@ -50,17 +50,28 @@ static void picture_size(const snapshot_opts *o, const uint64_t n[3], uint64_t s
 
 /* The smallest scale whose picture is `size` pixels or more on its long
  * side (every picture grows with the scale). */
+static uint64_t longest_side(const snapshot_opts *o, const uint64_t n[3], uint64_t scale)
+{
+	uint64_t w, h;
+	picture_size(o, n, scale, &w, &h);
+	return w > h ? w : h;
+}
+
+/* The least scale that makes the long side at least `size`, but never
+ * past what a PNG may hold where a smaller scale fits. */
 static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t size)
 {
-	uint64_t w, h, s = 1;
-	picture_size(o, n, 1, &w, &h);
-	uint64_t longest = w > h ? w : h;
-	if (o->kind != SNAP_RENDER)
-		return longest >= size ? 1 : (size + longest - 1) / longest;
-	while (longest < size && s < size) {
-		picture_size(o, n, ++s, &w, &h);
-		longest = w > h ? w : h;
+	uint64_t s = 1, longest = longest_side(o, n, 1);
+	if (o->kind != SNAP_RENDER) {
+		s = longest >= size ? 1 : (size + longest - 1) / longest;
+		if (s > 1 && s * longest > PNGW_MAX_EDGE)
+			s = PNGW_MAX_EDGE / longest > 0 ? PNGW_MAX_EDGE / longest : 1;
+		return s;
 	}
+	while (longest < size && s < size)
+		longest = longest_side(o, n, ++s);
+	while (s > 1 && longest > PNGW_MAX_EDGE)
+		longest = longest_side(o, n, --s);
 	return s;
 }
 

@@ -45,7 +45,8 @@ typedef struct snapshot_opts {
 } snapshot_opts;
 
 /* Before the first step: choose o->scale if it is 0 (the smallest whose
- * picture is at least `size` pixels on its long side), fill in o->max,
+ * picture is at least `size` pixels on its long side, or the largest that
+ * a PNG holds when that one does not fit), fill in o->max,
  * refuse (L3D_ERR_USAGE, with the limit) a picture larger than PNG allows,
  * and leave in *bytes the memory a snapshot takes on top of the engine. */
 int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,

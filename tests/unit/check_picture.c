@@ -10,6 +10,8 @@
 #include "check_run.h"
 #include "base/colormap.h"
 #include "base/render.h"
+#include "run/pngwrite.h"
+#include "run/snapshot.h"
 
 /* CIE L* of an sRGB colour, the lightness the map must raise. */
 static double lightness(const uint8_t c[3])
@@ -185,6 +187,30 @@ START_TEST(render_cells_is_render_rows)
 }
 END_TEST
 
+/* The largest --snapshot-size a PNG allows is taken for every kind: the
+ * least scale past it is stepped back to the largest that fits. */
+START_TEST(largest_size_fits)
+{
+	const snapshot_kind kinds[] = {SNAP_PROJECTION, SNAP_SLICE, SNAP_RENDER};
+	const uint64_t shapes[][3] = {{3, 3, 3}, {8, 8, 8}, {7, 5, 3}};
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 3; i++) {
+			snapshot_opts o = {.prefix = "t-", .kind = kinds[k], .axis = 2,
+					   .azimuth = 30, .elevation = 25, .threads = 1};
+			uint64_t bytes;
+			l3d_err err = {0, ""};
+			ck_assert_msg(snapshot_fit(&o, shapes[i], PNGW_MAX_EDGE, &bytes, &err) == L3D_OK,
+				      "kind %d, shape %d: %s", k, i, err.msg);
+			ck_assert_uint_gt(o.scale, 1);
+			/* One more pixel a cell would not fit. */
+			snapshot_opts more = o;
+			more.scale = o.scale + 1;
+			ck_assert_int_eq(snapshot_fit(&more, shapes[i], PNGW_MAX_EDGE, &bytes, &err),
+					 L3D_ERR_USAGE);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("picture");
@@ -195,6 +221,7 @@ int main(void)
 	tcase_add_test(tc, render_is_the_same_in_any_bands);
 	tcase_add_test(tc, render_shows_the_cell_in_front);
 	tcase_add_test(tc, render_cells_is_render_rows);
+	tcase_add_test(tc, largest_size_fits);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true) ? 1 : 0;
 }

@@ -38,6 +38,26 @@ static const char *spelled(int argc, char **argv, int index)
 	return index > 0 && index <= argc ? argv[index - 1] : "option";
 }
 
+/* "--ver": getopt_long refuses a prefix of two long options as it does an
+ * unknown one; name them instead. */
+static int unknown_long(const char *arg, l3d_err *err)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	char which[512] = "";
+	int found = 0;
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (strncmp(option_table[i].name, name, n) == 0) {
+			size_t used = strlen(which);
+			snprintf(which + used, sizeof which - used, "%s--%s",
+				 found++ ? ", " : "", option_table[i].name);
+		}
+	if (n > 0 && found > 1)
+		return l3d_fail(err, L3D_ERR_USAGE, "ambiguous option '%.*s' (%s; see --help)",
+				(int)(n + 2), arg, which);
+	return l3d_fail(err, L3D_ERR_USAGE, "unknown option '%s' (see --help)", arg);
+}
+
 int cli_parse(int argc, char **argv, options *o, l3d_err *err)
 {
 	struct option longs[OPT_COUNT + 1];
@@ -55,6 +75,8 @@ int cli_parse(int argc, char **argv, options *o, l3d_err *err)
 			if (optopt && optopt < 256)
 				return l3d_fail(err, L3D_ERR_USAGE,
 						"unknown option '-%c' (see --help)", optopt);
+			if (strncmp(arg, "--", 2) == 0)
+				return unknown_long(arg, err);
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"unknown option '%s' (see --help)", arg);
 		}

@@ -174,10 +174,11 @@ static int out_of_range(const opt_desc *d, const char *where, const char *text,
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"%s: '%s' is not a whole number >= %.0f", where,
 				text, d->min);
-	return l3d_fail(err, L3D_ERR_USAGE,
-			"%s: '%s' is not a %s from %g to %g", where, text,
-			d->type == OT_DOUBLE ? "number" : "whole number", d->min,
-			d->max);
+	if (d->type == OT_DOUBLE)
+		return l3d_fail(err, L3D_ERR_USAGE, "%s: '%s' is not a number from %g to %g",
+				where, text, d->min, d->max);
+	return l3d_fail(err, L3D_ERR_USAGE, "%s: '%s' is not a whole number from %.0f to %.0f",
+			where, text, d->min, d->max);
 }
 
 /* A whole number past 64 bits: named as written, with the most there is. */

@@ -85,6 +85,11 @@ if [ -z "${LIFE3D_VALGRIND:-}" ]; then    # (valgrind's wrapper sets it)
 	LIFE3D_SIMD=PORTABLE "$LIFE3D" -v -n 1 -o /dev/null good.l3d 2>simd.err &&
 		grep -q "engine cpu/portable" simd.err && ok || fail "LIFE3D_SIMD in capitals: $(cat simd.err)"
 fi
+expect_exit 64 "--snapshot-size 0" -- run --snapshot-size 0 -o out.l3d good.l3d
+expect_err_line "'0' is not a whole number from 1 to 1000000$" "--snapshot-size 0: the range as whole numbers"
+expect_exit 64 "an ambiguous prefix" -- run --ver
+expect_err_line "ambiguous option '--ver' (--verbose, --version; see --help)" "an ambiguous prefix: message"
+"$LIFE3D" --vers >/dev/null && ok || fail "a prefix that names one option"
 expect_exit 64 "two inputs" -- run -o out.l3d good.l3d good.l3d
 expect_exit 64 "INPUT and --random" -- run --random 4 -o out.l3d good.l3d
 expect_exit 64 "an empty INPUT name" -- run -o out.l3d ""

@@ -22,12 +22,18 @@ struct pngw {
 	uint32_t adler;            /* of those put */
 	bool ended;                /* the last band was put */
 	char msg[200];             /* libpng's last error */
+	int write_errno;           /* errno of a failed write (libpng's
+	                              "Write Error"), else 0 */
 };
 
 static void on_png_error(png_structp png, png_const_charp msg)
 {
 	pngw *w = png_get_error_ptr(png);
+	int e = errno;
 	snprintf(w->msg, sizeof w->msg, "%s", msg);
+	/* libpng's own writer says "Write Error" when fwrite came short; the
+	 * reason (a full disk) is in errno. */
+	w->write_errno = w->out && ferror(w->out) && strcmp(msg, "Write Error") == 0 ? e : 0;
 	png_longjmp(png, 1);
 }
 
@@ -39,6 +45,9 @@ static void on_png_warning(png_structp png, png_const_charp msg)
 
 static int failed(pngw *w, l3d_err *err)
 {
+	if (w->write_errno)
+		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", w->name,
+				strerror(w->write_errno));
 	return l3d_fail(err, L3D_ERR_IO, "%s: PNG write error: %s", w->name, w->msg);
 }
 

@@ -616,6 +616,11 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		rc = advance(l, p, &st, &logged, &snapped, err);
 		if (!rc && (logged || snapped))
 			rc = abandoned(l, p, o, emit(l, p, &st, logged, snapped, o, err), err);
+		/* The last picture is on its way (taking it may have waited for
+		 * an earlier one, which a signal abandons): from here a signal
+		 * no longer stops the run, as once the loop is left. */
+		if (!rc && l->gen == p->last)
+			phase = PHASE_OUTPUT;
 		if (!rc && l->gen < p->last && comm_any(checkpoint_due(l, p))) {
 			checkpoint_requested = 0;
 			rc = write_checkpoint(l, p, o, err);

@@ -274,12 +274,15 @@ int outfile_open(outfile *o, const char *path, bool force, bool binary,
 	outfile_kind kind;
 	struct stat st;
 	int rc = outfile_check(path, force, binary, err);
-	/* A file there now, though the run checked the path before it began,
-	 * appeared since: the result is still written, beside it, and
-	 * outfile_commit says where (appeared), rather than lost. */
-	if (rc == L3D_ERR_CANTCREAT && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
-		rc = outfile_check_place(path, err);
-	if (!rc)
+	/* Anything there now (a file, a link), though the run checked the path
+	 * before it began, appeared since: the result is still written, beside
+	 * it, and outfile_commit, which never replaces it, says where
+	 * (appeared), rather than lose it. */
+	bool appeared = rc == L3D_ERR_CANTCREAT && !force && !outfile_is_stdout(path) &&
+			lstat(path, &st) == 0;
+	if (appeared)
+		rc = outfile_check_place(path, err), kind = OUTFILE_EXISTS;
+	else if (!rc)
 		rc = outfile_inspect(path, true, &kind, err);
 	if (rc)
 		return rc;

@@ -54,9 +54,10 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err);
 int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err);
 
 /* Check the path as outfile_check does and open the temporary (or the
- * stream, or stdout).  A regular file at the path is not an error here:
- * the caller checked the path before its work began, so the file appeared
- * since, and outfile_commit keeps the result beside it. */
+ * stream, or stdout).  Without force, anything at the path (a file, a
+ * link) is not an error here: the caller checked the path before its work
+ * began, so it appeared since, and outfile_commit keeps the result beside
+ * it, never writing through it. */
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err);
 /* Flush, sync and move into place.  L3D_ERR_IO on any failure (the

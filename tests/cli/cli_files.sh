@@ -39,6 +39,19 @@ kept=$(sed -n 's/.*the result is in //p' race.err)
 "$LIFE3D" -q -n 1 -o race-ref.l3d u.l3d || fail "race: reference run"
 [ -n "$kept" ] && cmp -s "$kept" race-ref.l3d && ok || fail "race: the result was not kept: $(cat race.err)"
 rm -f "$kept"
+# A link that appears there meanwhile is not written through, and the result
+# is kept the same way.
+slow_input | "$LIFE3D" -q -n 1 -o race3.l3d 2>race3.err &
+pid=$!
+sleep 0.4
+ln -s race-target.l3d race3.l3d
+wait $pid
+rc=$?
+[ "$rc" -eq 73 ] && ok || fail "race with a link: exit $rc, expected 73: $(cat race3.err)"
+[ -L race3.l3d ] && [ ! -e race-target.l3d ] && ok || fail "race with a link: written through"
+kept=$(sed -n 's/.*the result is in //p' race3.err)
+[ -n "$kept" ] && cmp -s "$kept" race-ref.l3d && ok || fail "race with a link: the result was not kept: $(cat race3.err)"
+rm -f "$kept"
 # With -f the late file is replaced, as asked.
 slow_input | "$LIFE3D" -q -f -n 1 -o race2.l3d &
 pid=$!

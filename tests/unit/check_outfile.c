@@ -109,14 +109,24 @@ START_TEST(test_temporary_name)
 }
 END_TEST
 
-/* A link at the path is refused, with or without force, and left alone. */
+/* A link at the path is never written through: with force it is refused;
+ * without, it is taken for one that appeared after the caller's check, and
+ * the result is kept beside it. */
 START_TEST(test_link_refused)
 {
 	outfile o;
 	l3d_err err = {0, ""};
 	unlink("l.out");
 	ck_assert_int_eq(symlink("l.target", "l.out"), 0);
-	ck_assert_int_eq(outfile_open(&o, "l.out", false, false, &err), L3D_ERR_CANTCREAT);
+	ck_assert_int_eq(outfile_check("l.out", false, false, &err), L3D_ERR_CANTCREAT);
+	ck_assert_int_eq(outfile_open(&o, "l.out", false, false, &err), L3D_OK);
+	fputs("result", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	const char *kept = strstr(err.msg, "the result is in ");
+	ck_assert_ptr_nonnull(kept);
+	kept += strlen("the result is in ");
+	ck_assert_str_eq(slurp(kept), "result");
+	unlink(kept);
 	ck_assert_int_eq(outfile_open(&o, "l.out", true, false, &err), L3D_ERR_CANTCREAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "symbolic link"));
 	ck_assert_int_eq(access("l.target", F_OK), -1);

@@ -160,7 +160,7 @@ static int check_rule(const char *text, const char *where, l3d_err *err)
 static int set_string(options *o, const opt_desc *d, const char *value,
 		      const char *where, l3d_err *err)
 {
-	if (d->id == OPT_RULE || d->id == OPT_RANDOM_RULE) {
+	if (d->id == OPT_RULE) {
 		int rc = check_rule(value, where, err);
 		if (rc)
 			return rc;

@@ -227,16 +227,10 @@ static double plain_number(const char *p, char **end)
 		dot |= *q == '.';
 		digit |= *q != '.';
 	}
-	*end = (char *)q;
-	if (!digit)
-		return *end = (char *)p, -1;
-	char buf[64];
-	size_t n = (size_t)(q - p);
-	if (n >= sizeof buf)
-		return *end = (char *)p, -1;
-	memcpy(buf, p, n);
-	buf[n] = 0;
-	return strtod(buf, NULL);
+	*end = (char *)(digit ? q : p);
+	/* strtod may read on past q (an exponent, hex): the caller then finds
+	 * no unit at *end and refuses the text, so the value is not used. */
+	return digit ? strtod(p, NULL) : -1;
 }
 
 double option_duration(const char *text)

@@ -109,8 +109,7 @@ static bool is_snapshot_path(const run_outputs *r, const char *path)
 static int check_snapshots(const run_outputs *r, l3d_err *err)
 {
 	char path[PATH_MAX + 64];
-	int n = snprintf(path, sizeof path, "%s%0*" PRIu64 ".png", r->snap->prefix,
-			 (int)r->snap->digits, r->last);
+	int n = snapshot_name(r->snap, r->last, path, sizeof path);
 	if (n < 0 || (size_t)n >= PATH_MAX)
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: name too long", r->snap->prefix);
 	int rc = outfile_check_place(path, err);

@@ -157,17 +157,15 @@ static int choose_format(const options *o, plan *p, l3d_err *err)
 }
 
 /* Options a and b were both given in one place: on the command line (a
- * usage error, naming them as "a|b" gives) or in configuration files (an
- * error of the files, naming them and their keys, "ka|kb"). */
-static int not_both(const options *o, opt_id a, opt_id b, const char *names,
-		    const char *keys, l3d_err *err)
+ * usage error, naming them na and nb) or in configuration files (an error
+ * of the files, naming them and the keys ka and kb). */
+static int not_both(const options *o, opt_id a, opt_id b, const char *na, const char *nb,
+		    const char *ka, const char *kb, l3d_err *err)
 {
-	const char *bar = strchr(names, '|'), *kbar = strchr(keys, '|');
 	if (o->origin[a] != ORIGIN_CONFIG)
-		return l3d_fail(err, L3D_ERR_USAGE, "give %.*s or %s, not both",
-				(int)(bar - names), names, bar + 1);
-	return l3d_fail(err, L3D_ERR_CONFIG, "%s: %.*s and %s: %s: give one, not both",
-			o->source[a], (int)(kbar - keys), keys, o->source[b], kbar + 1);
+		return l3d_fail(err, L3D_ERR_USAGE, "give %s or %s, not both", na, nb);
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s: %s and %s: %s: give one, not both",
+			o->source[a], ka, o->source[b], kb);
 }
 
 static int choose_steps(const options *o, plan *p, l3d_err *err)
@@ -175,7 +173,7 @@ static int choose_steps(const options *o, plan *p, l3d_err *err)
 	p->first = p->src.start.generation;
 	opt_origin so = o->origin[OPT_STEPS], uo = o->origin[OPT_UNTIL];
 	if (so && so == uo)
-		return not_both(o, OPT_STEPS, OPT_UNTIL, "steps|until", "steps|until", err);
+		return not_both(o, OPT_STEPS, OPT_UNTIL, "steps", "until", "steps", "until", err);
 	bool until = uo > so;     /* the command line overrides the file */
 	if (!until) {
 		if (o->steps > UINT64_MAX - p->first)
@@ -239,8 +237,8 @@ static int size_snapshots(const options *o, plan *p, l3d_err *err)
 	snapshot_opts *s = &p->snap;
 	opt_origin so = o->origin[OPT_SNAPSHOT_SCALE], zo = o->origin[OPT_SNAPSHOT_SIZE];
 	if (so && so == zo)
-		return not_both(o, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE, "snapshot-scale|snapshot-size",
-				"snapshot_scale|snapshot_size", err);
+		return not_both(o, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE, "snapshot-scale",
+				"snapshot-size", "snapshot_scale", "snapshot_size", err);
 	s->scale = so > zo ? o->snapshot_scale : 0;
 	s->max = o->snapshot_max;
 	int rc = parse_view(o->snapshot_view, s, err);
@@ -335,8 +333,7 @@ static bool first_picture(const plan *p)
 		return false;
 	char path[PATH_MAX + 64];
 	struct stat st;
-	snprintf(path, sizeof path, "%s%0*" PRIu64 ".png", p->snap.prefix,
-		 (int)p->snap.digits, p->first);
+	snapshot_name(&p->snap, p->first, path, sizeof path);
 	return comm_any(comm_rank() == 0 && lstat(path, &st) != 0 && errno == ENOENT);
 }
 
@@ -366,7 +363,7 @@ static int choose_source(const options *o, bool *random, l3d_err *err)
 	opt_origin ro = o->origin[OPT_RANDOM], io = o->origin[OPT_INPUT];
 	*random = o->random && (!o->input || ro > io);
 	if (o->random && o->input && ro == io)
-		return not_both(o, OPT_INPUT, OPT_RANDOM, "INPUT|--random", "input|random", err);
+		return not_both(o, OPT_INPUT, OPT_RANDOM, "INPUT", "--random", "input", "random", err);
 	return L3D_OK;
 }
 

@@ -229,6 +229,11 @@ typedef struct picture {
 	char path[4096];
 } picture;
 
+int snapshot_name(const snapshot_opts *o, uint64_t g, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%s%0*" PRIu64 ".png", o->prefix, (int)o->digits, g);
+}
+
 /* Everything but the view. */
 static void frame(picture *pic, const snapshot_opts *o, const uint64_t n[3],
 		  uint64_t generation)
@@ -239,8 +244,7 @@ static void frame(picture *pic, const snapshot_opts *o, const uint64_t n[3],
 	pic->gen = generation;
 	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2]};
 	grid_view_dims(&dims, o->axis, &pic->w, &pic->h);
-	snprintf(pic->path, sizeof pic->path, "%s%0*" PRIu64 ".png", o->prefix,
-		 (int)o->digits, generation);
+	snapshot_name(o, generation, pic->path, sizeof pic->path);
 }
 
 static int stopped(const picture *pic, l3d_err *err)

@@ -44,6 +44,10 @@ typedef struct snapshot_opts {
 	const volatile sig_atomic_t *stop;
 } snapshot_opts;
 
+/* The file name of generation g's snapshot (PREFIX, g in at least
+ * o->digits digits, ".png") into buf; its length, as snprintf gives it. */
+int snapshot_name(const snapshot_opts *o, uint64_t g, char *buf, size_t size);
+
 /* Before the first step: choose o->scale if it is 0 (the smallest whose
  * picture is at least `size` pixels on its long side, or the largest that
  * a PNG holds when that one does not fit), fill in o->max,

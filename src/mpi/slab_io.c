@@ -24,6 +24,7 @@
 #include "slab_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -252,12 +253,11 @@ static uint32_t combine_crcs(uint32_t crc, uint64_t bytes, uint64_t *all)
 typedef struct source {
 	fmt_id fmt;
 	uint64_t nx, ny, nz, generation;
-	bool has_rule, whole;     /* whole: rank 0 read it all */
-	rule rule;
+	bool whole;               /* rank 0 read it all */
+	universe_meta meta;       /* rule, stamp, ...: every rank's, as rank 0 read it */
 	uint32_t crc;
 	uint64_t size;            /* of the file, as rank 0 sees it */
 	uint64_t header;          /* .l3d: 64, or 96 with a run stamp */
-	run_stamp stamp;
 } source;
 
 static int parse_native(const char *name, const unsigned char *h, source *s,
@@ -266,8 +266,8 @@ static int parse_native(const char *name, const unsigned char *h, source *s,
 	native_header nh;
 	int rc = native_parse_header(name, h, &nh, err);
 	*s = (source){.fmt = FMT_NATIVE, .nx = nh.nx, .ny = nh.ny, .nz = nh.nz,
-		      .generation = nh.generation, .has_rule = true,
-		      .rule = nh.rule, .crc = nh.payload_crc,
+		      .generation = nh.generation,
+		      .meta = {.has_rule = true, .rule = nh.rule}, .crc = nh.payload_crc,
 		      .header = nh.header_bytes};
 	return rc;
 }
@@ -327,7 +327,7 @@ static int probe(FILE *f, const char *path, const char *name, source *s,
 		if (!rc && !hpc && s->header > NATIVE_HEADER)
 			rc = reader_header(&r, h, NATIVE_STAMP_BYTES, ".l3d run stamp", err);
 		if (!rc && !hpc && s->header > NATIVE_HEADER)
-			rc = native_parse_stamp(name, h, &s->stamp, err);
+			rc = native_parse_stamp(name, h, &s->meta.stamp, err);
 		s->size = (uint64_t)st.st_size;
 		return rc ? rc : check_length(name, s, s->size, err);
 	}
@@ -335,8 +335,7 @@ static int probe(FILE *f, const char *path, const char *name, source *s,
 	if (!rc)
 		rc = format_read(&r, whole, &meta, &id, err);
 	*s = (source){.fmt = id, .nx = whole->nx, .ny = whole->ny, .nz = whole->nz,
-		      .generation = whole->generation, .has_rule = meta.has_rule,
-		      .rule = meta.rule, .whole = true, .stamp = meta.stamp};
+		      .generation = whole->generation, .meta = meta, .whole = true};
 	return rc;
 }
 
@@ -481,9 +480,7 @@ int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
 	}
 	slab->generation = s.generation;
 	*nx = s.nx;
-	meta->has_rule = s.has_rule;
-	meta->rule = s.rule;
-	meta->stamp = s.stamp;
+	*meta = s.meta;
 	return L3D_OK;
 }
 
@@ -535,6 +532,22 @@ static int write_error(int mrc, const char *name, l3d_err *err)
 	return comm_mpi_fail(mrc, L3D_ERR_IO, what, err);
 }
 
+/* A write at an offset: an error, or fewer bytes than asked (MPI-IO
+ * reports a short write on a full disk as a success), is a write error. */
+static int check_write(int mrc, MPI_Status *st, size_t want, const char *name,
+		       l3d_err *err)
+{
+	if (mrc != MPI_SUCCESS)
+		return write_error(mrc, name, err);
+	int got = 0;
+	MPI_Get_count(st, MPI_BYTE, &got);
+	if (got >= 0 && (size_t)got == want)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_IO,
+			"%s: write error: %d of %zu bytes written (is the disk full?)",
+			name, got, want);
+}
+
 static int write_rounds(writer *w, const target *t, l3d_err *err)
 {
 	uint64_t rounds = w->L->chunks;
@@ -550,8 +563,8 @@ static int write_rounds(writer *w, const target *t, l3d_err *err)
 						(MPI_Offset)(w->L->header + off + start),
 						w->buf + start, (int)(end - start),
 						MPI_BYTE, &st);
-		if (!rc && mrc != MPI_SUCCESS)
-			rc = write_error(mrc, t->name, err);
+		if (!rc)
+			rc = check_write(mrc, &st, end - start, t->name, err);
 	}
 	return rc;
 }
@@ -611,7 +624,7 @@ static int put_header(const target *t, const layout *L, const grid *u,
 		return format_put(t->f, t->name, h, n, err);
 	MPI_Status st;
 	int mrc = MPI_File_write_at(t->fh, 0, h, (int)n, MPI_BYTE, &st);
-	return mrc == MPI_SUCCESS ? L3D_OK : write_error(mrc, t->name, err);
+	return check_write(mrc, &st, n, t->name, err);
 }
 
 /* Payload and header of an HPCGame or .l3d file.  A relayed .l3d makes a
@@ -680,6 +693,33 @@ static int open_target(outfile *out, target *t, const char *path, bool force,
 	return rc;
 }
 
+/* Rank 0 makes room for the whole file before any rank writes, so a full
+ * disk (or quota) is an error here, with its reason, and not a short
+ * write later: Open MPI's default MPI-IO reports those as successes.  A
+ * file system that cannot reserve room is written all the same, and
+ * checked for its size after (file_complete). */
+static int reserve(const outfile *out, uint64_t bytes, l3d_err *err)
+{
+	if (bytes > INT64_MAX || fallocate(fileno(out->f), 0, 0, (off_t)bytes) == 0 ||
+	    errno == EOPNOTSUPP || errno == ENOSYS)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", out->name, strerror(errno));
+}
+
+/* Whether the written file has all its bytes. */
+static int file_complete(const outfile *out, uint64_t bytes, l3d_err *err)
+{
+	struct stat st;
+	if (fstat(fileno(out->f), &st) != 0)
+		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", out->name,
+				strerror(errno));
+	if ((uint64_t)st.st_size == bytes)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_IO,
+			"%s: write error: %llu of %llu bytes written (is the disk full?)",
+			out->name, (unsigned long long)st.st_size, (unsigned long long)bytes);
+}
+
 static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		       const char *path, bool force, fmt_id f, const rule *r,
 		       uint64_t gen, const run_stamp *stamp, l3d_err *err)
@@ -709,13 +749,24 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		free(w.peers);
 		return rc;
 	}
-	rc = write_payload(&w, &t, u, f, gen, r, stamp, err);
+	uint64_t cells = u->nx * u->ny * u->nz;
+	uint64_t bytes = L.header + (f == FMT_HPCGAME ? cells : (cells + 7) / 8);
+	if (t.fh != MPI_FILE_NULL)
+		rc = comm_agree(comm_rank() == 0 ? reserve(&out, bytes, err) : L3D_OK, err);
+	if (!rc)
+		rc = write_payload(&w, &t, u, f, gen, r, stamp, err);
 	free(w.buf);
 	free(w.peers);
-	if (t.fh != MPI_FILE_NULL) {
-		int mrc = MPI_File_close(&t.fh);
+	if (t.fh != MPI_FILE_NULL) {      /* every rank's bytes on the disk */
+		rc = comm_agree(rc, err);
+		int mrc = rc ? MPI_SUCCESS : MPI_File_sync(t.fh);
 		if (!rc && mrc != MPI_SUCCESS)
 			rc = write_error(mrc, path, err);
+		mrc = MPI_File_close(&t.fh);
+		if (!rc && mrc != MPI_SUCCESS)
+			rc = write_error(mrc, path, err);
+		if (!rc && comm_rank() == 0)
+			rc = file_complete(&out, bytes, err);
 	}
 	rc = comm_agree(rc, err);
 	if (comm_rank() == 0)

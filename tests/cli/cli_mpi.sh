@@ -389,6 +389,58 @@ expect_same_failure 3 "truncated .l3d" -- -q -n 2 -o x.l3d short.l3d
 expect_same_failure 2 "truncated HPCGame" -- -q -n 2 -o x.bin short.bin
 expect_same_failure 2 "output exists" -- -q -n 2 -o 7x5x9.ref.l3d 7x5x9.in.l3d
 expect_same_failure 2 "disk full" -- -q -n 2 -o /dev/full 7x5x9.in.l3d
+
+# Warnings as in one process: an RLE3 file without size= (the universe is
+# the pattern's box), read by name and from stdin.
+printf '3D version=1\nx=2 y=4 z=4 rule=3D4,7/5,8\n$bo$bo/bo$bo$bo$oo/oo$bo$bo$bo/$bo$bo!\n' >nosize.rle3
+for src in nosize.rle3 -; do
+	"$LIFE3D" -n 2 -o ns1.l3d "$src" <nosize.rle3 2>&1 >/dev/null | grep warning >ns1.msg
+	rm -f ns2.l3d
+	mpi 2 -- -n 2 -o ns2.l3d "$src" <nosize.rle3 2>&1 >/dev/null | grep warning >ns2.msg
+	if [ -s ns1.msg ] && cmp -s ns1.msg ns2.msg; then ok; else
+		fail "RLE3 without size= from $src: warned '$(cat ns2.msg)', one process '$(cat ns1.msg)'"
+	fi
+	expect_same ns1.l3d ns2.l3d "RLE3 without size= from $src"
+	rm -f ns1.l3d
+done
+
+# A full file system under the ranks' own writes (MPI-IO at offsets, which
+# reports a short write as a success): exit 74 and one line naming the
+# file, nothing left at a new name, and a file that was there, a result
+# replaced with -f or the last good checkpoint, kept whole.  Needs a small
+# tmpfs of its own (root, and a system that lets it mount one).
+mkdir full
+if mount -t tmpfs -o size=96k tmpfs full 2>/dev/null; then
+	trap 'umount "$T/full" 2>/dev/null' EXIT
+	"$LIFE3D" -q --random 48 --seed 1 -n 0 -o big.bin || fail "make big.bin"
+	"$LIFE3D" -q --random 64 --seed 1 -n 0 -o big.l3d || fail "make big.l3d"
+	"$LIFE3D" -q --random 100 --seed 1 -n 0 -o bigger.l3d || fail "make bigger.l3d"
+	for out in full/out.bin full/out.l3d; do     # 110 kB and 125 kB
+		expect_exit 74 "full disk, new $out" -- mpi 3 -- -q -n 2 -o "$out" \
+			"$([ "$out" = full/out.bin ] && echo big.bin || echo bigger.l3d)"
+		grep '^life3d:' "$T/err" >np.msg
+		if [ "$(wc -l <np.msg)" -eq 1 ] && grep -q "$out: write error" np.msg; then
+			ok
+		else
+			fail "full disk, new $out: said $(head -c 300 "$T/err")"
+		fi
+		expect_absent "$out" "full disk"
+		[ -z "$(ls -A full)" ] && ok || fail "full disk, $out: left $(ls -A full)"
+	done
+	"$LIFE3D" -q --random 16 --seed 1 -n 0 -o full/good.bin || fail "make good.bin"
+	cp full/good.bin good.keep
+	head -c 60000 /dev/zero >full/filler
+	expect_exit 74 "full disk, -f over a file" -- mpi 3 -- -q -n 2 -f -o full/good.bin big.bin
+	expect_same good.keep full/good.bin "full disk, -f over a file"
+	rm -f full/good.bin full/filler
+	head -c 50000 /dev/zero >full/filler     # room for one checkpoint, not two
+	expect_exit 74 "full disk, checkpoints" -- mpi 3 -- -q -n 5 --checkpoint-every 2 \
+		--checkpoint full/ck.l3d -o /dev/null big.l3d
+	"$LIFE3D" -q -n 0 -o ck.l3d full/ck.l3d && ok || fail "full disk: the last good checkpoint is damaged"
+	umount full && trap - EXIT
+else
+	echo "cli_mpi: cannot mount a tmpfs here: the full-disk cases are skipped"
+fi
 mpi 4 -- -q -n 2 -o x.l3d three.l3d >/dev/null 2>np.err </dev/null
 got=$?
 grep '^life3d:' np.err >np.msg

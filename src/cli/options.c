@@ -142,12 +142,13 @@ static void *field(options *o, const opt_desc *d)
 
 /* The word of the '|'-separated choices that `word` names, in any case
  * (--format RLE3 is rle3, as a .RLE3 extension is), as a string that
- * lives as long as the program; NULL if none. */
+ * lives as long as the program; NULL if none.  Every choice word must be
+ * in `words` (check_config tries each in upper case). */
 static const char *choice_of(const char *choices, const char *word)
 {
 	static const char *const words[] = {
 		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "hpcgame",
-		"l3d", "native", "rle3", "vtk", "npy", "projection", "slice",
+		"l3d", "native", "rle3", "vtk", "npy", "projection", "slice", "render",
 		"x", "y", "z",
 	};
 	size_t n = strlen(word);
@@ -233,6 +234,37 @@ static double plain_number(const char *p, char **end)
 	return digit ? strtod(p, NULL) : -1;
 }
 
+/* plain_number with an optional '-' in front. */
+static double signed_number(const char *p, char **end)
+{
+	const bool minus = *p == '-';
+	double v = plain_number(p + minus, end);
+	if (*end == p + minus) {
+		*end = (char *)p;
+		return 0;
+	}
+	return minus ? -v : v;
+}
+
+int option_view(const char *text, double *azimuth, double *elevation,
+		const char *where, l3d_err *err)
+{
+	char *mid, *end = NULL;
+	double az = signed_number(text, &mid), el = 0;
+	bool ok = mid != text && *mid == ',';
+	if (ok) {
+		el = signed_number(mid + 1, &end);
+		ok = end != mid + 1 && !*end && fabs(az) <= 360 && fabs(el) <= 90;
+	}
+	if (!ok)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: '%s' is not AZ,EL (degrees: azimuth -360 to 360, "
+				"elevation -90 to 90; e.g. 30,25)", where, text);
+	*azimuth = az + 0.0;            /* -0 is 0 */
+	*elevation = el + 0.0;
+	return L3D_OK;
+}
+
 double option_duration(const char *text)
 {
 	char *end;
@@ -263,11 +295,14 @@ static int check_text(options *o, const opt_desc *d, const char *text,
 		      const char *where, l3d_err *err)
 {
 	uint64_t n[3];
+	double az, el;
 	rule r;
 	l3d_err rerr;
 	switch (d->id) {
 	case OPT_RANDOM:
 		return option_size(text, n, where, err);
+	case OPT_SNAPSHOT_VIEW:
+		return option_view(text, &az, &el, where, err);
 	case OPT_RANDOM_RULE:      /* checked even when no random universe uses it */
 		if (rule_parse(text, &r, &rerr))
 			return l3d_fail(err, L3D_ERR_USAGE, "%s: %s", where, rerr.msg);

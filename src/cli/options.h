@@ -108,7 +108,8 @@ const char *option_key(const opt_desc *d, char *buf, size_t size);
 /* Parse `text` for option d and store it, with the given origin.  `where`
  * prefixes the message ("--steps", "conf/x.conf:12: steps").  Strings are
  * stored as given: the caller keeps them alive.  The values of random
- * (option_size) and max_time (option_duration) are checked here, so a bad
+ * (option_size), snapshot_view (option_view) and max_time
+ * (option_duration) are checked here, so a bad
  * one is reported before any input is read.  --config adds to configs[].
  * Errors: L3D_ERR_USAGE. */
 int option_set_text(options *o, const opt_desc *d, const char *text,
@@ -123,6 +124,12 @@ int option_set_flag(options *o, const opt_desc *d, bool v, opt_origin origin);
 /* The size of --random: "N" (a cube) or "XxYxZ", within the grid's
  * limits.  `where` prefixes the message.  Errors: L3D_ERR_USAGE. */
 int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err);
+
+/* The view of --snapshot-view: "AZ,EL", two plain numbers (a '-' allowed
+ * in front) in degrees, |AZ| <= 360 and |EL| <= 90.  `where` prefixes the
+ * message.  Errors: L3D_ERR_USAGE. */
+int option_view(const char *text, double *azimuth, double *elevation,
+		const char *where, l3d_err *err);
 
 /* A --max-time duration in seconds: "90", "90s", "15m", "2h", "1d", "M:SS"
  * or "H:MM:SS"; -1 when the text is none of these. */

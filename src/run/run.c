@@ -202,26 +202,6 @@ static unsigned digits(uint64_t v)
 	return n;
 }
 
-/* --snapshot-view: "AZ,EL" in degrees. */
-static int parse_view(const char *text, snapshot_opts *s, l3d_err *err)
-{
-	char *end, *mid;
-	double az = strtod(text, &mid), el = 0;
-	bool ok = mid != text && *mid == ',';
-	if (ok) {
-		el = strtod(mid + 1, &end);
-		ok = end != mid + 1 && !*end && isfinite(az) && isfinite(el) &&
-		     fabs(az) <= 360 && fabs(el) <= 90;
-	}
-	if (!ok)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"--snapshot-view: '%s' is not AZ,EL (degrees: azimuth "
-				"-360 to 360, elevation -90 to 90; e.g. 30,25)", text);
-	s->azimuth = az;
-	s->elevation = el;
-	return L3D_OK;
-}
-
 static snapshot_kind kind_of(const char *name)
 {
 	return strcmp(name, "slice") == 0 ? SNAP_SLICE
@@ -241,7 +221,7 @@ static int size_snapshots(const options *o, plan *p, l3d_err *err)
 				"snapshot-size", "snapshot_scale", "snapshot_size", err);
 	s->scale = so > zo ? o->snapshot_scale : 0;
 	s->max = o->snapshot_max;
-	int rc = parse_view(o->snapshot_view, s, err);
+	int rc = option_view(o->snapshot_view, &s->azimuth, &s->elevation, "--snapshot-view", err);
 	if (rc || !p->snap_every)      /* no pictures: no size to refuse */
 		return rc;
 	const uint64_t n[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};

@@ -129,6 +129,10 @@ expect_exit 78 "bad max_time in a file" -- "$LIFE3D" -c mt.conf -o x.l3d no-such
 expect_err_line "^life3d: mt.conf:1: max_time: '1:75' is not a duration" "bad max_time in a file"
 expect_exit 64 "bad --max-time before the input" -- "$LIFE3D" --max-time 1:75 -o x.l3d no-such-input.l3d
 expect_err_line "^life3d: --max-time: '1:75' is not a duration" "bad --max-time before the input"
+printf 'snapshot_view = "400,0";\n' >view.conf
+expect_exit 78 "bad snapshot_view in a file" -- "$LIFE3D" -c view.conf -o x.l3d no-such-input.l3d
+expect_err_line "^life3d: view.conf:1: snapshot_view: '400,0' is not AZ,EL" "bad snapshot_view in a file"
+expect_exit 78 "bad snapshot_view overridden" -- "$LIFE3D" -c view.conf --snapshot-view 10,10 -o x.l3d no-such-input.l3d
 
 # A bad value is the file's error even where the command line gives the
 # option; two keys that exclude each other are the files' error, named.

@@ -88,7 +88,12 @@ done
 render side --snapshot-view 120,10 r40.l3d
 "$TOOLS/pngsum" -t side-000000.png | grep -qx "View=azimuth 120, elevation 10 degrees; z up" && ok || fail "view text"
 cmp -s def-000000.png side-000000.png && fail "another view, the same picture" || ok
-for bad in 30 30,91 x,10 "30,10,5" 400,0; do
+render negzero --snapshot-view -0,-0 r40.l3d
+"$TOOLS/pngsum" -t negzero-000000.png | grep -qx "View=azimuth 0, elevation 0 degrees; z up" && ok || fail "view text of -0,-0"
+# Choices in any case: RENDER is a render.
+"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-kind RENDER --snapshot-prefix upper- -o /dev/null r40.l3d || fail "RENDER"
+cmp -s def-000000.png upper-000000.png && ok || fail "--snapshot-kind RENDER is not the render"
+for bad in 30 30,91 x,10 "30,10,5" 400,0 " 30,10" "30,10 " 0x10,5 1e1,2 +5,5 ,5; do
 	expect_exit 64 "--snapshot-view $bad" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-kind render --snapshot-view "$bad" -o /dev/null r40.l3d
 	expect_err_line "snapshot-view" "--snapshot-view $bad message"
 done

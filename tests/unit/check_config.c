@@ -1,6 +1,7 @@
 /* check_config.c - configuration files: every key, types, precedence,
  * errors with their line numbers, and the shipped conf/life3d.conf. */
 #include <check.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,10 +92,12 @@ static void value_text(const opt_desc *d, const options *dflt, char *buf,
 		snprintf(buf, size, "%.17g", numeric_value(d, *(double *)f));
 		break;
 	case OT_STRING:
-		/* random and max_time are checked when set: real values. */
+		/* random, snapshot_view and max_time are checked when set:
+		 * real values. */
 		snprintf(buf, size, "\"%s\"",
 			 d->id == OPT_RULE || d->id == OPT_RANDOM_RULE ? "B5/S45"
 			 : d->id == OPT_RANDOM ? "5x6x7"
+			 : d->id == OPT_SNAPSHOT_VIEW ? "-45,10.5"
 			 : d->id == OPT_MAX_TIME ? "1:30:00" : d->name);
 		break;
 	case OT_CHOICE: {
@@ -290,6 +293,36 @@ START_TEST(test_bad_values)
 		    "a comment that is never closed");
 	expect_fail("steps = 1;\nrule = \"B6/S5x7\";\n", L3D_ERR_CONFIG, 2,
 		    "rule: rule 'B6/S5x7': unexpected 'x' at column 6");
+}
+END_TEST
+
+/* A choice in any case is stored as the option's own word, which is what
+ * the program compares: every word of every choice option, upper-cased. */
+START_TEST(test_choices_any_case)
+{
+	for (int i = 0; i < OPT_COUNT; i++) {
+		const opt_desc *d = &option_table[i];
+		if (d->type != OT_CHOICE)
+			continue;
+		for (const char *p = d->choices; *p;) {
+			size_t len = strcspn(p, "|");
+			char word[64], upper[64];
+			ck_assert_uint_lt(len, sizeof word);
+			memcpy(word, p, len);
+			word[len] = '\0';
+			for (size_t k = 0; k <= len; k++)
+				upper[k] = (char)toupper((unsigned char)word[k]);
+			options o;
+			options_init(&o);
+			l3d_err err = {0, ""};
+			ck_assert_msg(option_set_text(&o, d, upper, ORIGIN_CLI, d->name, &err) ==
+					      L3D_OK, "%s", err.msg);
+			const char *got = *(const char *const *)((const char *)&o + d->offset);
+			ck_assert_msg(strcmp(got, word) == 0, "--%s %s stored as %s", d->name,
+				      upper, got);
+			p += len + (p[len] == '|');
+		}
+	}
 }
 END_TEST
 
@@ -494,6 +527,7 @@ int main(void)
 	tcase_add_test(tc, test_unknown_key);
 	tcase_add_test(tc, test_syntax_error);
 	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_choices_any_case);
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_cli_wins);
 	tcase_add_test(tc, test_missing_file);

@@ -79,11 +79,7 @@ int comm_agree(int rc, l3d_err *err)
 		return L3D_OK;
 	l3d_err e = {rc, ""};
 	if (my_rank == first && err) {
-		if (first == 0)
-			memcpy(e.msg, err->msg, sizeof e.msg);
-		else
-			snprintf(e.msg, sizeof e.msg, "rank %d: %.*s", first,
-				 (int)sizeof e.msg - 16, err->msg);
+		memcpy(e.msg, err->msg, sizeof e.msg);
 	} else if (my_rank == first) {
 		snprintf(e.msg, sizeof e.msg, "rank %d failed", first);
 	}

@@ -51,8 +51,8 @@ bool comm_tty_guard(bool binary);
 /* ---- agreement ---- */
 
 /* Every rank passes its own status; all get the status and message of
- * the lowest rank that failed (prefixed "rank N: " unless N is 0), or
- * L3D_OK when none did. */
+ * the lowest rank that failed (the message one process would give, with
+ * no rank in it), or L3D_OK when none did. */
 int comm_agree(int rc, l3d_err *err);
 bool comm_any(bool v);
 double comm_max(double v);

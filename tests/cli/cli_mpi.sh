@@ -389,6 +389,11 @@ expect_same_failure 3 "truncated .l3d" -- -q -n 2 -o x.l3d short.l3d
 expect_same_failure 2 "truncated HPCGame" -- -q -n 2 -o x.bin short.bin
 expect_same_failure 2 "output exists" -- -q -n 2 -o 7x5x9.ref.l3d 7x5x9.in.l3d
 expect_same_failure 2 "disk full" -- -q -n 2 -o /dev/full 7x5x9.in.l3d
+# An error found by a rank other than 0: the same message, no rank in it.
+"$LIFE3D" -q --random 12 --seed 5 -n 0 -o cells.bin || fail "make cells.bin"
+cp cells.bin badcell.bin
+printf '\002' | dd of=badcell.bin bs=1 seek=1500 conv=notrunc 2>/dev/null
+expect_same_failure 3 "a bad cell in rank 2's slab" -- -q -n 2 -o x.l3d badcell.bin
 
 # Warnings as in one process: an RLE3 file without size= (the universe is
 # the pattern's box), read by name and from stdin.

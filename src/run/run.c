@@ -256,11 +256,12 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	rule_format(&p->rule, s->rule, sizeof s->rule);
 	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
 	uint64_t len = s->axis == 0 ? p->src.nx : s->axis == 1 ? p->src.start.ny : p->src.start.nz;
-	if (o->slice_index >= 0 && (uint64_t)o->slice_index >= len)
+	bool fits = o->slice_index < 0 || (uint64_t)o->slice_index < len;
+	if (!fits && o->snapshot_every && s->kind == SNAP_SLICE)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"--slice-index %" PRId64 ": the %s axis has only %" PRIu64 " planes",
 				o->slice_index, o->slice_axis, len);
-	s->index = o->slice_index >= 0 ? (uint64_t)o->slice_index : len / 2;
+	s->index = o->slice_index >= 0 && fits ? (uint64_t)o->slice_index : len / 2;
 	p->snap_every = o->snapshot_every;
 	p->log_every = o->log_every;
 	return size_snapshots(o, p, err);
@@ -302,6 +303,21 @@ static uint64_t choose_run_id(const plan *p)
 	return id ? id : 1;
 }
 
+/* Whether generation g's picture exists under a name of any width: a run
+ * that ends at another generation pads its numbers to another width. */
+static bool picture_exists(const snapshot_opts *s, uint64_t g)
+{
+	snapshot_opts o = *s;
+	for (o.digits = 6; o.digits <= 20; o.digits++) {
+		char path[PATH_MAX + 64];
+		struct stat st;
+		snapshot_name(&o, g, path, sizeof path);
+		if (lstat(path, &st) == 0 || errno != ENOENT)
+			return true;
+	}
+	return false;
+}
+
 /* A new run pictures its first generation.  A resumed run does when that
  * generation is due and its picture is missing: the run it continues was
  * stopped while drawing it (the same answer on every rank). */
@@ -311,10 +327,7 @@ static bool first_picture(const plan *p)
 		return p->snap_every != 0;
 	if (p->first % p->snap_every != 0)
 		return false;
-	char path[PATH_MAX + 64];
-	struct stat st;
-	snapshot_name(&p->snap, p->first, path, sizeof path);
-	return comm_any(comm_rank() == 0 && lstat(path, &st) != 0 && errno == ENOENT);
+	return comm_any(comm_rank() == 0 && !picture_exists(&p->snap, p->first));
 }
 
 /* Every output path, before the first step (outputs.h); the log is rank

@@ -77,6 +77,15 @@ rm -f sp/s-000030.png
 "$LIFE3D" -q --until 30 --snapshot-every 10 --snapshot-prefix sp/s- -o /dev/null sp.ckpt.l3d &&
 	ok || fail "resume with the first generation's snapshot there"
 expect_same ref/s-000020.png sp/s-000020.png "the first generation's snapshot left alone"
+# A run continued past generation 999999 pads to seven digits; the
+# picture its checkpoint's run took with six is not drawn again.
+mkdir wide
+"$LIFE3D" -q --random 16 --seed 2 -n 900001 --snapshot-every 300000 --checkpoint-every 900000 \
+	--checkpoint wide/ck.l3d --snapshot-prefix wide/f- -o wide/a.l3d || fail "to 900001"
+"$LIFE3D" -q --until 1200000 --snapshot-every 300000 --checkpoint wide/ck.l3d \
+	--snapshot-prefix wide/f- -o wide/b.l3d wide/ck.l3d || fail "on to 1200000"
+[ "$(cd wide && echo f-*.png)" = "f-000000.png f-1200000.png f-300000.png f-600000.png f-900000.png" ] &&
+	ok || fail "continued past 999999: $(cd wide && echo f-*.png)"
 
 # SIGINT: finish the step, write the checkpoint, keep no output, exit 130.
 # Runs that must last step densely (LIFE3D_SKIP=0): a settled universe

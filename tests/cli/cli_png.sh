@@ -68,6 +68,11 @@ snap sm --snapshot-scale 1 --snapshot-kind slice four.rle3
 check_png sm-000000.png "5 5 rgb8 0" "slice default (middle) z=2"
 expect_exit 64 "slice index out of range" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-kind slice --slice-index 5 -o /dev/null four.rle3
 expect_err_line "slice-index" "slice index message"
+# ... only where a slice is drawn: a shared configuration's slice_index
+# does not stop projections, renders, or runs without pictures.
+"$LIFE3D" -q -n 0 --slice-index 5 -o /dev/null four.rle3 && ok || fail "slice index, no snapshots"
+"$LIFE3D" -q -n 0 --snapshot-every 1 --slice-index 5 --snapshot-prefix pi- -o /dev/null four.rle3 &&
+	ok || fail "slice index, projections"
 
 # Orientation, as life3d(1) says: along z x runs right and y down; along
 # y, x right and z down; along x, y right and z down.  One cell at

@@ -592,10 +592,22 @@ static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *
 	return stop_here(l, p, o, rc, err);
 }
 
+/* Across ranks, once the last step is done, a signal no longer stops the
+ * run: the last picture is encoded by its taking (universe_snapshot),
+ * with no earlier one in flight, and is finished in full.  In one process
+ * taking it may wait for an earlier picture, which a signal still
+ * abandons, so there the phase moves on once it is taken (step_loop). */
+static void last_step_done(const loop *l, const plan *p)
+{
+	if (l->gen == p->last && comm_size() > 1)
+		phase = PHASE_OUTPUT;
+}
+
 static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		     l3d_err *err)
 {
 	engine_stats st = {l->population, 0, 0};
+	last_step_done(l, p);
 	int rc = emit(l, p, &st, log_first, p->snap_first, o, err);
 	rc = abandoned(l, p, o, rc, err);
 	while (!rc && l->gen < p->last) {
@@ -604,6 +616,8 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 			return stop_here(l, p, o, rc, err);
 		bool logged, snapped;
 		rc = advance(l, p, &st, &logged, &snapped, err);
+		if (!rc)
+			last_step_done(l, p);
 		if (!rc && (logged || snapped))
 			rc = abandoned(l, p, o, emit(l, p, &st, logged, snapped, o, err), err);
 		/* The last picture is on its way (taking it may have waited for

@@ -389,6 +389,31 @@ expect_same_failure 3 "truncated .l3d" -- -q -n 2 -o x.l3d short.l3d
 expect_same_failure 2 "truncated HPCGame" -- -q -n 2 -o x.bin short.bin
 expect_same_failure 2 "output exists" -- -q -n 2 -o 7x5x9.ref.l3d 7x5x9.in.l3d
 expect_same_failure 2 "disk full" -- -q -n 2 -o /dev/full 7x5x9.in.l3d
+# A SIGTERM to every rank once the last step is done, while rank 0
+# encodes the last picture (a 31-megapixel render): the run finishes as
+# one process does, with the picture, the result and status 0.
+if [ -z "${LIFE3D_VALGRIND:-}" ]; then
+	for n in 0 1; do
+		big="--random 64 --seed 5 -n $n --snapshot-every 1 --snapshot-kind render --snapshot-scale 60"
+		last=$(printf '%06d' $n)
+		"$LIFE3D" -q $big --snapshot-prefix ref$n- -o ref$n.l3d || fail "a large picture, -n $n"
+		mpi 2 -- -q $big --snapshot-prefix last$n- --checkpoint last$n.ckpt.l3d -o last$n.l3d 2>last.err &
+		pid=$!
+		i=0
+		while [ $i -lt 400 ] && ! ls .last$n-$last.png.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+		sleep 0.1
+		for r in $(pgrep -f -- "--snapshot-prefix last$n-"); do   # the ranks, not mpirun
+			[ "$(cat /proc/$r/comm 2>/dev/null)" = "$(basename "$LIFE3D")" ] && kill -TERM $r
+		done
+		wait $pid
+		rc=$?
+		[ "$rc" -eq 0 ] && ok || fail "-n $n, SIGTERM after the last step: exit $rc, expected 0; $(head -c 300 last.err)"
+		expect_same ref$n-$last.png last$n-$last.png "-n $n, SIGTERM after the last step: the picture"
+		expect_same ref$n.l3d last$n.l3d "-n $n, SIGTERM after the last step: the result"
+		[ -e last$n.ckpt.l3d ] && fail "-n $n, SIGTERM after the last step: a checkpoint" || ok
+	done
+fi
+
 # An error found by a rank other than 0: the same message, no rank in it.
 "$LIFE3D" -q --random 12 --seed 5 -n 0 -o cells.bin || fail "make cells.bin"
 cp cells.bin badcell.bin

@@ -374,10 +374,16 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 	char given[128], stored[128];
 	rule_format(&p->rule, given, sizeof given);
 	rule_format(mine, stored, sizeof stored);
+	opt_origin ro = o->origin[OPT_RANDOM_RULE];
+	const char *whose = !p->random ? "stored in "
+			    : ro == ORIGIN_CLI ? "given by --random-rule"
+			    : ro == ORIGIN_CONFIG ? "given by random_rule in "
+						  : "of the random universe";
+	const char *where = !p->random ? p->src.name
+			    : ro == ORIGIN_CONFIG ? o->source[OPT_RANDOM_RULE] : "";
 	fprintf(stderr, "life3d: rule %s (from %s) replaces the rule %s %s%s\n",
 		given, o->origin[OPT_RULE] == ORIGIN_CLI ? "the command line" : o->source[OPT_RULE],
-		stored, p->random ? "given by --random-rule" : "stored in ",
-		p->random ? "" : p->src.name);
+		stored, whose, where);
 }
 
 static int prepare(const options *o, plan *p, l3d_err *err)

@@ -57,8 +57,11 @@ if grep -q 'replaces' "$T/err"; then fail "shipped config announced a rule chang
 grep -q "rule B4/S4," err && ok || fail "demo rule: $(head -n 1 err)"
 "$LIFE3D" -c "$SRCDIR/conf/life3d.conf" -r B6/S567 -n 1 --snapshot-every 0 -o demo2.l3d 2>err ||
 	fail "demo with -r"
-grep -q "rule B6/S567 (from the command line) replaces the rule B4/S4 given by --random-rule" err &&
+grep -q "rule B6/S567 (from the command line) replaces the rule B4/S4 given by random_rule in $SRCDIR/conf/life3d.conf" err &&
 	ok || fail "demo -r: $(cat err)"
+"$LIFE3D" --random 4 --random-rule B4/S4 -r B6/S567 -n 1 -o demo3.l3d 2>err || fail "--random-rule with -r"
+grep -q "rule B6/S567 (from the command line) replaces the rule B4/S4 given by --random-rule$" err &&
+	ok || fail "--random-rule -r: $(cat err)"
 cat >both.conf <<'CONF'
 random = "8";
 input = "golly.l3d";

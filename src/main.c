@@ -22,8 +22,12 @@
 #include "run/run.h"
 
 /* One line on stderr from a signal handler: write(2) alone is safe there. */
+/* Across ranks rank 0 alone speaks, as for every message: a rank that
+ * stops at once makes mpirun stop the others, rank 0 among them. */
 static void say(const char *what, int signo, const char *end)
 {
+	if (comm_rank() != 0)
+		return;
 	char line[160] = "life3d: ";
 	size_t n = strlen(line), k = strlen(what);
 	memcpy(line + n, what, k);

@@ -330,6 +330,7 @@ typedef struct FN(hot) {
 	uint8_t group_code[CPU_GROUPS];
 	uint64_t jbits[CPU_GROUPS][3];
 	int groups;
+	uint64_t carry;
 } FN(hot);
 
 ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
@@ -339,6 +340,21 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 	memcpy(h->group_code, p->group_code, sizeof h->group_code);
 	memcpy(h->jbits, p->group_jbits, sizeof h->jbits);
 	h->groups = p->groups;
+	h->carry = p->count_carry;
+}
+
+/* The carry into F's, C's, E's and H's counts (cpu_plan.count_carry):
+ * read from the plan where the includer defines KERNEL_CARRY (the plan
+ * sets it only for those kernels, cpu_carry_free), else a constant 0 that
+ * the compiler folds away. */
+ALWAYS_INLINE V FN(carry)(const FN(hot) *h)
+{
+#if defined(KERNEL_CARRY) && KERNEL_CARRY
+	return VSPLAT(h->carry);
+#else
+	(void)h;
+	return VSPLAT(0);
+#endif
 }
 
 /* Whether (s4 s3 s2) of s is group k's j. */

@@ -11,7 +11,11 @@
  * the row is loaded, and shared (plane_parts, below).  The rule is then
  * applied by its groups of four counts, as for Moore's general rules
  * (rule_groups in kernel_body.h), to the count of neighbours alone (the
- * cell is not part of it).
+ * cell is not part of it), or to that count plus one (cpu_plan's
+ * count_carry: a carry into the count's first adder, free where the
+ * adders are ternary operations), when that puts the rule's counts into
+ * fewer groups: 3D3..5/4E's 3, 4 and 5 span the groups 0..3 and 4..7,
+ * its 4, 5 and 6 one.
  *
  * Offsets (dx,dy,dz) are plane, row and bit: dx picks the input plane,
  * dy the row (for packed short rows, the neighbouring rows of the same
@@ -62,27 +66,27 @@ ALWAYS_INLINE void FN(fa)(V a, V b, V c, V *sum, V *carry)
 	*carry = TL(a, b, c, TMAJ);
 }
 
-/* Six bit planes summed into three (0..6). */
-ALWAYS_INLINE void FN(sum6)(const V in[6], V n[4])
+/* Six bit planes and a carry in (cin: 0 or 1 in every bit) summed into
+ * three (0..7). */
+ALWAYS_INLINE void FN(sum6)(const V in[6], V cin, V n[4])
 {
-	V s1, c1, s2, c2;
+	V s1, c1, s2, c2, k;
 	FN(fa)(in[0], in[1], in[2], &s1, &c1);
 	FN(fa)(in[3], in[4], in[5], &s2, &c2);
-	V k = s1 & s2;
-	n[0] = s1 ^ s2;
+	FN(fa)(s1, s2, cin, &n[0], &k);
 	FN(fa)(c1, c2, k, &n[1], &n[2]);
 	n[3] = VSPLAT(0);
 }
 
-/* F's neighbour count of every cell of the output vector, as four bit
- * planes.  The offsets are those of rule.h, exactly. */
-ALWAYS_INLINE void FN(face_count)(const FN(chunk) *k, const FN(window) *w, V n[4],
-				  const bool packed)
+/* F's neighbour count (plus cin) of every cell of the output vector, as
+ * four bit planes.  The offsets are those of rule.h, exactly. */
+ALWAYS_INLINE void FN(face_count)(const FN(chunk) *k, const FN(window) *w, V cin,
+				  V n[4], const bool packed)
 {
 #define NB(dx, dy, dz) FN(nb)(k, w, dx, dy, dz, packed)
 	V in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0), NB(0, 0, 1),
 		   NB(0, 0, -1)};
-	FN(sum6)(in, n);
+	FN(sum6)(in, cin, n);
 #undef NB
 }
 
@@ -112,14 +116,14 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
 ALWAYS_INLINE void FN(face_next)(const cpu_plan *p, const FN(chunk) *k,
 				 const uint64_t *const in[3], uint64_t y,
 				 const FN(zrow) *pr, const FN(zrow) *cu, FN(zrow) *nx,
-				 V n[4], const bool whole, const bool packed)
+				 V cin, V n[4], const bool whole, const bool packed)
 {
 	const uint64_t w = p->words, g = packed ? p->group : 1;
 	const uint64_t yn = (y + g == p->ny ? 0 : y + g) * w;
 	for (int d = 0; d < 3; d++)
 		nx[d] = FN(zrow_at)(in[d] + yn, k, whole, packed);
 	FN(window) win = {pr, cu, nx};
-	FN(face_count)(k, &win, n, packed);
+	FN(face_count)(k, &win, cin, n, packed);
 }
 
 /* F's output rows y and y + g (when below yb) from the sets of rows
@@ -133,14 +137,14 @@ ALWAYS_INLINE bool FN(face_pair)(const cpu_plan *p, const FN(chunk) *k,
 				 const bool count, const bool whole, const bool packed)
 {
 	const uint64_t w = p->words, g = packed ? p->group : 1;
-	V na[4], nb[4];
+	V na[4], nb[4], cin = FN(carry)(h);
 	uint64_t *out = out_plane + y * w + k->off;
-	FN(face_next)(p, k, in, y, a, b, c, na, whole, packed);
+	FN(face_next)(p, k, in, y, a, b, c, cin, na, whole, packed);
 	if (y + g >= yb) {
 		FN(emit_hood)(h, na, b[1].c, out, k->outmask, k->cntmask, acc, count);
 		return false;
 	}
-	FN(face_next)(p, k, in, y + g, b, c, a, nb, whole, packed);
+	FN(face_next)(p, k, in, y + g, b, c, a, cin, nb, whole, packed);
 	FN(emit_hood2)(h, na, nb, b[1].c, c[1].c, out, out + g * w, k->outmask,
 		       k->cntmask, acc, count);
 	return true;
@@ -200,7 +204,7 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 	q.b0 = TL(mid.c, mid.dn, lo.c, TXOR3);
 	q.b1 = TL(mid.c, mid.dn, lo.c, TMAJ);
 	V in6[6] = {lo.c, hi.c, mid.dn, mid.up, hi.dn, lo.up}, n[4];
-	FN(sum6)(in6, n);
+	FN(sum6)(in6, VSPLAT(0), n);
 	q.m0 = n[0], q.m1 = n[1], q.m2 = n[2];
 	return q;
 }
@@ -220,22 +224,23 @@ ALWAYS_INLINE V FN(row_beside)(const FN(chunk) *k, V side, V at, const bool up,
 	return side;
 }
 
-/* Full adders down three bit planes: x + y + carry in (x2, y2 the top). */
-ALWAYS_INLINE void FN(add3b)(V x0, V x1, V x2, V y0, V y1, V y2, V out[4])
+/* Full adders down three bit planes: x + y + cin (x2, y2 the top; cin 0
+ * or 1 in every bit). */
+ALWAYS_INLINE void FN(add3b)(V x0, V x1, V x2, V y0, V y1, V y2, V cin, V out[4])
 {
-	V k0 = x0 & y0;
+	V k0 = TL(x0, y0, cin, TMAJ);
 	V k1 = TL(x1, y1, k0, TMAJ);
-	out[0] = x0 ^ y0;
+	out[0] = TL(x0, y0, cin, TXOR3);
 	out[1] = TL(x1, y1, k0, TXOR3);
 	out[2] = TL(x2, y2, k1, TXOR3);
 	out[3] = TL(x2, y2, k1, TMAJ);
 }
 
-/* The count of the vector of rows at c from the parts of the vectors
- * before (p), at (c) and after (n) it; b is a for C and E. */
+/* The count (plus cin) of the vector of rows at c from the parts of the
+ * vectors before (p), at (c) and after (n) it; b is a for C and E. */
 ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
-				   const FN(parts) *c, const FN(parts) *n, V out[4],
-				   const int hood, const bool packed)
+				   const FN(parts) *c, const FN(parts) *n, V cin,
+				   V out[4], const int hood, const bool packed)
 {
 	V u0 = FN(row_beside)(k, p->a0, c->a0, true, packed), u1 = FN(row_beside)(k, p->a1, c->a1, true, packed);
 	if (hood == RULE_HEX) {
@@ -243,23 +248,25 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 		V d1 = FN(row_beside)(k, n->b1, c->b1, false, packed);
 		V s0, s1, s2;
 		FN(add22)(u0, u1, d0, d1, &s0, &s1, &s2);
-		FN(add3b)(s0, s1, s2, c->m0, c->m1, c->m2, out);
+		FN(add3b)(s0, s1, s2, c->m0, c->m1, c->m2, cin, out);
 		return;
 	}
 	V u2 = FN(row_beside)(k, p->a2, c->a2, true, packed);
 	V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), d1 = FN(row_beside)(k, n->a1, c->a1, false, packed);
 	V d2 = FN(row_beside)(k, n->a2, c->a2, false, packed);
-	FN(add3b)(u0, u1, u2, d0, d1, d2, out);
-	if (hood == RULE_EDGE) {        /* + m (0..4): the sum is at most 12 */
-		V s[4] = {out[0], out[1], out[2], out[3]};
-		V k0 = s[0] & c->m0;
-		V k1 = TL(s[1], c->m1, k0, TMAJ);
-		V k2 = TL(s[2], c->m2, k1, TMAJ);
-		out[0] = s[0] ^ c->m0;
-		out[1] = TL(s[1], c->m1, k0, TXOR3);
-		out[2] = TL(s[2], c->m2, k1, TXOR3);
-		out[3] = s[3] ^ k2;
+	if (hood != RULE_EDGE) {
+		FN(add3b)(u0, u1, u2, d0, d1, d2, cin, out);
+		return;
 	}
+	V s[4];        /* E: a(y - 1) + a(y + 1), then + m (0..4) + cin: at most 13 */
+	FN(add3b)(u0, u1, u2, d0, d1, d2, VSPLAT(0), s);
+	V k0 = TL(s[0], c->m0, cin, TMAJ);
+	V k1 = TL(s[1], c->m1, k0, TMAJ);
+	V k2 = TL(s[2], c->m2, k1, TMAJ);
+	out[0] = TL(s[0], c->m0, cin, TXOR3);
+	out[1] = TL(s[1], c->m1, k0, TXOR3);
+	out[2] = TL(s[2], c->m2, k1, TXOR3);
+	out[3] = s[3] ^ k2;
 }
 
 /* C, E or H: output plane x, rows [ya, yb), from input planes x-1, x,
@@ -274,6 +281,7 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 	const uint64_t g = packed ? p->group : 1;
 	FN(hot) h;
 	FN(hot_init)(p, &h);
+	const V cin = FN(carry)(&h);
 	for (uint64_t c = 0; c < chunks; c++) {
 		FN(chunk) k;
 		FN(chunk_init)(p, c, &k, packed);
@@ -286,8 +294,8 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			FN(parts) q2 = FN(row_parts)(in, y1, &k, hood, whole, packed);
 			FN(parts) q3 = FN(row_parts)(in, y2, &k, hood, whole, packed);
 			V na[4], nb[4];
-			FN(parts_count)(&k, &q0, &q1, &q2, na, hood, packed);
-			FN(parts_count)(&k, &q1, &q2, &q3, nb, hood, packed);
+			FN(parts_count)(&k, &q0, &q1, &q2, cin, na, hood, packed);
+			FN(parts_count)(&k, &q1, &q2, &q3, cin, nb, hood, packed);
 			FN(emit_hood2)(&h, na, nb, *(const VU *)(in[1] + y * w + k.off),
 				       *(const VU *)(in[1] + y1 + k.off), out_plane + y * w + k.off,
 				       out_plane + y1 + k.off, k.outmask, k.cntmask, acc, count);
@@ -298,7 +306,7 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
 			FN(parts) q2 = FN(row_parts)(in, yn, &k, hood, whole, packed);
 			V n[4];
-			FN(parts_count)(&k, &q0, &q1, &q2, n, hood, packed);
+			FN(parts_count)(&k, &q0, &q1, &q2, cin, n, hood, packed);
 			V self = *(const VU *)(in[1] + y * w + k.off);
 			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask,
 				      k.cntmask, acc, count);

@@ -28,6 +28,10 @@ typedef uint64_t v4u __attribute__((vector_size(32), aligned(8), may_alias));
 typedef uint64_t v2 __attribute__((vector_size(16)));
 typedef uint64_t v2u __attribute__((vector_size(16), aligned(8), may_alias));
 
+/* A carry into F's, C's, E's and H's counts is one more input of a
+ * ternary operation already made: these kernels add it (cpu_carry_free). */
+#define KERNEL_CARRY 1
+
 #define VL 8
 #define V v8
 #define VU v8u
@@ -67,6 +71,7 @@ typedef uint64_t v2u __attribute__((vector_size(16), aligned(8), may_alias));
 #define FN(name) name##_w2
 #include "kernel_body.h"
 
+#undef KERNEL_CARRY
 #define VSTREAM(p, v) _mm_stream_si64((long long *)(p), (long long)(v))
 #include "kernel_w1.h"
 

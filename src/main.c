@@ -21,8 +21,8 @@
 #include "mpi/comm.h"
 #include "run/run.h"
 
-/* One line on stderr from a signal handler: write(2) alone is safe there. */
-/* Across ranks rank 0 alone speaks, as for every message: a rank that
+/* One line on stderr from a signal handler: write(2) alone is safe there.
+ * Across ranks rank 0 alone speaks, as for every message: a rank that
  * stops at once makes mpirun stop the others, rank 0 among them. */
 static void say(const char *what, int signo, const char *end)
 {

@@ -55,6 +55,14 @@ static void on_signal(int signo)
 		_exit(L3D_ERR_INTERRUPTED);
 	}
 	seen = 1;
+	/* Waiting for a FIFO's reader, which may never come, is not work to
+	 * finish: stop as a second signal does. */
+	if (outfile_waiting_for_reader()) {
+		outfile_abort_all();
+		say("stopped at once by signal ", signo,
+		    " while waiting for a FIFO's reader; no result\n");
+		_exit(L3D_ERR_INTERRUPTED);
+	}
 	if (run_request_stop(signo)) {
 		outfile_abort_all();
 		say("interrupted by signal ", signo,
@@ -71,8 +79,9 @@ static void on_usr1(int signo)
 }
 
 /* SA_RESTART: a signal that only sets a flag must not make a read from a
- * pipe, a write to a slow reader or the opening of a FIFO fail with EINTR;
- * the run looks at the flags between steps. */
+ * pipe or a write to a slow reader fail with EINTR; the run looks at the
+ * flags between steps.  (The opening of a FIFO is never left waiting on a
+ * flag: on_signal stops the run there.) */
 static void install_signals(void)
 {
 	struct sigaction sa;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,9 @@
 static char *volatile open_tmps[MAX_OPEN];
 
 static pthread_mutex_t tmps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Set while outfile_open_stream is in open(2). */
+static volatile sig_atomic_t opening_stream;
 
 /* Snapshots are written on a thread of their own, so the list is locked;
  * the signal handler only reads it (a name just removed is harmless). */
@@ -212,7 +216,9 @@ static int rename_new(const char *from, const char *to)
 int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err)
 {
 	struct stat st;
+	opening_stream = 1;
 	*fd = open(path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	opening_stream = 0;
 	if (*fd < 0)
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
 				path, strerror(errno));
@@ -224,6 +230,11 @@ int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err)
 				"%s: changed while life3d opened it; not written", path);
 	}
 	return L3D_OK;
+}
+
+bool outfile_waiting_for_reader(void)
+{
+	return opening_stream != 0;
 }
 
 static int open_stream(outfile *o, const char *path, l3d_err *err)

@@ -50,8 +50,14 @@ int outfile_check_place(const char *path, l3d_err *err);
 int outfile_check(const char *path, bool force, bool binary, l3d_err *err);
 
 /* open(2) a FIFO or device found by outfile_inspect with `flags`, never
- * through a link, and only if it is still one of ours once open. */
+ * through a link, and only if it is still one of ours once open.  Opening
+ * a FIFO waits for its reader: outfile_waiting_for_reader() says so
+ * meanwhile. */
 int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err);
+
+/* Whether outfile_open_stream is waiting in open(2) now (for a FIFO's
+ * reader, which may never come); safe to call from a signal handler. */
+bool outfile_waiting_for_reader(void);
 
 /* Check the path as outfile_check does and open the temporary (or the
  * stream, or stdout).  Without force, anything at the path (a file, a

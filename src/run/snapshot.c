@@ -194,8 +194,11 @@ static int notes(const snapshot_opts *o, const uint64_t n[3], uint64_t gen,
 	snprintf(t[k++].text, sizeof t->text, "%" PRIu64, o->scale);
 	if (o->kind == SNAP_RENDER) {
 		t[k].key = "View";
-		snprintf(t[k++].text, sizeof t->text,
-			 "azimuth %g, elevation %g degrees; z up", o->azimuth, o->elevation);
+		/* Straight down or up, z is along the view, not up the picture. */
+		const char *z = o->elevation >= 90 ? "z toward the viewer"
+				: o->elevation <= -90 ? "z away from the viewer" : "z up";
+		snprintf(t[k++].text, sizeof t->text, "azimuth %g, elevation %g degrees; %s",
+			 o->azimuth, o->elevation, z);
 		return k;
 	}
 	t[k].key = "Axis";

@@ -53,6 +53,8 @@ render top --snapshot-view -90,90 --snapshot-scale 8 box.l3d
 "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-scale 1 --snapshot-prefix proj- -o /dev/null box.l3d || fail "projection"
 set -- $("$TOOLS/pngsum" top-000000.png)
 [ "$1 $2" = "$((6 * 8 + 24)) $((5 * 8 + 24))" ] && ok || fail "top view size $1 $2"
+"$TOOLS/pngsum" -t top-000000.png | grep -qx "View=azimuth -90, elevation 90 degrees; z toward the viewer" &&
+	ok || fail "view text from above: $("$TOOLS/pngsum" -t top-000000.png | grep View)"
 "$TOOLS/pngsum" -r top-000000.png >top.px
 "$TOOLS/pngsum" -r proj-000000.png >proj.px
 bad=$(awk -v W=72 -v bg="$BG" '

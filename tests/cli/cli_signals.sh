@@ -144,6 +144,42 @@ wait $pid
 rc=$?
 [ "$rc" -eq 130 ] && ok || fail "SIGTERM while opening a FIFO: exit $rc: $(cat f.err)"
 
+# A FIFO to write whose reader never comes: the first SIGTERM stops the
+# run at once (130, one line), before the first step (the log) and after
+# the last (the result).  A watchdog turns a hang into a failure.
+stops_at_once() {     # what pid
+	kill -TERM $2
+	n=0
+	while kill -0 $2 2>/dev/null && [ $n -lt $((30 + 20 * W)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if kill -0 $2 2>/dev/null; then
+		kill -KILL $2
+		wait $2
+		fail "$1: still waiting for the FIFO's reader after SIGTERM"
+		return
+	fi
+	wait $2
+	rc=$?
+	[ "$rc" -eq 130 ] && ok || fail "$1: exit $rc: $(cat ff.err)"
+	[ "$(wc -l <ff.err)" -eq 1 ] && grep -q "waiting for a FIFO's reader" ff.err &&
+		ok || fail "$1 said: $(cat ff.err)"
+}
+rm -f log.fifo res.fifo ff.log ff.ckpt.l3d && mkfifo log.fifo res.fifo || exit 99
+"$LIFE3D" -q -n 5 --log log.fifo --checkpoint ff.ckpt.l3d -o ff.l3d u.l3d 2>ff.err &
+pid=$!
+ready $pid; sleep 0.5; sleep $W
+stops_at_once "--log FIFO without a reader" $pid
+expect_absent ff.l3d "--log FIFO without a reader"
+expect_absent ff.ckpt.l3d "--log FIFO without a reader (no checkpoint of the input)"
+"$LIFE3D" -q -n 5 --log ff.log --checkpoint ff.ckpt.l3d --format l3d -o res.fifo u.l3d 2>ff.err &
+pid=$!
+ready $pid; sleep 0.5; sleep $W
+stops_at_once "-o FIFO without a reader" $pid
+"$LIFE3D" -q -n 5 --log ff-ref.log -o /dev/null u.l3d || fail "five steps, logged"
+expect_same ff-ref.log ff.log "the log finished before an unread result FIFO"
+
 # --log - to a reader that has stopped reading: the run blocks in a write;
 # SIGUSR1 and SIGTERM there neither fail the write nor lose the checkpoint.
 rm -f l.ckpt.l3d

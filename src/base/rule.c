@@ -122,17 +122,26 @@ static int unexpected(const cursor *c, const char *expected)
 			c->text, ch, col, expected);
 }
 
+static bool hood_letter(const cursor *c, const char *at)
+{
+	return at < c->text + strlen(c->text) && *at &&
+	       strchr("FVCEH", toupper((unsigned char)*at));
+}
+
 /* unexpected(), unless the text there is a neighbourhood letter: then
- * what is wrong is that a second one follows it, or other text. */
+ * what is wrong is that a second one follows it (named where it is: the
+ * rule's last letter, taken off as its neighbourhood, may be that one),
+ * or other text. */
 static int not_the_end(const cursor *c, const char *expected)
 {
-	if (at_end(c) || !*c->p || !strchr("FVCEH", toupper((unsigned char)*c->p)))
+	if (at_end(c) || !hood_letter(c, c->p))
 		return unexpected(c, expected);
-	if (c->hood != RULE_MOORE)
+	const char *next = c->p + 1;
+	if (hood_letter(c, next))
 		return l3d_fail(c->err, L3D_ERR_USAGE,
 				"rule '%s': a second neighbourhood letter, '%c' at column %d "
-				"(a rule ends in one at most)", c->text, *c->p,
-				column(c, c->p));
+				"(a rule ends in one at most)", c->text, *next,
+				column(c, next));
 	return l3d_fail(c->err, L3D_ERR_USAGE,
 			"rule '%s': text after the neighbourhood letter '%c' at column %d "
 			"(the letter ends the rule)", c->text, *c->p, column(c, c->p));
@@ -322,7 +331,7 @@ static int parse_bays(cursor *c, rule *r)
 		}
 	}
 	if (!at_end(c))
-		return unexpected(c, "end of rule after Bays' four numbers");
+		return not_the_end(c, "F, V, C, E, H or end of rule after Bays' four numbers");
 	if (v[1] < v[0])
 		return reversed(c, at[0], v[0], v[1]);
 	if (v[3] < v[2])
@@ -330,6 +339,21 @@ static int parse_bays(cursor *c, rule *r)
 	r->survive = range_mask(v[0], v[1]);
 	r->birth = range_mask(v[2], v[3]);
 	return L3D_OK;
+}
+
+/* Where a list that counts 0 names it: at the start of an item ("0" or
+ * a range "0..n"), leading zeros and all. */
+static const char *zero_in(const char *list)
+{
+	for (const char *item = list;;) {
+		size_t digits = strspn(item, "0123456789");
+		if (digits && strspn(item, "0") >= digits)
+			return item;
+		const char *comma = strchr(item, ',');
+		if (!comma)
+			return list;
+		item = comma + 1;
+	}
 }
 
 /* Golly: "3D" survive "/" birth (the letter was taken off already). */
@@ -354,7 +378,7 @@ static int parse_golly(cursor *c, rule *r)
 		return l3d_fail(c->err, L3D_ERR_USAGE,
 				"rule '%s': birth on 0 at column %d: Golly's notation "
 				"has none (write it in B/S notation, e.g. B0...)",
-				c->text, column(c, births));
+				c->text, column(c, zero_in(births)));
 	return L3D_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Copy a message, writing control bytes as \n, \t or \xHH: messages
@@ -42,16 +43,40 @@ static void shorten(char *dst, size_t size, const char *src, size_t len)
 	memcpy(dst + HEAD + sizeof gap - 1, src + len - tail, tail + 1);
 }
 
+/* The message formatted whole, however long (a rule or a path quoted in
+ * it may be thousands of bytes), and escaped: in *heap when memory allows,
+ * else cut at the end of `room`. */
+static size_t format_escaped(char *room, size_t size, char **heap, const char *fmt,
+			     va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int len = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	char *raw = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	*heap = raw ? malloc(4 * (size_t)len + 6) : NULL;
+	if (!*heap) {
+		free(raw);
+		char cut[L3D_MSG_ROOM];
+		vsnprintf(cut, sizeof cut, fmt, ap);
+		return copy_escaped(room, size, cut);
+	}
+	vsnprintf(raw, (size_t)len + 1, fmt, ap);
+	size_t n = copy_escaped(*heap, 4 * (size_t)len + 6, raw);
+	free(raw);
+	return n;
+}
+
 int l3d_fail(l3d_err *err, int code, const char *fmt, ...)
 {
 	if (err) {
-		char raw[L3D_MSG_ROOM], escaped[L3D_MSG_ROOM];
+		char room[L3D_MSG_ROOM], *heap;
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(raw, sizeof raw, fmt, ap);
+		size_t n = format_escaped(room, sizeof room, &heap, fmt, ap);
 		va_end(ap);
-		size_t n = copy_escaped(escaped, sizeof escaped, raw);
-		shorten(err->msg, sizeof err->msg, escaped, n);
+		shorten(err->msg, sizeof err->msg, heap ? heap : room, n);
+		free(heap);
 		err->code = code;
 	}
 	return code;

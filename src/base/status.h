@@ -24,8 +24,8 @@ enum l3d_status {
 	L3D_ERR_INTERRUPTED = 130   /* stopped by SIGINT or SIGTERM */
 };
 
-/* Room for a message as formatted, before it is fitted to msg[]: two
- * paths of PATH_MAX and a reason. */
+/* Room for a message as formatted when there is no memory to format it
+ * whole (then its end is lost): two paths of PATH_MAX and a reason. */
 #define L3D_MSG_ROOM 10240
 
 typedef struct l3d_err {

@@ -75,7 +75,8 @@ const char *format_extensions(void)
 	return "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy";
 }
 
-/* Golly's 3D.lua: a cube of at most this many cells a side. */
+/* Golly's 3D.lua: a cube of this many cells a side at least and at most. */
+#define GOLLY_MIN_SIZE 3
 #define GOLLY_MAX_SIZE 100
 
 static void add_caveat(char *buf, size_t size, const char *text)
@@ -91,6 +92,11 @@ static void golly_caveats(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
 	if (nx > GOLLY_MAX_SIZE || ny > GOLLY_MAX_SIZE || nz > GOLLY_MAX_SIZE) {
 		snprintf(text, sizeof text, "Golly opens no universe over %d cells a side",
 			 GOLLY_MAX_SIZE);
+		add_caveat(buf, size, text);
+	}
+	if (nx < GOLLY_MIN_SIZE || ny < GOLLY_MIN_SIZE || nz < GOLLY_MIN_SIZE) {
+		snprintf(text, sizeof text, "Golly opens no universe under %d cells a side",
+			 GOLLY_MIN_SIZE);
 		add_caveat(buf, size, text);
 	}
 	if (nx != ny || ny != nz) {

@@ -239,7 +239,13 @@ static int universe_size(const char *name, const rle3_head *h, uint64_t dim[3],
 		else if (h->has_size)
 			dim[i] = h->size;
 		else if (__builtin_add_overflow(h->pos[i], h->extent[i], &dim[i]))
-			dim[i] = UINT64_MAX;
+			return l3d_fail(err, L3D_ERR_DATA,
+					"%s:%llu: pos %c=%llu and the pattern's %llu cells "
+					"in %c end past the largest edge %llu", name,
+					(unsigned long long)h->line, "xyz"[i],
+					(unsigned long long)h->pos[i],
+					(unsigned long long)h->extent[i], "xyz"[i],
+					(unsigned long long)GRID_MAX_EDGE);
 	}
 	int rc = grid_check_size(dim[0], dim[1], dim[2], name, err);
 	if (rc)

@@ -661,11 +661,14 @@ static void summary(const loop *l, const plan *p, const options *o)
 		return;
 	uint64_t steps = p->last - p->first;
 	double wall = l3d_seconds() - l->t0, work = p->cells * (double)steps;
+	char text[128];
+	rule_format(&p->rule, text, sizeof text);
 	fprintf(stderr,
 		"life3d: %" PRIu64 " step%s to generation %" PRIu64 ", population %" PRIu64
-		", %.3f s, %.3g cell updates/s (stepping alone %.3g), engine %s\n",
-		steps, steps == 1 ? "" : "s", p->last, l->population, wall, wall > 0 ? work / wall : 0,
-		l->t_steps > 0 ? work / l->t_steps : 0, engine_describe(l->e));
+		", rule %s, %.3f s, %.3g cell updates/s (stepping alone %.3g), engine %s\n",
+		steps, steps == 1 ? "" : "s", p->last, l->population, text, wall,
+		wall > 0 ? work / wall : 0, l->t_steps > 0 ? work / l->t_steps : 0,
+		engine_describe(l->e));
 }
 
 static void say_engine(const plan *p, const engine *e)

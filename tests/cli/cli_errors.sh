@@ -156,4 +156,8 @@ long=$(printf 'long-directory-name-%s/' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 1
 expect_exit 73 "-o under a long missing path" -- "$LIFE3D" -q --random 4 -o "${long}x.l3d"
 expect_err_line "^life3d: long-directory-name-1/.*\.\.\..*long-directory-name-30': No such file or directory$" \
 	"a long path keeps the reason"
+# So does a rule of 20000 bytes (longer than any room a message had).
+long=$(awk 'BEGIN { s = "3D5/6"; for (i = 0; i < 20000; i++) s = s "X"; print s }')
+expect_exit 64 "a 20000-byte rule" -- "$LIFE3D" -q --random 4 -o /dev/null -r "$long"
+expect_err_line "^life3d: rule '3D5/6XX.*\\.\\.\\..*XX': unexpected 'X' at column 6" "a long rule keeps the reason"
 finish

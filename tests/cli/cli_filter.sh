@@ -68,7 +68,7 @@ fi
 
 # The summary line is on stderr only, and -q silences it.
 "$LIFE3D" -n 3 -o sum.l3d a.l3d 2>sum.err >sum.out && ok || fail "summary run"
-if grep -q "3 steps to generation 3, population [0-9]*, .* cell updates/s.*engine" sum.err && [ ! -s sum.out ]; then ok; else fail "summary: $(cat sum.err)"; fi
+if grep -q "3 steps to generation 3, population [0-9]*, rule B6/S567, .* cell updates/s.*engine" sum.err && [ ! -s sum.out ]; then ok; else fail "summary: $(cat sum.err)"; fi
 "$LIFE3D" -q -n 3 -o sum2.l3d a.l3d 2>sumq.err
 if [ -s sumq.err ]; then fail "-q printed: $(cat sumq.err)"; else ok; fi
 

@@ -81,6 +81,10 @@ done
 # Golly interchange.  An RLE3 without size= is a torus the size of the
 # pattern's box (Golly: its own grid): said, not with -q.
 printf '3D version=1 pos=1,1,1\nx=2 y=1 z=1 rule=3D5..7/6\noo!\n' >nosize.rle3
+# pos and the pattern past 2^64: the message says so, not a size it never had.
+printf '3D version=1 pos=18446744073709551615,0,0\nx=2 y=1 z=1 rule=3D5..7/6\noo!\n' >farpos.rle3
+expect_exit 65 "pos past 2^64" -- "$LIFE3D" -q -n 0 -o /dev/null farpos.rle3
+expect_err_line "^life3d: farpos.rle3:2: pos x=18446744073709551615 and the pattern's 2 cells in x end past the largest edge 16777216$" "pos past 2^64"
 expect_exit 0 "RLE3 without size=" -- "$LIFE3D" -n 0 -o nosize.l3d nosize.rle3
 grep -q "^life3d: warning: nosize.rle3 has no size=: the universe is the pattern's 3x2x2 box, wrapped around, where Golly runs it on its own grid; add size=N to its first line to say which$" \
 	"$T/err" && ok || fail "no size= not announced: $(cat "$T/err")"
@@ -93,6 +97,9 @@ grep -q warning "$T/err" && fail "size= warned: $(cat "$T/err")" || ok
 expect_exit 0 "RLE3 over 100 a side" -- "$LIFE3D" -n 0 -o big.rle3 big.l3d
 grep -q "^life3d: warning: big.rle3: Golly opens no universe over 100 cells a side$" "$T/err" && ok ||
 	fail "size over 100: $(cat "$T/err")"
+expect_exit 0 "RLE3 under 3 a side" -- "$LIFE3D" -n 0 --random 2 -o small.rle3
+grep -q "^life3d: warning: small.rle3: Golly opens no universe under 3 cells a side$" "$T/err" && ok ||
+	fail "size under 3: $(cat "$T/err")"
 expect_exit 0 "RLE3 of a box" -- "$LIFE3D" -n 0 -o box.rle3 box.l3d
 grep -q "^life3d: warning: box.rle3: Golly ignores box=3,4,5 and runs the pattern in a cube$" "$T/err" && ok ||
 	fail "box: $(cat "$T/err")"

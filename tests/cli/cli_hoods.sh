@@ -63,6 +63,7 @@ grep -q "rule B3/S3H," err && ok || fail "-v rule: $(head -n 1 err)"
 printf '3D version=1 size=16 pos=6,6,6\nx=3 y=3 z=3 rule=3D3/3H\n$$bo/o$bbo$boo/$bbo$bbo!\n' >mirror.rle3
 "$LIFE3D" -n 40 -o /dev/null -f mirror.rle3 2>err || fail "run mirror"
 grep -q "population 0," err && ok || fail "the mirrored H oscillator lives: $(cat err)"
+grep -q "population 0, rule B3/S3H, " err && ok || fail "the summary does not name the rule with its neighbourhood: $(cat err)"
 
 # A rule from -r replaces the file's, neighbourhood included, and says so.
 "$LIFE3D" -n 1 -r B6/S567 -o /dev/null -f "$P/hex-p4.rle3" 2>err

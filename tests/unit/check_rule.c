@@ -23,7 +23,7 @@ static uint32_t counts(const int *list)
 
 static rule parse_ok(const char *text)
 {
-	rule r = {0xdead, 0xbeef};
+	rule r = {0xdead, 0xbeef, RULE_MOORE};
 	l3d_err err = {0, ""};
 	int rc = rule_parse(text, &r, &err);
 	ck_assert_msg(rc == L3D_OK, "rule_parse(\"%s\") failed: %s", text, err.msg);
@@ -246,12 +246,17 @@ START_TEST(test_errors)
 	expect_error("3D7/3F", "count 7 at column 3 is over 6");
 	expect_error("3D/0H", "rule '3D/0H': birth on 0 at column 4: Golly's notation has none");
 	expect_error("3D/0", "birth on 0");
+	/* the column of the 0 itself, not of the list */
+	expect_error("3D5/2,3,0", "birth on 0 at column 9");
+	expect_error("3D/2..3,00..1", "birth on 0 at column 9");
 	expect_error("3D5/6X", "unexpected 'X' at column 6 (expected a count 0..26, ',', F, V, C, E, H or end of rule)");
 	expect_error("B6/S5Q", "unexpected 'Q' at column 6");
 	expect_error("B7/S5F", "count 7 at column 2 is over 6");
-	expect_error("3D3/3FH", "rule '3D3/3FH': a second neighbourhood letter, 'F' at column 6 "
+	expect_error("3D3/3FH", "rule '3D3/3FH': a second neighbourhood letter, 'H' at column 7 "
 				"(a rule ends in one at most)");
-	expect_error("B3/S3eh", "a second neighbourhood letter, 'e' at column 6");
+	expect_error("B3/S3eh", "a second neighbourhood letter, 'h' at column 7");
+	expect_error("4555HH", "a second neighbourhood letter, 'H' at column 6");
+	expect_error("4555X", "unexpected 'X' at column 5 (expected F, V, C, E, H or end of rule");
 	expect_error("3D3/3HX", "text after the neighbourhood letter 'H' at column 6");
 	expect_error("B3/S3F ", "text after the neighbourhood letter 'F' at column 6");
 	expect_error("3DH", "unexpected end at column 3");

@@ -178,10 +178,33 @@ static int conflict(const char *a, const char *what_a, const char *b,
 			what_a, what_b, a);
 }
 
+/* The regular file standard input or output (fd) is redirected from or
+ * to, by its name under /proc; NULL for anything else (a pipe, a
+ * terminal, /dev/null) or where the name does not lead back to it. */
+static const char *fd_file(int fd, char buf[PATH_MAX])
+{
+	char link[32];
+	struct stat by_fd, by_name;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, PATH_MAX - 1);
+	if (n <= 0 || fstat(fd, &by_fd) != 0 || !S_ISREG(by_fd.st_mode))
+		return NULL;
+	buf[n] = '\0';
+	if (stat(buf, &by_name) != 0 || by_name.st_dev != by_fd.st_dev ||
+	    by_name.st_ino != by_fd.st_ino)
+		return NULL;
+	return buf;
+}
+
 static int check_distinct(const run_outputs *r, l3d_err *err)
 {
+	char in[PATH_MAX], out[PATH_MAX];
 	const char *names[] = {r->result, r->log, r->checkpoint, r->input};
 	const char *what[] = {"-o", "--log", "--checkpoint", "the input"};
+	if (!is_file(r->result) && (names[0] = fd_file(STDOUT_FILENO, out)))
+		what[0] = "standard output";
+	if (r->input_stdin && (names[3] = fd_file(STDIN_FILENO, in)))
+		what[3] = "standard input";
 	int rc = L3D_OK;
 	for (int i = 0; i < 3 && !rc; i++)
 		for (int j = i + 1; j < 4 && !rc; j++)

@@ -20,6 +20,7 @@
 
 typedef struct run_outputs {
 	const char *input;        /* a file, or NULL (stdin, --random) */
+	bool input_stdin;         /* read from standard input */
 	const char *result;       /* "-": standard output */
 	const char *log;          /* NULL: none */
 	const char *checkpoint;
@@ -41,7 +42,8 @@ int outputs_default_checkpoint(const char *result, long pid, long time,
 
 /* Everything above; L3D_ERR_CANTCREAT for a path that cannot be written,
  * L3D_ERR_USAGE for two outputs that are one file or an output that is
- * the input. */
+ * the input.  Standard input and output count as the files they are
+ * redirected from and to (`< in.l3d`, `> out.l3d`). */
 int outputs_check(const run_outputs *r, l3d_err *err);
 
 /* May the checkpoint at `path` be replaced now: nothing there, the run's

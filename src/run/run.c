@@ -336,6 +336,7 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 {
 	run_outputs r = {
 		.input = p->random || outfile_is_stdout(o->input) ? NULL : o->input,
+		.input_stdin = !p->random && outfile_is_stdout(o->input),
 		.result = o->output ? o->output : "-", .log = o->log,
 		.checkpoint = p->ckpt_path, .snap = &p->snap, .snap_every = p->snap_every,
 		.first = p->first, .last = p->last, .snap_first = p->snap_first,

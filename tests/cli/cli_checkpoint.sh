@@ -53,6 +53,27 @@ expect_exit 64 "checkpoint and log the same file" -- "$LIFE3D" -q --random 8 -n 
 expect_exit 64 "log and the input the same file" -- "$LIFE3D" -q -f -n 3 --log start.l3d -o /dev/null start.l3d
 expect_exit 64 "log and the result the same file" -- "$LIFE3D" -q -f -n 3 --log y.l3d -o y.l3d start.l3d
 expect_absent y.l3d "log and the result the same file"
+# Standard input and output are the files they are redirected from and to.
+cp start.l3d in.l3d
+"$LIFE3D" -q -f -n 3 --log in.l3d -o /dev/null <in.l3d 2>err
+[ $? -eq 64 ] && grep -q "^life3d: --log and standard input name the same file" err && ok ||
+	fail "log over the file on standard input: $(cat err)"
+expect_same start.l3d in.l3d "the file on standard input untouched by --log"
+"$LIFE3D" -q -n 3 --snapshot-every 3 --snapshot-prefix in -o /dev/null in.l3d || fail "snapshot in000003.png"
+cp start.l3d in000003.png
+"$LIFE3D" -q -f -n 3 --snapshot-every 3 --snapshot-prefix in -o /dev/null <in000003.png 2>err
+[ $? -eq 64 ] && grep -q "standard input and the snapshots name the same file" err && ok ||
+	fail "snapshot over the file on standard input: $(cat err)"
+expect_same start.l3d in000003.png "the file on standard input untouched by a snapshot"
+cp start.l3d out.l3d
+"$LIFE3D" -q -f -n 3 --log out.l3d --format l3d start.l3d >>out.l3d 2>err
+[ $? -eq 64 ] && grep -q "standard output and --log name the same file" err && ok ||
+	fail "log over the file on standard output: $(cat err)"
+"$LIFE3D" -q -n 3 --checkpoint out.l3d --checkpoint-every 1 --format l3d start.l3d >>out.l3d 2>err
+[ $? -eq 64 ] && grep -q "standard output and --checkpoint name the same file" err && ok ||
+	fail "checkpoint over the file on standard output: $(cat err)"
+expect_same start.l3d out.l3d "the file on standard output untouched"
+"$LIFE3D" -q -f -n 3 -o in.l3d <in.l3d && ok || fail "-f -o over the file on standard input (replaced once read)"
 # The resumed run's checkpoint replaces the one it resumed from, and the
 # one after that (its own run's).
 cp ck.l3d again.l3d

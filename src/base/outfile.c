@@ -166,10 +166,29 @@ int outfile_check_place(const char *path, l3d_err *err)
 	return L3D_OK;
 }
 
+/* Is the character device at path a terminal (/dev/tty, a pts)?  Opened
+ * to ask, without waiting and without becoming the controlling terminal. */
+static bool terminal_device(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISCHR(st.st_mode))
+		return false;
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool tty = isatty(fd);
+	close(fd);
+	return tty;
+}
+
 int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
 {
 	outfile_kind kind;
 	int rc = outfile_inspect(path, force, &kind, err);
+	if (!rc && kind == OUTFILE_STREAM && binary && !force && terminal_device(path))
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: is a terminal; refusing to write a binary universe there "
+				"(name a file, a pipe, or use -f)", path);
 	if (rc || kind == OUTFILE_STREAM)
 		return rc;
 	if (kind == OUTFILE_STDOUT) {

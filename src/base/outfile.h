@@ -43,8 +43,8 @@ int outfile_inspect(const char *path, bool force, outfile_kind *kind,
  * short enough for the temporary name next to it (L3D_ERR_CANTCREAT). */
 int outfile_check_place(const char *path, l3d_err *err);
 
-/* Can we write `path`?  outfile_inspect, binary data to a terminal without
- * `force`, then outfile_check_place for a file to be created or replaced
+/* Can we write `path`?  outfile_inspect, binary data to a terminal
+ * (standard output, or a terminal device named) without `force`, then outfile_check_place for a file to be created or replaced
  * (L3D_ERR_CANTCREAT).  Run before long work starts so a doomed run fails
  * in a second, not after hours. */
 int outfile_check(const char *path, bool force, bool binary, l3d_err *err);

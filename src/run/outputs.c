@@ -156,6 +156,8 @@ static int check_checkpoint(const run_outputs *r, l3d_err *err)
 	if (!rc && kind == OUTFILE_STDOUT)
 		rc = l3d_fail(err, L3D_ERR_USAGE,
 			      "--checkpoint: a checkpoint is a file, not standard output");
+	if (!rc && kind == OUTFILE_STREAM)     /* a terminal, without -f */
+		rc = outfile_check(r->checkpoint, r->force, true, err);
 	if (rc || kind == OUTFILE_STREAM)
 		return rc;
 	rc = outputs_checkpoint_ours(r->checkpoint, r->run_id, r->force, err);

@@ -64,6 +64,13 @@ if command -v script >/dev/null 2>&1; then
 	if grep -q "is a terminal" tty.out; then ok; else fail "binary to a terminal: $(head -c 200 tty.out)"; fi
 	script -qec "$LIFE3D -q -n 1 --format rle3 a.l3d" /dev/null >tty.out 2>&1
 	if grep -q "^3D version=1" tty.out; then ok; else fail "text to a terminal: $(head -c 200 tty.out)"; fi
+	# Nor to a terminal named as a file, as the result or a checkpoint.
+	script -qec "$LIFE3D -q -n 1 -o /dev/tty a.l3d; echo rc=\$?" /dev/null >tty.out 2>&1
+	if grep -q "/dev/tty: is a terminal" tty.out && grep -q "rc=73" tty.out; then ok; else fail "binary to -o /dev/tty: $(head -c 200 tty.out)"; fi
+	script -qec "$LIFE3D -q -n 2 --checkpoint /dev/tty --checkpoint-every 1 -o /dev/null a.l3d; echo rc=\$?" /dev/null >tty.out 2>&1
+	if grep -q "/dev/tty: is a terminal" tty.out && grep -q "rc=73" tty.out; then ok; else fail "checkpoint to /dev/tty: $(head -c 200 tty.out)"; fi
+	script -qec "$LIFE3D -q -f -n 1 -o /dev/tty a.l3d; echo rc=\$?" /dev/null >tty.out 2>&1
+	if grep -q "rc=0" tty.out; then ok; else fail "-f -o /dev/tty: $(head -c 200 tty.out)"; fi
 fi
 
 # The summary line is on stderr only, and -q silences it.

@@ -38,6 +38,17 @@ static const char *spelled(int argc, char **argv, int index)
 	return index > 0 && index <= argc ? argv[index - 1] : "option";
 }
 
+/* The argument that holds the short option c getopt refused: getopt has
+ * moved past it when c was its last letter ("-qx"), not before ("-xq"). */
+static const char *short_group(int argc, char **argv, int c)
+{
+	const char *a = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	size_t n = strlen(a);
+	if (n >= 2 && a[0] == '-' && a[1] != '-' && a[n - 1] == c)
+		return a;
+	return optind < argc ? argv[optind] : a;
+}
+
 /* "--ver": getopt_long refuses a prefix of two long options as it does an
  * unknown one; name them instead. */
 static int unknown_long(const char *arg, l3d_err *err)
@@ -55,6 +66,13 @@ static int unknown_long(const char *arg, l3d_err *err)
 	if (n > 0 && found > 1)
 		return l3d_fail(err, L3D_ERR_USAGE, "ambiguous option '%.*s' (%s; see --help)",
 				(int)(n + 2), arg, which);
+	/* "--quiet=yes": an option that takes no value, given one. */
+	for (int i = 0; found == 1 && name[n] == '=' && i < OPT_COUNT; i++)
+		if (strncmp(option_table[i].name, name, n) == 0 &&
+		    option_table[i].type == OT_FLAG)
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"option '--%s' takes no value ('%s'; see --help)",
+					option_table[i].name, arg);
 	return l3d_fail(err, L3D_ERR_USAGE, "unknown option '%s' (see --help)", arg);
 }
 
@@ -72,11 +90,16 @@ int cli_parse(int argc, char **argv, options *o, l3d_err *err)
 			if (c == ':')
 				return l3d_fail(err, L3D_ERR_USAGE,
 						"option '%s' needs a value (see --help)", arg);
+			if (strncmp(arg, "--", 2) == 0 && arg[2])
+				return unknown_long(arg, err);
+			const char *group = short_group(argc, argv, optopt);
+			if (optopt && optopt < 256 && strlen(group) > 2)   /* "-q-" */
+				return l3d_fail(err, L3D_ERR_USAGE,
+						"unknown option '%c' in '%s' (see --help)",
+						optopt, group);
 			if (optopt && optopt < 256)
 				return l3d_fail(err, L3D_ERR_USAGE,
 						"unknown option '-%c' (see --help)", optopt);
-			if (strncmp(arg, "--", 2) == 0)
-				return unknown_long(arg, err);
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"unknown option '%s' (see --help)", arg);
 		}

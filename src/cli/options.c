@@ -20,7 +20,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_OUTPUT, "output", 'o', OT_STRING, F(output), "FILE", NULL, 0, 0, true,
 	 "write the final universe to FILE ('-' = stdout, the default)"},
 	{OPT_FORCE, "force", 'f', OT_FLAG, F(force), NULL, NULL, 0, 0, true,
-	 "overwrite an existing output file; allow binary output to a terminal"},
+	 "overwrite existing outputs (result, log, snapshots); binary to a terminal"},
 	{OPT_STEPS, "steps", 'n', OT_UINT, F(steps), "N", NULL, 0, U64MAX, true,
 	 "run N steps (default 0)"},
 	{OPT_UNTIL, "until", 0, OT_UINT, F(until), "T", NULL, 0, U64MAX, true,

@@ -156,6 +156,13 @@ long=$(printf 'long-directory-name-%s/' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 1
 expect_exit 73 "-o under a long missing path" -- "$LIFE3D" -q --random 4 -o "${long}x.l3d"
 expect_err_line "^life3d: long-directory-name-1/.*\.\.\..*long-directory-name-30': No such file or directory$" \
 	"a long path keeps the reason"
+# An option that takes no value, given one; a letter in a group of short options.
+expect_exit 64 "--quiet=yes" -- "$LIFE3D" --quiet=yes --random 2 -o /dev/null
+expect_err_line "^life3d: option '--quiet' takes no value ('--quiet=yes'; see --help)$" "--quiet=yes"
+expect_exit 64 "-q-" -- "$LIFE3D" -o /dev/null -q- --random 2
+expect_err_line "^life3d: unknown option '-' in '-q-' (see --help)$" "-q-"
+expect_exit 64 "-xq" -- "$LIFE3D" -o /dev/null -xq --random 2
+expect_err_line "^life3d: unknown option 'x' in '-xq' (see --help)$" "-xq"
 # So does a rule of 20000 bytes (longer than any room a message had).
 long=$(awk 'BEGIN { s = "3D5/6"; for (i = 0; i < 20000; i++) s = s "X"; print s }')
 expect_exit 64 "a 20000-byte rule" -- "$LIFE3D" -q --random 4 -o /dev/null -r "$long"

@@ -16,10 +16,10 @@
 #     gnuplot a stand-in that checks its input is a log;
 #   - ffmpeg (no dependency of life3d): where it is missing, a stand-in
 #     that checks its -i pattern names PNG files and says how many;
-#   - tail -f, srun, mpirun: the block runs "dry": life3d's steps are cut to
+#   - tail -f or -F, srun, mpirun: the block runs "dry": life3d's steps are cut to
 #     2 and --random to 32 (with --max-time: the time to 1 s, --random 256
 #     on one CPU thread, so the run is really stopped and its checkpoint
-#     resumed); tail -f prints the file once the runs started before it end;
+#     resumed); tail -f or -F prints the file once the runs started before it end;
 #     srun's own --options are dropped; mpirun runs its ranks with the local
 #     mpirun when there is one and life3d has MPI, else one process.
 . "$(dirname "$0")/lib.sh"
@@ -101,7 +101,7 @@ mpi=$mpi
 PRE
 cat >>prelude.sh <<'PRE'
 tail() {
-	if [ "$1" = -f ]; then
+	if [ "$1" = -f ] || [ "$1" = -F ]; then
 		shift
 		wait
 	fi
@@ -218,7 +218,7 @@ while [ -f "blocks/$n.roff" ]; do
 		sed -e "s#$cron##" -e 's#^cd [^ ;&|]* && ##' "$dir/.block" >"$dir/.cron" &&
 			mv "$dir/.cron" "$dir/.block"
 	fi
-	if grep -q 'tail -f' "$dir/.block"; then
+	if grep -q 'tail -[fF]' "$dir/.block"; then
 		dry=1 why="$why; tail -f never ends"
 	fi
 	if grep -q '^srun ' "$dir/.block"; then

@@ -260,12 +260,15 @@ static int apply_setting(options *o, const config_setting_t *s,
 		if (err)
 			err->code = rc;
 	}
-	if (rc == L3D_OK)
+	if (rc == L3D_OK) {
 		o->source[d->id] = path;
+		o->source_line[d->id] = at.line;
+	}
 	return rc;
 }
 
-static int load_file(const char *path, int depth, options *o, l3d_err *err);
+static int load_file(const char *path, int depth, const char *from,
+		     const conf_include *inc, options *o, l3d_err *err);
 
 /* An @include names a file next to the file that holds it (an absolute
  * name is taken as it is). */
@@ -288,7 +291,7 @@ static int load_include(const char *from, const conf_include *inc, int depth,
 	const char *kept_path = keep_string(path);
 	if (!kept_path)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", from);
-	int rc = load_file(kept_path, depth + 1, o, err);
+	int rc = load_file(kept_path, depth + 1, from, inc, o, err);
 	if (rc == L3D_ERR_NOINPUT || rc == L3D_ERR_IO) {
 		char why[sizeof err->msg];
 		snprintf(why, sizeof why, "%s", err->msg);
@@ -362,27 +365,34 @@ static const char *universe_format(FILE *f)
 	return rc ? NULL : format_name(id);
 }
 
-/* The text of a file, read whole; a universe is refused. */
-static int read_text(const char *path, conftext *t, l3d_err *err)
+/* The text of a file, read whole; a universe is refused (one named by
+ * -c, at depth 0, with a hint to give it as INPUT; an included one with
+ * the place of its @include). */
+static int read_text(const char *path, int depth, const char *from,
+		     const conf_include *inc, conftext *t, l3d_err *err)
 {
 	FILE *f = open_config(path, err);
 	if (!f)
 		return err ? err->code : L3D_ERR_NOINPUT;
 	const char *kind = universe_format(f);
-	int rc = kind
-		? l3d_fail(err, L3D_ERR_CONFIG,
-			   "%s: a universe (%s format), not a configuration file: "
-			   "-c takes settings; give a universe as INPUT "
-			   "(life3d [OPTION]... %s)", path, kind, path)
-		: conftext_read(f, path, t, err);
+	int rc = !kind ? conftext_read(f, path, t, err)
+		 : depth ? l3d_fail(err, L3D_ERR_CONFIG,
+				    "%s:%d: @include \"%s\": a universe (%s format), "
+				    "not a configuration file", from, inc->line,
+				    inc->name, kind)
+		 : l3d_fail(err, L3D_ERR_CONFIG,
+			    "%s: a universe (%s format), not a configuration file: "
+			    "-c takes settings; give a universe as INPUT "
+			    "(life3d [OPTION]... %s)", path, kind, path);
 	fclose(f);
 	return rc;
 }
 
-static int load_file(const char *path, int depth, options *o, l3d_err *err)
+static int load_file(const char *path, int depth, const char *from,
+		     const conf_include *inc, options *o, l3d_err *err)
 {
 	conftext t;
-	int rc = read_text(path, &t, err);
+	int rc = read_text(path, depth, from, inc, &t, err);
 	if (rc)
 		return rc;
 	config_t cfg;
@@ -404,7 +414,7 @@ int conffile_load(const char *path, options *o, l3d_err *err)
 				"which carries the universe; name a file");
 	/* Apply to a copy: a bad line must not leave half a file applied. */
 	options next = *o;
-	int rc = load_file(path, 0, &next, err);
+	int rc = load_file(path, 0, NULL, NULL, &next, err);
 	if (rc == L3D_OK)
 		*o = next;
 	return rc;

@@ -80,6 +80,7 @@ typedef struct options {
 	bool version;
 	opt_origin origin[OPT_COUNT];
 	const char *source[OPT_COUNT];   /* the file of an ORIGIN_CONFIG value */
+	int source_line[OPT_COUNT];      /* and its line */
 } options;
 
 typedef struct opt_desc {

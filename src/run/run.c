@@ -164,8 +164,9 @@ static int not_both(const options *o, opt_id a, opt_id b, const char *na, const 
 {
 	if (o->origin[a] != ORIGIN_CONFIG)
 		return l3d_fail(err, L3D_ERR_USAGE, "give %s or %s, not both", na, nb);
-	return l3d_fail(err, L3D_ERR_CONFIG, "%s: %s and %s: %s: give one, not both",
-			o->source[a], ka, o->source[b], kb);
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: %s and %s:%d: %s: give one, not both",
+			o->source[a], o->source_line[a], ka, o->source[b],
+			o->source_line[b], kb);
 }
 
 static int choose_steps(const options *o, plan *p, l3d_err *err)

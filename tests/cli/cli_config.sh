@@ -67,7 +67,7 @@ random = "8";
 input = "golly.l3d";
 CONF
 expect_exit 78 "random and input in one file" -- "$LIFE3D" -c both.conf -o both.l3d
-expect_err_line "both.conf: input and both.conf: random: give one, not both" "random and input in one file"
+expect_err_line "both.conf:2: input and both.conf:1: random: give one, not both" "random and input in one file"
 expect_exit 64 "INPUT and --random on one command line" -- \
 	"$LIFE3D" --random 8 -o both.l3d golly.l3d
 cat >rand.conf <<'CONF'
@@ -99,6 +99,10 @@ for u in golly.l3d cube.bin "$SRCDIR/tests/data/golly-spaceship.rle3"; do
 	expect_exit 78 "-c $u" -- "$LIFE3D" -c "$u" -o never.l3d
 	expect_err_line "not a configuration file: -c takes settings; give a universe as INPUT" "-c $u"
 done
+# An @include of a universe is the including file's error, at its line.
+printf 'steps = 1;\n@include "cube.bin"\n' >incuni.conf
+expect_exit 78 "@include of a universe" -- "$LIFE3D" -c incuni.conf --random 4 -o never.l3d
+expect_err_line "^life3d: incuni.conf:2: @include \"cube.bin\": a universe (hpcgame format), not a configuration file$" "@include of a universe"
 
 # Integers keep all 64 bits (libconfig 1.5 alone keeps 32: 4294967298 would
 # log every 2 steps, seed 4294967297 would be seed 1), in decimal, hex and
@@ -146,7 +150,7 @@ expect_absent x.l3d "a bad value overridden"
 printf 'steps = 2;\n' >steps.conf
 printf 'until = 3;\n' >until.conf
 expect_exit 78 "steps and until in two files" -- "$LIFE3D" -c steps.conf -c until.conf --random 4 -o x.l3d
-expect_err_line "^life3d: steps.conf: steps and until.conf: until: give one, not both$" "steps and until in two files: message"
+expect_err_line "^life3d: steps.conf:1: steps and until.conf:1: until: give one, not both$" "steps and until in two files: message"
 expect_exit 64 "steps and until on the command line" -- "$LIFE3D" -n 1 --until 3 --random 4 -o x.l3d
 expect_err_line "^life3d: give steps or until, not both$" "steps and until on the command line: message"
 

@@ -202,11 +202,13 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
 
 /* mkstemp makes 0600.  A new result gets the usual umask mode; one that
  * replaces a file (-f) keeps that file's mode, and, when root writes it,
- * its owner, so -f never widens who may read a file or takes it over. */
-static void keep_mode(int fd, const char *path)
+ * its owner, so -f never widens who may read a file or takes it over.
+ * Without -f nothing is replaced (a file that appears at the path keeps
+ * the result beside it), so nothing is taken from what is there. */
+static void keep_mode(int fd, const char *path, bool force)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (force && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0)
 			return;      /* stays 0600 rather than widen it */
 		fchmod(fd, st.st_mode & 0777);
@@ -286,7 +288,7 @@ static int open_tmp(outfile *o, const char *path, l3d_err *err)
 		return rc;
 	}
 	track(o->tmp, true);
-	keep_mode(fd, path);
+	keep_mode(fd, path, o->force);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
 		int rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));

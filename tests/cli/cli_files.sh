@@ -29,7 +29,8 @@ slow_input() { head -c 64 u.l3d; sleep 1; tail -c +65 u.l3d; }
 slow_input | "$LIFE3D" -q -n 1 -o race.l3d 2>race.err &
 pid=$!
 sleep 0.4
-echo "someone else's" >race.l3d
+(umask 0 && echo "someone else's" >race.l3d)
+[ "$(id -u)" = 0 ] && chown 65534:65534 race.l3d
 wait $pid
 rc=$?
 [ "$rc" -eq 73 ] && ok || fail "race: exit $rc, expected 73: $(cat race.err)"
@@ -38,6 +39,9 @@ rc=$?
 kept=$(sed -n 's/.*the result is in //p' race.err)
 "$LIFE3D" -q -n 1 -o race-ref.l3d u.l3d || fail "race: reference run"
 [ -n "$kept" ] && cmp -s "$kept" race-ref.l3d && ok || fail "race: the result was not kept: $(cat race.err)"
+# ... as this run's file: not given the other file's owner or mode.
+[ "$(stat -c %u "$kept")" = "$(id -u)" ] && [ "$(stat -c %a "$kept")" != 666 ] && ok ||
+	fail "race: the kept result took the other file's owner or mode: $(stat -c '%U %a' "$kept")"
 rm -f "$kept"
 # A link that appears there meanwhile is not written through, and the result
 # is kept the same way.

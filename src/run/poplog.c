@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -136,6 +137,12 @@ static int open_fd(poplog *p, const char *path, int *fd, l3d_err *err)
 	if (fstat(*fd, &s) != 0 || !S_ISREG(s.st_mode))
 		return l3d_fail(err, L3D_ERR_CANTCREAT,
 				"%s: changed while life3d opened it; not written", path);
+	/* The log is written in place: two runs on one log (overlapping cron
+	 * jobs with -f) would mix their lines.  The second is refused, before
+	 * it touches the file.  (A file system without locks goes unguarded.) */
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: in use as the log of another run; not written", path);
 	p->dev = s.st_dev;
 	p->ino = s.st_ino;
 	if (p->mode == POPLOG_REPLACE && ftruncate(*fd, 0) != 0)

@@ -43,4 +43,19 @@ printf '3D version=1 size=4 gen=18446744073709551610\nx=1 y=1 z=1 rule=B6/S567\n
 ls snapshot-*.png >/dev/null 2>&1 && fail "a snapshot nobody asked for" || ok
 "$LIFE3D" -q -n 5 --log late1.tsv -o late1.l3d late.rle3 && ok || fail "a run to the last generation, every step logged"
 [ "$(tail -n 1 late1.tsv | cut -f1)" = 18446744073709551615 ] && ok || fail "the last generation not logged: $(tail -n 1 late1.tsv)"
+# Two runs on one log (overlapping cron jobs with -f): the second is
+# refused before it touches the file, and the first's log stays whole.
+"$LIFE3D" -q --threads 1 --random 16 -n 100000000000 --log-every 1000 --log lock.tsv \
+	--checkpoint lock.ckpt.l3d -o /dev/null 2>lock1.err &
+pid=$!
+n=0
+while [ ! -s lock.tsv ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+"$LIFE3D" -q -f --random 8 -n 2 --log lock.tsv -o /dev/null 2>lock2.err
+rc=$?
+kill -TERM $pid
+wait $pid
+[ "$rc" -eq 73 ] && grep -q "^life3d: lock.tsv: in use as the log of another run; not written$" lock2.err &&
+	ok || fail "a second run on a log in use: exit $rc: $(cat lock2.err)"
+awk -F '\t' 'NR > 1 && $1 % 1000 != 0 { bad = 1 } END { exit bad }' lock.tsv && ok ||
+	fail "the first run's log took another run's lines: $(head -n 3 lock.tsv)"
 finish

@@ -80,15 +80,39 @@ static const char *dir_of(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* The first directory of path (a prefix ending before a '/') that is a
+ * symbolic link of another user, not root's or ours, into buf; NULL when
+ * there is none.  Such a link in a shared directory (/tmp, scratch) is a
+ * way to steer a run's files to where its owner chose. */
+static const char *foreign_link(const char *path, char *buf, size_t size)
+{
+	for (const char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct stat st;
+		if ((size_t)(slash - path) >= size)
+			return NULL;
+		memcpy(buf, path, (size_t)(slash - path));
+		buf[slash - path] = '\0';
+		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != 0 &&
+		    st.st_uid != geteuid())
+			return buf;
+	}
+	return NULL;
+}
+
 int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 		    l3d_err *err)
 {
 	struct stat st;
+	char lbuf[PATH_MAX];
 	*kind = OUTFILE_NEW;
 	if (outfile_is_stdout(path)) {
 		*kind = OUTFILE_STDOUT;
 		return L3D_OK;
 	}
+	if (*path && foreign_link(path, lbuf, sizeof lbuf))
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: '%s' is a symbolic link of another user; life3d does "
+				"not write through it (name the directory itself)", path, lbuf);
 	if (lstat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return L3D_OK;

@@ -90,6 +90,22 @@ for opt in "-o" "--log" "--checkpoint"; do
 		rm -f x.l3d
 	done
 done
+# Nor a directory in its path that is a link of another user (a link
+# planted in a shared directory); the user's own links are theirs to use.
+mkdir realdir mydir
+ln -s mydir mine
+"$LIFE3D" -q -n 1 -o mine/own.l3d u.l3d && [ -s mydir/own.l3d ] && ok || fail "-o through the user's own directory link"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups ln -s realdir theirs 2>/dev/null ||
+		{ ln -s realdir theirs && chown -h 65534:65534 theirs; }
+	for opt in "-o" "--log" "--checkpoint" "--snapshot-prefix"; do
+		expect_exit 73 "$opt through another user's directory link" -- "$LIFE3D" -q -f -n 1 --snapshot-every 1 \
+			--checkpoint-every 1 -o x.l3d $opt theirs/y.l3d u.l3d
+		expect_err_line "'theirs' is a symbolic link of another user" "$opt through another user's directory link: message"
+	done
+	[ -z "$(ls -A realdir)" ] && ok || fail "written through another user's directory link: $(ls realdir)"
+	rm -f x.l3d
+fi
 mkfifo fifo && ln -s fifo fifolink || exit 99
 expect_exit 73 "-o to a link to a FIFO" -- timeout 10 "$LIFE3D" -q -n 1 -o fifolink u.l3d
 expect_exit 73 "snapshot name that is a link" -- sh -c "ln -s target.png snap-000000.png; '$LIFE3D' -q -f -n 1 --snapshot-every 1 --snapshot-prefix snap- -o x.l3d u.l3d"

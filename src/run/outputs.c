@@ -132,7 +132,10 @@ static int check_snapshots(const run_outputs *r, l3d_err *err)
 
 /* ---- the checkpoint ---- */
 
-int outputs_checkpoint_ours(const char *path, uint64_t run_id, bool force, l3d_err *err)
+/* The checkpoint at `path` may be replaced: nothing there, this run's
+ * own, or force (L3D_ERR_CANTCREAT, the message ending in `hint`). */
+static int checkpoint_ours(const char *path, uint64_t run_id, bool force,
+			   const char *hint, l3d_err *err)
 {
 	struct stat st;
 	if (force || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
@@ -145,8 +148,25 @@ int outputs_checkpoint_ours(const char *path, uint64_t run_id, bool force, l3d_e
 	if (ours)
 		return L3D_OK;
 	return l3d_fail(err, L3D_ERR_CANTCREAT,
-			"%s: exists and is not a checkpoint of this run; not overwritten "
-			"(resume from it, or use -f to overwrite)", path);
+			"%s: exists and is not a checkpoint of this run; not overwritten%s",
+			path, hint);
+}
+
+int outputs_checkpoint_usable(const char *path, uint64_t run_id, bool force,
+			      l3d_err *err)
+{
+	outfile_kind kind;
+	int rc = outfile_inspect(path, true, &kind, err);
+	return rc ? rc : checkpoint_ours(path, run_id, force, "", err);
+}
+
+int outputs_checkpoint_beside(const char *path, uint64_t id, char *buf, size_t size)
+{
+	size_t n = strlen(path);
+	if (n >= 4 && strcmp(path + n - 4, ".l3d") == 0)
+		n -= 4;
+	int k = snprintf(buf, size, "%.*s-%016" PRIx64 ".l3d", (int)n, path, id);
+	return k < 0 || (size_t)k >= size ? -1 : 0;
 }
 
 static int check_checkpoint(const run_outputs *r, l3d_err *err)
@@ -160,7 +180,8 @@ static int check_checkpoint(const run_outputs *r, l3d_err *err)
 		rc = outfile_check(r->checkpoint, r->force, true, err);
 	if (rc || kind == OUTFILE_STREAM)
 		return rc;
-	rc = outputs_checkpoint_ours(r->checkpoint, r->run_id, r->force, err);
+	rc = checkpoint_ours(r->checkpoint, r->run_id, r->force,
+			     " (resume from it, or use -f to overwrite)", err);
 	return rc ? rc : outfile_check_place(r->checkpoint, err);
 }
 

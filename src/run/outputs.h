@@ -48,8 +48,14 @@ int outputs_check(const run_outputs *r, l3d_err *err);
 
 /* May the checkpoint at `path` be replaced now: nothing there, the run's
  * own (its stamp has run_id: the checkpoint a run resumed from is), or
- * force (L3D_ERR_CANTCREAT otherwise). */
-int outputs_checkpoint_ours(const char *path, uint64_t run_id,
-			    bool force, l3d_err *err);
+ * force; and nothing a checkpoint cannot replace (a link, a directory, a
+ * FIFO of another user).  L3D_ERR_CANTCREAT otherwise. */
+int outputs_checkpoint_usable(const char *path, uint64_t run_id, bool force,
+			      l3d_err *err);
+
+/* A name beside `path` for a run whose checkpoint name was taken while it
+ * ran: PATH less ".l3d", "-", `id` in 16 hex digits, ".l3d".  -1 when it
+ * does not fit in `size`. */
+int outputs_checkpoint_beside(const char *path, uint64_t id, char *buf, size_t size);
 
 #endif

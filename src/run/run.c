@@ -444,6 +444,8 @@ typedef struct loop {
 	bool progress;
 	uint64_t chunk;          /* steps per engine call, adapted to ~0.1 s */
 	uint64_t population;     /* at the last generation counted */
+	const char *ckpt;        /* where checkpoints go: the plan's path, or */
+	char ckpt_beside[4200];  /* a name beside it, once that was taken */
 } loop;
 
 /* Next generation after g that is a multiple of k (k = 0: never). */
@@ -480,27 +482,57 @@ static void show_progress(loop *l, const plan *p, bool final)
 		l->gen, p->last, 100.0 * done / total, rate, eta);
 }
 
+/* Where the checkpoint goes.  Something not this run's that took its name
+ * while the run went on (another run's or user's file, a link, a FIFO) is
+ * not replaced, and the run's state is not lost for it either: once, the
+ * checkpoints move to a fresh name beside it (a new random number, so it
+ * cannot be guessed and taken in turn), said on standard error. */
+static int checkpoint_place(loop *l, const plan *p, const options *o, l3d_err *err)
+{
+	l3d_err why = {0, ""};
+	int rc = comm_rank() != 0 ? L3D_OK
+		 : outputs_checkpoint_usable(l->ckpt, p->run_id, o->force, &why);
+	if (!comm_any(rc != L3D_OK))
+		return L3D_OK;
+	if (l->ckpt != p->ckpt_path)
+		return comm_agree(l3d_fail(err, rc ? rc : L3D_ERR_CANTCREAT, "%s",
+					   why.msg), err);
+	uint64_t id = 0;
+	if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id)
+		id = p->run_id ^ (uint64_t)time(NULL) ^ (uint64_t)clock();
+	id = comm_rank() == 0 ? id : 0;
+	id = (uint64_t)comm_max((double)(id >> 32)) << 32 |
+	     (uint64_t)comm_max((double)(id & 0xffffffffu));
+	if (outputs_checkpoint_beside(p->ckpt_path, id, l->ckpt_beside,
+				      sizeof l->ckpt_beside) != 0)
+		return comm_agree(l3d_fail(err, rc ? rc : L3D_ERR_CANTCREAT, "%s",
+					   why.msg), err);
+	l->ckpt = l->ckpt_beside;
+	if (comm_rank() == 0)
+		fprintf(stderr, "life3d: warning: %s; checkpoints of this run go to %s\n",
+			why.msg, l->ckpt);
+	return L3D_OK;
+}
+
 /* Write the current universe, atomically, in the native format, stamped
  * with the run and its log.  A checkpoint replaces the previous one of the
  * same run: that is its purpose; a file put there meanwhile by anyone else
- * is not replaced. */
+ * is not replaced (checkpoint_place). */
 static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	double t = l3d_seconds();
 	run_stamp stamp = {p->run_id, 0, 0};
 	if (l->logging && comm_rank() == 0)
 		poplog_identity(&l->log, &stamp.log_bytes, &stamp.log_crc);
-	int rc = comm_rank() != 0 ? L3D_OK
-		 : outputs_checkpoint_ours(p->ckpt_path, p->run_id, o->force, err);
-	rc = comm_agree(rc, err);
+	int rc = checkpoint_place(l, p, o, err);
 	if (!rc)
-		rc = universe_write(l->e, p->ckpt_path, true, FMT_NATIVE, &p->rule, l->gen,
+		rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule, l->gen,
 				    &stamp, NULL, err);
 	l->last_ckpt = l3d_seconds();
 	l->ckpt_cost = l->last_ckpt - t;
 	if (!rc && o->verbose)
 		fprintf(stderr, "life3d: checkpoint at generation %" PRIu64 " in %s\n",
-			l->gen, p->ckpt_path);
+			l->gen, l->ckpt);
 	return rc;
 }
 
@@ -521,20 +553,26 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 	return rc;
 }
 
+/* The message of a run stopped by a signal or --max-time (rc), naming
+ * where its checkpoint is. */
+static int stopped(const loop *l, int rc, l3d_err *err)
+{
+	if (rc == L3D_ERR_INTERRUPTED)
+		return l3d_fail(err, rc, "interrupted by signal %d at generation %" PRIu64
+				"; checkpoint in %s", (int)stop_signal, l->gen, l->ckpt);
+	return l3d_fail(err, rc, "stopped by --max-time at generation %" PRIu64
+			"; resume with the checkpoint %s as input", l->gen, l->ckpt);
+}
+
 /* Should the run stop now?  A signal, or --max-time about to run out: stop
  * while there is still time for one more chunk and the checkpoint. */
 static int stop_reason(const loop *l, const plan *p, l3d_err *err)
 {
 	if (stop_signal)
-		return l3d_fail(err, L3D_ERR_INTERRUPTED,
-				"interrupted by signal %d at generation %" PRIu64
-				"; checkpoint in %s", (int)stop_signal, l->gen, p->ckpt_path);
+		return stopped(l, L3D_ERR_INTERRUPTED, err);
 	double margin = 2 * l->chunk_cost + 1.5 * l->ckpt_cost + 0.05;
 	if (p->max_time > 0 && l3d_seconds() - l->t0 + margin >= p->max_time)
-		return l3d_fail(err, L3D_ERR_STOPPED,
-				"stopped by --max-time at generation %" PRIu64
-				"; resume with the checkpoint %s as input", l->gen,
-				p->ckpt_path);
+		return stopped(l, L3D_ERR_STOPPED, err);
 	return L3D_OK;
 }
 
@@ -579,12 +617,28 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 }
 
 /* Stop for `rc` (a stop_reason()): write the checkpoint. */
+/* The stop message names the checkpoint where it went (checkpoint_place
+ * may have moved it while writing it): `from`, at its end, becomes `to`. */
+static void moved(l3d_err *err, const char *from, const char *to)
+{
+	char *at = strstr(err->msg, from), *next;
+	while (at && (next = strstr(at + 1, from)) != NULL)
+		at = next;
+	if (!at)
+		return;
+	char tail[sizeof err->msg];
+	snprintf(tail, sizeof tail, "%s", at + strlen(from));
+	snprintf(at, sizeof err->msg - (size_t)(at - err->msg), "%s%s", to, tail);
+}
+
 static int stop_here(loop *l, const plan *p, const options *o, int rc, l3d_err *err)
 {
 	l3d_err cerr;
 	int crc = write_checkpoint(l, p, o, &cerr);
 	if (crc)
 		*err = cerr;
+	else if (l->ckpt != p->ckpt_path)
+		moved(err, p->ckpt_path, l->ckpt);
 	return crc ? crc : rc;
 }
 
@@ -595,8 +649,7 @@ static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *
 {
 	if (rc != L3D_ERR_INTERRUPTED)
 		return rc;
-	l3d_fail(err, rc, "interrupted by signal %d at generation %" PRIu64
-		 "; checkpoint in %s", (int)stop_signal, l->gen, p->ckpt_path);
+	stopped(l, rc, err);
 	return stop_here(l, p, o, rc, err);
 }
 
@@ -718,6 +771,7 @@ int run(const options *o, l3d_err *err)
 	loop l = {.t0 = l3d_seconds(), .chunk = 1};
 	l.last_ckpt = l.t0;
 	plan p = {0};
+	l.ckpt = p.ckpt_path;
 	bool log_first = true;
 	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0,
 			     NULL, 0, 0};

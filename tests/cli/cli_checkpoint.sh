@@ -53,6 +53,26 @@ expect_exit 64 "checkpoint and log the same file" -- "$LIFE3D" -q --random 8 -n 
 expect_exit 64 "log and the input the same file" -- "$LIFE3D" -q -f -n 3 --log start.l3d -o /dev/null start.l3d
 expect_exit 64 "log and the result the same file" -- "$LIFE3D" -q -f -n 3 --log y.l3d -o y.l3d start.l3d
 expect_absent y.l3d "log and the result the same file"
+# A file put at the checkpoint's name while the run goes on is not
+# replaced, and the run's state is not lost for it: the checkpoints move
+# beside it, the run goes on, and a stop says where its checkpoint is.
+"$LIFE3D" -q --threads 1 --random 32 --random-rule B4/S4 -n 100000000000 --checkpoint taken.l3d -o /dev/null 2>taken.err &
+pid=$!
+sleep 1
+kill -USR1 $pid
+n=0
+while [ ! -s taken.l3d ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+rm -f taken.l3d && echo "someone else's" >taken.l3d
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+beside=$(sed -n 's/.*checkpoint in \(taken-[0-9a-f]*\.l3d\)$/\1/p' taken.err)
+[ "$rc" -eq 130 ] && [ -n "$beside" ] && ok || fail "checkpoint name taken during the run: exit $rc: $(cat taken.err)"
+grep -q "^life3d: warning: taken.l3d: exists and is not a checkpoint of this run; not overwritten; checkpoints of this run go to $beside$" taken.err &&
+	ok || fail "checkpoint name taken: no warning naming the new place: $(cat taken.err)"
+[ "$(cat taken.l3d)" = "someone else's" ] && ok || fail "the file at the checkpoint's name was replaced"
+[ -n "$beside" ] && "$LIFE3D" -q -n 1 -o /dev/null "$beside" && ok || fail "the checkpoint beside is not resumable"
 # Standard input and output are the files they are redirected from and to.
 cp start.l3d in.l3d
 "$LIFE3D" -q -f -n 3 --log in.l3d -o /dev/null <in.l3d 2>err

@@ -79,7 +79,16 @@ static bool snap_generation(const run_outputs *r, uint64_t g)
 /* Is the file name `name` in the prefix's directory one this run's
  * snapshots will take (PREFIX, the generation in at least `digits`
  * digits, ".png")? */
+static bool snap_name_gen(const run_outputs *r, const char *name, uint64_t *gen);
+
 static bool snap_name(const run_outputs *r, const char *name)
+{
+	uint64_t g;
+	return snap_name_gen(r, name, &g);
+}
+
+/* snap_name, and the generation the name gives. */
+static bool snap_name_gen(const run_outputs *r, const char *name, uint64_t *gen)
 {
 	const char *pb = base_of(r->snap->prefix);
 	size_t lp = strlen(pb), ln = strlen(name);
@@ -94,6 +103,7 @@ static bool snap_name(const run_outputs *r, const char *name)
 			return false;
 	errno = 0;
 	uint64_t g = strtoull(d, NULL, 10);
+	*gen = g;
 	return errno == 0 && snap_generation(r, g);
 }
 
@@ -119,11 +129,12 @@ static int check_snapshots(const run_outputs *r, l3d_err *err)
 	DIR *d = rc ? NULL : opendir(dl ? dir : ".");
 	struct dirent *e;
 	while (!rc && d && (e = readdir(d)) != NULL) {
-		if (!snap_name(r, e->d_name))
+		uint64_t g;
+		if (!snap_name_gen(r, e->d_name, &g))
 			continue;
 		outfile_kind kind;
 		snprintf(path, sizeof path, "%.*s%s", (int)dl, r->snap->prefix, e->d_name);
-		rc = outfile_inspect(path, r->force, &kind, err);
+		rc = outfile_inspect(path, snapshot_may_replace(r->snap, path, g), &kind, err);
 	}
 	if (d)
 		closedir(d);

@@ -2,10 +2,13 @@
 #include "pngwrite.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 /* IDAT chunks are cut at this size: well under what any reader takes, and
@@ -97,6 +100,48 @@ int pngw_begin(pngw **out_w, FILE *out, const char *name,
 		return failed(w, err);
 	header(w, out, width, height, notes, n_notes);
 	return L3D_OK;
+}
+
+/* ---- the text of a PNG already written ---- */
+
+static bool notes_in(FILE *f, const pngw_note *want, int n)
+{
+	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	bool all = false;
+	if (info && !setjmp(png_jmpbuf(png))) {
+		png_init_io(png, f);
+		png_read_info(png, info);
+		png_textp text;
+		int count = 0, found = 0;
+		png_get_text(png, info, &text, &count);
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < count; j++)
+				if (strcmp(text[j].key, want[i].key) == 0 &&
+				    strcmp(text[j].text, want[i].text) == 0) {
+					found++;
+					break;
+				}
+		all = found == n;
+	}
+	png_destroy_read_struct(png ? &png : NULL, info ? &info : NULL, NULL);
+	return all;
+}
+
+bool pngw_has_notes(const char *path, const pngw_note *want, int n)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		close(fd);
+		return false;
+	}
+	bool all = notes_in(f, want, n);
+	fclose(f);
+	return all;
 }
 
 /* ---- a band, compressed ---- */

@@ -59,6 +59,10 @@ int pngw_begin(pngw **w, FILE *out, const char *name,
 		    uint32_t width, uint32_t height, const pngw_note *notes,
 		    int n_notes, l3d_err *err);
 
+/* Is the file at path (a regular file, not through a link) a PNG whose
+ * text chunks hold each of the n notes, key and text exactly? */
+bool pngw_has_notes(const char *path, const pngw_note *want, int n);
+
 /* Compress n rows of 3 * width bytes each, `stride` bytes apart (0: the
  * same row n times), into b; `last` for the band holding the picture's
  * last row.  Thread-safe. */

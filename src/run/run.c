@@ -252,6 +252,8 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	s->kind = kind_of(o->snapshot_kind);
 	s->axis = o->slice_axis[0] - 'x';
 	s->force = o->force;
+	s->resumed = p->resume.run_id != 0;
+	s->resumed_at = p->first;
 	s->threads = (int)o->threads;
 	s->stop = &picture_stop;
 	rule_format(&p->rule, s->rule, sizeof s->rule);

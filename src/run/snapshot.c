@@ -215,6 +215,23 @@ static int notes(const snapshot_opts *o, const uint64_t n[3], uint64_t gen,
 	return k;
 }
 
+/* ---- a picture already there ---- */
+
+bool snapshot_of_series(const snapshot_opts *o, const char *path, uint64_t g)
+{
+	pngw_note want[2] = {{.key = "Title"}, {.key = "Rule"}};
+	snprintf(want[0].text, sizeof want[0].text, "life3d %s, generation %" PRIu64,
+		 kind_names[o->kind], g);
+	snprintf(want[1].text, sizeof want[1].text, "%s", o->rule);
+	return pngw_has_notes(path, want, 2);
+}
+
+bool snapshot_may_replace(const snapshot_opts *o, const char *path, uint64_t g)
+{
+	return o->force ||
+	       (o->resumed && g > o->resumed_at && snapshot_of_series(o, path, g));
+}
+
 /* ---- a picture between taking the view and writing the file ---- */
 
 typedef struct picture {
@@ -435,7 +452,8 @@ static int develop_received(picture *pic, int rc, l3d_err *err)
 	outfile f;
 	pngw *png = NULL;
 	if (!rc)
-		rc = outfile_open(&f, pic->path, pic->o.force, true, err);
+		rc = outfile_open(&f, pic->path,
+				  snapshot_may_replace(&pic->o, pic->path, pic->gen), true, err);
 	if (!rc) {
 		rc = pngw_begin(&png, f.f, pic->path, (uint32_t)w, (uint32_t)h, text,
 				     n_text, err);

@@ -38,6 +38,11 @@ typedef struct snapshot_opts {
 	                           picture, 0 = every core */
 	unsigned digits;        /* zero padding of the generation */
 	bool force;
+	/* A resumed run: a picture of this series after generation
+	 * resumed_at (snapshot_of_series) is the stopped run's own, drawn
+	 * before a crash, and is replaced. */
+	bool resumed;
+	uint64_t resumed_at;
 	char rule[128];         /* for the text chunks */
 	/* nonzero: a stop was asked for (a signal): the picture being
 	 * encoded is abandoned between bands of rows */
@@ -47,6 +52,14 @@ typedef struct snapshot_opts {
 /* The file name of generation g's snapshot (PREFIX, g in at least
  * o->digits digits, ".png") into buf; its length, as snprintf gives it. */
 int snapshot_name(const snapshot_opts *o, uint64_t g, char *buf, size_t size);
+
+/* Is the file at path generation g's picture of this series: a PNG whose
+ * text says life3d drew it, of o's kind and rule, at generation g? */
+bool snapshot_of_series(const snapshot_opts *o, const char *path, uint64_t g);
+
+/* May generation g's picture replace what is at its name: with force, or
+ * a resumed run's picture of this series from before a crash. */
+bool snapshot_may_replace(const snapshot_opts *o, const char *path, uint64_t g);
 
 /* Before the first step: choose o->scale if it is 0 (the smallest whose
  * picture is at least `size` pixels on its long side, or the largest that

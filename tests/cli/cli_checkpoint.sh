@@ -73,6 +73,24 @@ grep -q "^life3d: warning: taken.l3d: exists and is not a checkpoint of this run
 	ok || fail "checkpoint name taken: no warning naming the new place: $(cat taken.err)"
 [ "$(cat taken.l3d)" = "someone else's" ] && ok || fail "the file at the checkpoint's name was replaced"
 [ -n "$beside" ] && "$LIFE3D" -q -n 1 -o /dev/null "$beside" && ok || fail "the checkpoint beside is not resumable"
+# A crash after pictures were drawn past the last checkpoint: the resumed
+# run draws them again over the stopped run's own (a PNG of this series:
+# life3d's, this kind, rule and generation), and over nothing else.  A
+# finished run leaves the same files (its checkpoint at 100, pictures to 200).
+S="-q --seed 3 --threads 1 --snapshot-every 50 --snapshot-size 16 --snapshot-prefix cr-"
+"$LIFE3D" $S --random 16 --random-rule B4/S4 -n 200 --checkpoint-every 100 --log cr.tsv -o cr.l3d || fail "the run before the crash"
+cp cr.l3d cr-ref.l3d && cp cr.tsv cr-ref.tsv && cp cr-000200.png cr-ref200.png
+"$LIFE3D" $S --until 200 --log cr.tsv -o crb.l3d cr.l3d.ckpt.l3d 2>cr.err && ok ||
+	fail "resume after a crash, with pictures past the checkpoint: $(cat cr.err)"
+expect_same cr-ref.l3d crb.l3d "resume after a crash: the result"
+expect_same cr-ref.tsv cr.tsv "resume after a crash: the log"
+expect_same cr-ref200.png cr-000200.png "resume after a crash: the picture drawn again"
+"$LIFE3D" -q --seed 3 --random 16 -n 0 --snapshot-every 1 --snapshot-size 16 --snapshot-prefix other- -o /dev/null &&
+	mv other-000000.png cr-000150.png || fail "another series' picture"
+cp cr-000150.png cr-other150.png
+"$LIFE3D" $S --until 200 --log cr.tsv -o cr2.l3d cr.l3d.ckpt.l3d 2>cr.err
+[ $? -eq 73 ] && grep -q "cr-000150.png: already exists" cr.err && ok || fail "another series' picture on resume: $(cat cr.err)"
+expect_same cr-other150.png cr-000150.png "another series' picture untouched"
 # Standard input and output are the files they are redirected from and to.
 cp start.l3d in.l3d
 "$LIFE3D" -q -f -n 3 --log in.l3d -o /dev/null <in.l3d 2>err

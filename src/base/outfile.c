@@ -80,20 +80,37 @@ static const char *dir_of(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* Is the link at `link` (n bytes of it) one planted in a shared
+ * directory: a sticky, world-writable one (/tmp, scratch) where the link
+ * is neither ours nor the directory owner's?  The rule the kernel's
+ * protected_symlinks applies, which not every system turns on. */
+static bool planted(const char *link, size_t n, const struct stat *st)
+{
+	char dir[PATH_MAX];
+	struct stat ds;
+	size_t d = n;
+	while (d > 0 && link[d - 1] != '/')
+		d--;
+	snprintf(dir, sizeof dir, "%.*s", d ? (int)d : 1, d ? link : ".");
+	return st->st_uid != geteuid() && stat(dir, &ds) == 0 &&
+	       (ds.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH) &&
+	       st->st_uid != ds.st_uid;
+}
+
 /* The first directory of path (a prefix ending before a '/') that is a
- * symbolic link of another user, not root's or ours, into buf; NULL when
- * there is none.  Such a link in a shared directory (/tmp, scratch) is a
- * way to steer a run's files to where its owner chose. */
+ * symbolic link planted in a shared directory, into buf; NULL when there
+ * is none.  Such a link is a way for another user to steer a run's files
+ * to where they chose. */
 static const char *foreign_link(const char *path, char *buf, size_t size)
 {
 	for (const char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		struct stat st;
-		if ((size_t)(slash - path) >= size)
+		size_t n = (size_t)(slash - path);
+		if (n >= size)
 			return NULL;
-		memcpy(buf, path, (size_t)(slash - path));
-		buf[slash - path] = '\0';
-		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != 0 &&
-		    st.st_uid != geteuid())
+		memcpy(buf, path, n);
+		buf[n] = '\0';
+		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode) && planted(buf, n, &st))
 			return buf;
 	}
 	return NULL;
@@ -111,8 +128,9 @@ int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 	}
 	if (*path && foreign_link(path, lbuf, sizeof lbuf))
 		return l3d_fail(err, L3D_ERR_CANTCREAT,
-				"%s: '%s' is a symbolic link of another user; life3d does "
-				"not write through it (name the directory itself)", path, lbuf);
+				"%s: '%s' is another user's symbolic link in a shared "
+				"directory; life3d does not write through it (name the "
+				"directory itself)", path, lbuf);
 	if (lstat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return L3D_OK;

@@ -35,8 +35,8 @@ typedef enum outfile_kind {
 
 /* Classify `path`.  L3D_ERR_CANTCREAT for a regular file without `force`,
  * a symbolic link, a directory, a socket, a block device, a FIFO or device
- * of another user, a path through a directory link of another user, or a
- * path that cannot be looked at. */
+ * of another user, a path through another user's directory link in a
+ * shared directory, or a path that cannot be looked at. */
 int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 		    l3d_err *err);
 

@@ -90,21 +90,25 @@ for opt in "-o" "--log" "--checkpoint"; do
 		rm -f x.l3d
 	done
 done
-# Nor a directory in its path that is a link of another user (a link
-# planted in a shared directory); the user's own links are theirs to use.
-mkdir realdir mydir
-ln -s mydir mine
-"$LIFE3D" -q -n 1 -o mine/own.l3d u.l3d && [ -s mydir/own.l3d ] && ok || fail "-o through the user's own directory link"
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups ln -s realdir theirs 2>/dev/null ||
-		{ ln -s realdir theirs && chown -h 65534:65534 theirs; }
+# Nor a directory in its path that is another user's link planted in a
+# shared (sticky, world-writable) directory, as /tmp is; the user's own
+# links, and others' in directories that are not shared, are followed.
+mkdir realdir mydir shared && chmod 1777 shared
+ln -s ../mydir shared/mine
+"$LIFE3D" -q -n 1 -o shared/mine/own.l3d u.l3d && [ -s mydir/own.l3d ] && ok || fail "-o through the user's own directory link"
+if [ "$(id -u)" = 0 ]; then
+	ln -s ../realdir shared/theirs && chown -h 65534:65534 shared/theirs
 	for opt in "-o" "--log" "--checkpoint" "--snapshot-prefix"; do
 		expect_exit 73 "$opt through another user's directory link" -- "$LIFE3D" -q -f -n 1 --snapshot-every 1 \
-			--checkpoint-every 1 -o x.l3d $opt theirs/y.l3d u.l3d
-		expect_err_line "'theirs' is a symbolic link of another user" "$opt through another user's directory link: message"
+			--checkpoint-every 1 -o x.l3d $opt shared/theirs/y.l3d u.l3d
+		expect_err_line "'shared/theirs' is another user's symbolic link in a shared directory" \
+			"$opt through another user's directory link: message"
 	done
 	[ -z "$(ls -A realdir)" ] && ok || fail "written through another user's directory link: $(ls realdir)"
-	rm -f x.l3d
+	ln -s realdir colleague && chown -h 65534:65534 colleague
+	"$LIFE3D" -q -n 1 -o colleague/c.l3d u.l3d && [ -s realdir/c.l3d ] && ok ||
+		fail "-o through another user's link in a directory that is not shared"
+	rm -f x.l3d realdir/c.l3d
 fi
 mkfifo fifo && ln -s fifo fifolink || exit 99
 expect_exit 73 "-o to a link to a FIFO" -- timeout 10 "$LIFE3D" -q -n 1 -o fifolink u.l3d

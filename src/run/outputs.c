@@ -78,16 +78,7 @@ static bool snap_generation(const run_outputs *r, uint64_t g)
 
 /* Is the file name `name` in the prefix's directory one this run's
  * snapshots will take (PREFIX, the generation in at least `digits`
- * digits, ".png")? */
-static bool snap_name_gen(const run_outputs *r, const char *name, uint64_t *gen);
-
-static bool snap_name(const run_outputs *r, const char *name)
-{
-	uint64_t g;
-	return snap_name_gen(r, name, &g);
-}
-
-/* snap_name, and the generation the name gives. */
+ * digits, ".png"), and which generation (*gen)? */
 static bool snap_name_gen(const run_outputs *r, const char *name, uint64_t *gen)
 {
 	const char *pb = base_of(r->snap->prefix);
@@ -105,6 +96,12 @@ static bool snap_name_gen(const run_outputs *r, const char *name, uint64_t *gen)
 	uint64_t g = strtoull(d, NULL, 10);
 	*gen = g;
 	return errno == 0 && snap_generation(r, g);
+}
+
+static bool snap_name(const run_outputs *r, const char *name)
+{
+	uint64_t g;
+	return snap_name_gen(r, name, &g);
 }
 
 static bool is_snapshot_path(const run_outputs *r, const char *path)

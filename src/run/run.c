@@ -293,16 +293,22 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 
 /* The run's identity: a resumed run's is its checkpoint's; a new run draws
  * one, the same on every rank. */
-static uint64_t choose_run_id(const plan *p)
+/* A random number, rank 0's on every rank (collective). */
+static uint64_t agreed_random(void)
 {
-	if (p->resume.run_id)
-		return p->resume.run_id;
 	uint64_t id = 0;
 	if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id)
 		id = (uint64_t)time(NULL) << 24 ^ (uint64_t)getpid() ^ (uint64_t)clock();
 	id = comm_rank() == 0 ? id : 0;
 	uint64_t hi = (uint64_t)comm_max((double)(id >> 32)), lo = (uint64_t)comm_max((double)(id & 0xffffffffu));
-	id = hi << 32 | lo;
+	return hi << 32 | lo;
+}
+
+static uint64_t choose_run_id(const plan *p)
+{
+	if (p->resume.run_id)
+		return p->resume.run_id;
+	uint64_t id = agreed_random();
 	return id ? id : 1;
 }
 
@@ -499,13 +505,7 @@ static int checkpoint_place(loop *l, const plan *p, const options *o, l3d_err *e
 	if (l->ckpt != p->ckpt_path)
 		return comm_agree(l3d_fail(err, rc ? rc : L3D_ERR_CANTCREAT, "%s",
 					   why.msg), err);
-	uint64_t id = 0;
-	if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id)
-		id = p->run_id ^ (uint64_t)time(NULL) ^ (uint64_t)clock();
-	id = comm_rank() == 0 ? id : 0;
-	id = (uint64_t)comm_max((double)(id >> 32)) << 32 |
-	     (uint64_t)comm_max((double)(id & 0xffffffffu));
-	if (outputs_checkpoint_beside(p->ckpt_path, id, l->ckpt_beside,
+	if (outputs_checkpoint_beside(p->ckpt_path, agreed_random(), l->ckpt_beside,
 				      sizeof l->ckpt_beside) != 0)
 		return comm_agree(l3d_fail(err, rc ? rc : L3D_ERR_CANTCREAT, "%s",
 					   why.msg), err);
@@ -557,11 +557,11 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 
 /* The message of a run stopped by a signal or --max-time (rc), naming
  * where its checkpoint is. */
-static int stopped(const loop *l, int rc, l3d_err *err)
+static int stopped(const loop *l, int rc, int signo, l3d_err *err)
 {
 	if (rc == L3D_ERR_INTERRUPTED)
 		return l3d_fail(err, rc, "interrupted by signal %d at generation %" PRIu64
-				"; checkpoint in %s", (int)stop_signal, l->gen, l->ckpt);
+				"; checkpoint in %s", signo, l->gen, l->ckpt);
 	return l3d_fail(err, rc, "stopped by --max-time at generation %" PRIu64
 			"; resume with the checkpoint %s as input", l->gen, l->ckpt);
 }
@@ -571,10 +571,10 @@ static int stopped(const loop *l, int rc, l3d_err *err)
 static int stop_reason(const loop *l, const plan *p, l3d_err *err)
 {
 	if (stop_signal)
-		return stopped(l, L3D_ERR_INTERRUPTED, err);
+		return stopped(l, L3D_ERR_INTERRUPTED, (int)stop_signal, err);
 	double margin = 2 * l->chunk_cost + 1.5 * l->ckpt_cost + 0.05;
 	if (p->max_time > 0 && l3d_seconds() - l->t0 + margin >= p->max_time)
-		return stopped(l, L3D_ERR_STOPPED, err);
+		return stopped(l, L3D_ERR_STOPPED, 0, err);
 	return L3D_OK;
 }
 
@@ -618,30 +618,14 @@ static int advance(loop *l, const plan *p, engine_stats *st, bool *logged,
 	return rc;
 }
 
-/* Stop for `rc` (a stop_reason()): write the checkpoint. */
-/* The stop message names the checkpoint where it went (checkpoint_place
- * may have moved it while writing it): `from`, at its end, becomes `to`. */
-static void moved(l3d_err *err, const char *from, const char *to)
-{
-	char *at = strstr(err->msg, from), *next;
-	while (at && (next = strstr(at + 1, from)) != NULL)
-		at = next;
-	if (!at)
-		return;
-	char tail[sizeof err->msg];
-	snprintf(tail, sizeof tail, "%s", at + strlen(from));
-	snprintf(at, sizeof err->msg - (size_t)(at - err->msg), "%s%s", to, tail);
-}
-
+/* Stop for `rc` (a stop_reason(), or a picture abandoned for a signal):
+ * write the checkpoint, then say where it went (checkpoint_place may have
+ * moved it).  Collective: the signal is the one some rank received. */
 static int stop_here(loop *l, const plan *p, const options *o, int rc, l3d_err *err)
 {
-	l3d_err cerr;
-	int crc = write_checkpoint(l, p, o, &cerr);
-	if (crc)
-		*err = cerr;
-	else if (l->ckpt != p->ckpt_path)
-		moved(err, p->ckpt_path, l->ckpt);
-	return crc ? crc : rc;
+	int signo = (int)comm_max((double)stop_signal);
+	int crc = write_checkpoint(l, p, o, err);
+	return crc ? crc : stopped(l, rc, signo, err);
 }
 
 /* A snapshot abandoned for a signal (its encoding stops between rows)
@@ -651,7 +635,6 @@ static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *
 {
 	if (rc != L3D_ERR_INTERRUPTED)
 		return rc;
-	stopped(l, rc, err);
 	return stop_here(l, p, o, rc, err);
 }
 

@@ -29,19 +29,61 @@ expect_exit 66 "missing log" -- "$PLOT" -o x.png missing.tsv
 expect_exit 66 "a directory as the log" -- "$PLOT" -o x.png .
 expect_err_line "is a directory" "a directory as the log: message"
 # A header with lines that are not a log's: refused by line, and a picture
-# already at OUT is kept (a picture replaces it only when finished).
+# already at OUT is kept, even with -f (a picture replaces it only when
+# finished).
 cp pop.png keep.png
 printf 'step\tpopulation\tbirths\tdeaths\n0\t5\t0\t0\nfoo\tbar\tbaz\tqux\n' >junk.tsv
-expect_exit 65 "a header over lines that are not a log's" -- "$PLOT" -o keep.png junk.tsv
+expect_exit 65 "a header over lines that are not a log's" -- "$PLOT" -f -o keep.png junk.tsv
 expect_err_line "junk.tsv: line 3 is not a log line" "bad lines: message"
 expect_same pop.png keep.png "bad lines: the existing picture"
 expect_exit 73 "an output in a missing directory" -- "$PLOT" -o nodir/x.png pop.tsv
 expect_err_line "nodir/x.png: cannot create" "missing directory: message"
 "$PLOT" -o UPPER.PNG pop.tsv && ok || fail "an upper-case extension"
 [ -z "$(ls -A | grep '^\.plot-log')" ] && ok || fail "temporary pictures left: $(ls -A)"
+# What is at OUT: refused without -f, replaced with it; a directory, a
+# link (to a directory or a file) or a FIFO never.
+expect_exit 73 "an existing picture without -f" -- "$PLOT" -o keep.png pop.tsv
+expect_err_line "keep.png: already exists" "an existing picture: message"
+expect_same pop.png keep.png "an existing picture without -f"
+printf 'step\tpopulation\tbirths\tdeaths\n0\t1\t0\t0\n1\t2\t1\t0\n' >two.tsv
+"$PLOT" -f -o keep.png two.tsv && ! cmp -s pop.png keep.png && ok || fail "-f replaces a picture"
+mkdir dir.png other
+expect_exit 73 "a directory at OUT" -- "$PLOT" -f -o dir.png pop.tsv
+expect_err_line "dir.png: is a directory" "a directory at OUT: message"
+ln -s other view.svg
+ln -s keep.png link.png
+expect_exit 73 "a link to a directory at OUT" -- "$PLOT" -f -o view.svg pop.tsv
+expect_exit 73 "a link to a picture at OUT" -- "$PLOT" -f -o link.png pop.tsv
+expect_err_line "link.png: is a symbolic link" "a link at OUT: message"
+[ -L link.png ] && [ -z "$(ls -A other)" ] && [ -z "$(ls -A dir.png)" ] && ok || fail "a link or directory at OUT was changed"
+# One generation, its last line without a newline: a picture, no warnings.
+printf 'step\tpopulation\tbirths\tdeaths\n0\t134\t0\t0' >one.tsv
+expect_exit 0 "a log of one generation without its newline" -- "$PLOT" -o one.png one.tsv
+[ -s one.png ] && [ ! -s "$T/err" ] && ok || fail "one generation: $(head -c 300 "$T/err")"
+# Empty input (the run that writes the log failed): said so.
+expect_exit 65 "an empty log" -- "$PLOT" -o e.png -
+expect_err_line "empty" "an empty log: message"
+expect_exit 64 "an unknown option" -- "$PLOT" --bogus pop.tsv
+expect_err_line "unknown option --bogus" "an unknown option: message"
+# The copy of a piped log lives in a directory of its own (mode 700) under
+# $TMPDIR, so that nothing another user puts there is written or read.
+mkdir tmpd
+mkfifo feed
+TMPDIR=$T/tmpd "$PLOT" -o piped.png - <feed &
+plotter=$!
+exec 7>feed
+sleep 1
+set -- tmpd/*
+[ $# -eq 1 ] && [ -d "$1" ] && [ "$(stat -c %a "$1")" = 700 ] && ok ||
+	fail "the temporary copy is not alone in a private directory: $(ls -la tmpd)"
+cat pop.tsv >&7
+exec 7>&-
+wait $plotter && [ -s piped.png ] && [ -z "$(ls -A tmpd)" ] && ok ||
+	fail "the piped plot: $(ls -A tmpd)"
 umask 027
 "$PLOT" -o mode.png pop.tsv || fail "plot with umask 027"
 [ "$(stat -c %a mode.png)" = 640 ] && ok || fail "the picture's mode is $(stat -c %a mode.png), umask 027"
 umask 022
 "$PLOT" --help >help.txt && grep -q '^Exit status' help.txt && ok || fail "--help: $(head -c 200 help.txt)"
+"$PLOT" -o x.png --help >help2.txt && cmp -s help.txt help2.txt && ok || fail "--help after an option"
 finish

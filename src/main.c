@@ -51,7 +51,9 @@ static void on_signal(int signo)
 	if (seen) {
 		outfile_abort_all();
 		say("stopped at once by a second signal ", signo,
-		    "; no result; finished files are kept, temporary ones removed\n");
+		    run_result_written()
+			    ? "; the result is written; finished files are kept, temporary ones removed\n"
+			    : "; no result; finished files are kept, temporary ones removed\n");
 		_exit(L3D_ERR_INTERRUPTED);
 	}
 	seen = 1;
@@ -167,13 +169,14 @@ int main(int argc, char **argv)
 			version();
 		return finish(L3D_OK, &err);
 	}
+	/* From here a signal ends the run with one line and status 130: a
+	 * configuration file read from a FIFO may wait for ever. */
+	install_signals();
 	/* Several -c files are read in order; a later one wins per key. */
 	for (int i = 0; rc == L3D_OK && i < o.nconfigs; i++)
 		rc = conffile_load(o.configs[i], &o, &err);
 	rc = comm_agree(rc, &err);
-	if (rc == L3D_OK) {
-		install_signals();
+	if (rc == L3D_OK)
 		rc = run(&o, &err);
-	}
 	return finish(rc, &err);
 }

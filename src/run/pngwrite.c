@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <png.h>
 #include <stdlib.h>
@@ -77,10 +78,11 @@ int pngw_begin(pngw **out_w, FILE *out, const char *name,
 		    int n_notes, l3d_err *err)
 {
 	*out_w = NULL;
-	if (width > PNGW_MAX_EDGE || height > PNGW_MAX_EDGE || !width || !height)
+	if (width > PNGW_MAX_EDGE || height > PNGW_MAX_EDGE || !width || !height ||
+	    (uint64_t)width * height > PNGW_MAX_PIXELS)
 		return l3d_fail(err, L3D_ERR_USAGE, "%s: a %ux%u picture is more than PNG "
-				"readers take (%u pixels a side)", name, width, height,
-				PNGW_MAX_EDGE);
+				"readers take (%u pixels a side, %" PRIu64 " in all)", name,
+				width, height, PNGW_MAX_EDGE, PNGW_MAX_PIXELS);
 	pngw *w = calloc(1, sizeof *w);
 	if (w)
 		w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_png_error,

@@ -23,7 +23,10 @@
  * bands of one picture may be put from different threads, one call at a
  * time, in order.  Pictures are at most PNGW_MAX_EDGE pixels a side:
  * libpng's default user limit, which it applies when writing and which
- * readers built on it apply when reading. */
+ * readers built on it apply when reading; and at most PNGW_MAX_PIXELS in
+ * all (2^27: 384 MiB of RGB, a second or two to encode), the area at
+ * which common readers start to refuse a picture as a decompression bomb,
+ * and which keeps the picture a stop lets finish short. */
 #ifndef LIFE3D_RUN_PNGWRITE_H
 #define LIFE3D_RUN_PNGWRITE_H
 
@@ -35,6 +38,7 @@
 #include "base/status.h"
 
 #define PNGW_MAX_EDGE 1000000u
+#define PNGW_MAX_PIXELS ((uint64_t)1 << 27)
 
 typedef struct pngw pngw;
 

@@ -25,7 +25,7 @@
  * there is nothing to save, and once the last step is done the result is
  * written to the end. */
 enum { PHASE_INPUT, PHASE_STEPS, PHASE_OUTPUT };
-static volatile sig_atomic_t stop_signal, checkpoint_requested, phase;
+static volatile sig_atomic_t stop_signal, checkpoint_requested, phase, result_written;
 /* A stop abandons the snapshot being developed only while the run steps:
  * once the last step is done, the last picture is finished too. */
 static volatile sig_atomic_t picture_stop;
@@ -43,6 +43,11 @@ bool run_request_stop(int signo)
 void run_request_checkpoint(void)
 {
 	checkpoint_requested = 1;
+}
+
+bool run_result_written(void)
+{
+	return result_written;
 }
 
 /* Everything decided before the first step. */
@@ -180,8 +185,9 @@ static int choose_steps(const options *o, plan *p, l3d_err *err)
 		if (o->steps > UINT64_MAX - p->first)
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"--steps %" PRIu64 ": %s is at generation %" PRIu64
-					", and the last is %" PRIu64, o->steps, p->src.name,
-					p->first, UINT64_MAX);
+					", and generations stop at %" PRIu64 " (at most %" PRIu64
+					" more steps)", o->steps, p->src.name, p->first,
+					UINT64_MAX, UINT64_MAX - p->first);
 		p->last = p->first + o->steps;
 		return L3D_OK;
 	}
@@ -805,6 +811,7 @@ int run(const options *o, l3d_err *err)
 	double t_steps = l3d_seconds();
 	if (!rc)
 		rc = write_result(&l, &p, o, err);
+	result_written = !rc;
 	if (!rc && o->verbose && comm_rank() == 0)
 		fprintf(stderr, "life3d: result %s (%s)\n",
 			outfile_is_stdout(o->output) ? "(stdout)" : o->output,

@@ -19,5 +19,8 @@ int run(const options *o, l3d_err *err);
  * A checkpoint request writes one and goes on. */
 bool run_request_stop(int signo);
 void run_request_checkpoint(void);
+/* Whether the result is in place (the run may still be finishing its
+ * last picture); safe to call from a signal handler. */
+bool run_result_written(void);
 
 #endif

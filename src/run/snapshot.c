@@ -57,6 +57,15 @@ static uint64_t longest_side(const snapshot_opts *o, const uint64_t n[3], uint64
 	return w > h ? w : h;
 }
 
+/* Whether a picture at `scale` is more than a PNG may hold: past
+ * PNGW_MAX_EDGE a side or PNGW_MAX_PIXELS in all. */
+static bool too_large(const snapshot_opts *o, const uint64_t n[3], uint64_t scale)
+{
+	uint64_t w, h;
+	picture_size(o, n, scale, &w, &h);
+	return w > PNGW_MAX_EDGE || h > PNGW_MAX_EDGE || w * h > PNGW_MAX_PIXELS;
+}
+
 /* The least scale that makes the long side at least `size`, but never
  * past what a PNG may hold where a smaller scale fits. */
 static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t size)
@@ -66,12 +75,12 @@ static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t 
 		s = longest >= size ? 1 : (size + longest - 1) / longest;
 		if (s > 1 && s * longest > PNGW_MAX_EDGE)
 			s = PNGW_MAX_EDGE / longest > 0 ? PNGW_MAX_EDGE / longest : 1;
-		return s;
+	} else {
+		while (longest < size && s < size)
+			longest = longest_side(o, n, ++s);
 	}
-	while (longest < size && s < size)
-		longest = longest_side(o, n, ++s);
-	while (s > 1 && longest > PNGW_MAX_EDGE)
-		longest = longest_side(o, n, --s);
+	while (s > 1 && too_large(o, n, s))
+		s--;
 	return s;
 }
 
@@ -139,13 +148,13 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 		o->max = axis_length(n, o->axis);
 	uint64_t w, h;
 	picture_size(o, n, o->scale, &w, &h);
-	if (w > PNGW_MAX_EDGE || h > PNGW_MAX_EDGE || o->scale > PNGW_MAX_EDGE)
+	if (o->scale > PNGW_MAX_EDGE || too_large(o, n, o->scale))
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"%s snapshots of a %" PRIu64 "x%" PRIu64 "x%" PRIu64
 				" universe at %" PRIu64 " pixel%s a cell would be %" PRIu64
-				"x%" PRIu64 " pixels; a PNG may have at most %u a side",
-				kind_names[o->kind], n[0], n[1], n[2], o->scale,
-				o->scale == 1 ? "" : "s", w, h, PNGW_MAX_EDGE);
+				"x%" PRIu64 " pixels; a PNG may have at most %u a side and %"
+				PRIu64 " in all", kind_names[o->kind], n[0], n[1], n[2], o->scale,
+				o->scale == 1 ? "" : "s", w, h, PNGW_MAX_EDGE, PNGW_MAX_PIXELS);
 	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2]};
 	uint64_t vw, vh;
 	grid_view_dims(&dims, o->axis, &vw, &vh);

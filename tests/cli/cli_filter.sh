@@ -42,7 +42,7 @@ done
 printf '\002\0\0\0\0\0\0\0\377\377\377\377\377\377\377\377\0\0\0\0\0\0\0\0' >last.bin
 "$LIFE3D" -q -n 0 -o last0.bin last.bin && ok || fail "no steps at the last generation"
 expect_exit 64 "a step past the last generation" -- "$LIFE3D" -q -n 1 -o last1.bin last.bin
-expect_err_line "last.bin is at generation 18446744073709551615" "a step past the last generation: message"
+expect_err_line "last.bin is at generation 18446744073709551615, and generations stop at 18446744073709551615 (at most 0 more steps)" "a step past the last generation: message"
 expect_absent last1.bin "a step past the last generation"
 
 # Existing files are not overwritten without -f; -f does.

@@ -111,13 +111,25 @@ printf 'snapshot_scale = 2;\n' >scale.conf
 set -- $("$TOOLS/pngsum" cs-000000.png)
 [ "$1 $2" = "20 20" ] && ok || fail "--snapshot-size over the file's snapshot_scale: $1 $2, expected 20 20"
 
-# Too large for a PNG (more than 1000000 pixels a side): refused before the
-# first step, no file written.
+# Too large for a PNG (more than 1000000 pixels a side, or 2^27 in all):
+# refused before the first step, no file written.
 expect_exit 64 "picture too wide" -- "$LIFE3D" -q -n 5 --snapshot-every 1 --snapshot-scale 200001 --snapshot-prefix huge- -o /dev/null four.rle3
 expect_err_line "1000000" "picture too wide: the limit in the message"
 expect_absent huge-000000.png "refused snapshot"
 expect_exit 64 "universe too wide for a PNG" -- "$LIFE3D" -q --random 1000001x1x1 -n 0 --snapshot-every 1 --snapshot-prefix huge- -o /dev/null
 expect_err_line "1000001x1 pixels.*1000000 a side" "universe too wide: message"
+expect_exit 64 "a picture of more than 2^27 pixels" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-scale 2318 --snapshot-prefix huge- -o /dev/null four.rle3
+expect_err_line "11590x11590 pixels.*134217728 in all" "a picture of more than 2^27 pixels: message"
+expect_absent huge-000000.png "a picture of more than 2^27 pixels"
+# --snapshot-size past the limits: the largest scale within them (5 x 2317
+# pixels a side, 134212225 in all).
+if [ -z "${LIFE3D_VALGRIND:-}" ]; then
+	"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-size 1000000 --snapshot-prefix most- -o /dev/null four.rle3 ||
+		fail "--snapshot-size 1000000"
+	set -- $("$TOOLS/pngsum" most-000000.png 2>/dev/null)
+	[ "$1 $2" = "11585 11585" ] && ok || fail "--snapshot-size 1000000 on 5x5x5: $1 $2, expected 11585 11585"
+	rm -f most-000000.png
+fi
 # ... but only when pictures are asked for.
 "$LIFE3D" -q --random 1000001x1x1 -n 2 -o /dev/null &&
 	ok || fail "a universe too wide for a PNG, with no snapshots"
@@ -158,7 +170,7 @@ expect_exit 73 "existing snapshot" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --sna
 # the run ends with a checkpoint and status 130 at once, and no partial
 # picture is left.  The run has reached generation 2 half a second on,
 # or generation 1 where it runs slowly (under valgrind).
-"$LIFE3D" -q --random 64 -n 2 --snapshot-every 1 --snapshot-scale 15000 --snapshot-prefix slow- \
+"$LIFE3D" -q --random 64 -n 2 --snapshot-every 1 --snapshot-scale 181 --snapshot-prefix slow- \
 	--checkpoint slow.ckpt.l3d -o /dev/null 2>slow.err &
 pid=$!
 i=0

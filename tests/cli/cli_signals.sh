@@ -208,5 +208,40 @@ kill -TERM $pid
 wait
 [ "$(cat l2.rc)" = 130 ] && ok || fail "second SIGTERM: exit $(cat l2.rc)"
 [ "$(wc -l <l2.err)" -eq 1 ] && grep -q "second signal" l2.err && ok || fail "second SIGTERM said: $(cat l2.err)"
+# A second signal once the result is written (the last picture, of 2^27
+# pixels, still being encoded): the line says the result is there, and it
+# is whole.
+"$LIFE3D" -q --threads 1 --random 16 -n 0 --snapshot-every 1 --snapshot-size 1000000 \
+	--snapshot-prefix big- -o r2.l3d 2>r2.err &
+pid=$!
+i=0
+while [ ! -e r2.l3d ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i + 1)); done
+kill -TERM $pid
+sleep 0.05
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ "$rc" = 0 ]; then
+	echo "$name: the last picture was finished before the signals: not checked"
+else
+	[ "$rc" = 130 ] && [ "$(wc -l <r2.err)" -eq 1 ] && grep -q "second signal 15; the result is written" r2.err &&
+		ok || fail "a second SIGTERM after the result: exit $rc: $(cat r2.err)"
+	"$LIFE3D" -q -n 0 -o /dev/null r2.l3d && ok || fail "a second SIGTERM after the result: r2.l3d"
+fi
+rm -f big-*.png
+# A signal while a configuration file is read from a FIFO no one writes:
+# one line, status 130.
+mkfifo conf.fifo
+printf '@include "conf.fifo"\n' >fifo.conf
+"$LIFE3D" -q -c fifo.conf --random 4 -o fifo.l3d 2>fifo.err &
+pid=$!
+ready $pid
+sleep 0.2
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" = 130 ] && [ "$(wc -l <fifo.err)" -eq 1 ] && grep -q "signal 15" fifo.err && ok ||
+	fail "SIGTERM while a configuration file is read from a FIFO: exit $rc: $(cat fifo.err)"
+expect_absent fifo.l3d "SIGTERM while reading the configuration"
 no_tmp "signals"
 finish

@@ -171,14 +171,17 @@ static int set_string(options *o, const opt_desc *d, const char *value,
 	return option_set_text(o, d, copy, ORIGIN_CONFIG, where, err);
 }
 
+enum { INT_OK, INT_NOT, INT_TOO_LARGE };
+
 /* An integer as written (decimal or 0x hex, libconfig's L or LL suffix
  * dropped) as decimal text for option_set_text, which then reads all 64
- * bits and names a value too large as written.  False when it is not. */
-static bool integer_text(const char *raw, char *dec, size_t size)
+ * bits and names a decimal value too large as written.  INT_TOO_LARGE: a
+ * hex one past 64 bits; INT_NOT: not an integer. */
+static int integer_text(const char *raw, char *dec, size_t size)
 {
 	size_t n = strlen(raw);
 	if (n >= size)
-		return false;
+		return INT_NOT;
 	memcpy(dec, raw, n + 1);
 	while (n > 0 && dec[n - 1] == 'L')
 		dec[--n] = '\0';
@@ -188,13 +191,13 @@ static bool integer_text(const char *raw, char *dec, size_t size)
 		errno = 0;
 		unsigned long long v = strtoull(digits + 2, &end, 16);
 		if (errno || *end || end == digits + 2 || *dec == '-')
-			return errno == ERANGE;     /* too large: say so as written */
+			return errno == ERANGE && !*end && *dec != '-' ? INT_TOO_LARGE : INT_NOT;
 		snprintf(dec, size, "%llu", v);
-		return true;
+		return INT_OK;
 	}
 	if (*dec == '+')
 		memmove(dec, dec + 1, n);
-	return true;
+	return INT_OK;
 }
 
 /* libconfig 1.5 keeps an integer without L in 32 bits and clamps a larger
@@ -208,8 +211,13 @@ static int set_integer(options *o, const opt_desc *d, const config_setting_t *s,
 		return l3d_fail(err, L3D_ERR_CONFIG,
 				"%s: cannot read the value as written; put it after "
 				"'%s =' on the key's line", where, config_setting_name(s));
-	if (!integer_text(raw, dec, sizeof dec))
+	switch (integer_text(raw, dec, sizeof dec)) {
+	case INT_TOO_LARGE:
+		return option_too_large(d, where, raw, err);
+	case INT_NOT:
 		snprintf(dec, sizeof dec, "%s", raw);
+		break;
+	}
 	return option_set_text(o, d, dec, ORIGIN_CONFIG, where, err);
 }
 
@@ -291,14 +299,7 @@ static int load_include(const char *from, const conf_include *inc, int depth,
 	const char *kept_path = keep_string(path);
 	if (!kept_path)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", from);
-	int rc = load_file(kept_path, depth + 1, from, inc, o, err);
-	if (rc == L3D_ERR_NOINPUT || rc == L3D_ERR_IO) {
-		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg);
-		rc = l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include \"%s\": %s",
-			      from, inc->line, inc->name, why);
-	}
-	return rc;
+	return load_file(kept_path, depth + 1, from, inc, o, err);
 }
 
 /* The settings of a file in order, each @include's where it stands. */
@@ -372,19 +373,25 @@ static int read_text(const char *path, int depth, const char *from,
 		     const conf_include *inc, conftext *t, l3d_err *err)
 {
 	FILE *f = open_config(path, err);
-	if (!f)
-		return err ? err->code : L3D_ERR_NOINPUT;
-	const char *kind = universe_format(f);
-	int rc = !kind ? conftext_read(f, path, t, err)
-		 : depth ? l3d_fail(err, L3D_ERR_CONFIG,
-				    "%s:%d: @include \"%s\": a universe (%s format), "
-				    "not a configuration file", from, inc->line,
-				    inc->name, kind)
+	const char *kind = f ? universe_format(f) : NULL;
+	int rc = !f ? err->code
+		 : !kind ? conftext_read(f, path, t, err)
+		 : depth ? l3d_fail(err, L3D_ERR_CONFIG, "a universe (%s format), "
+				    "not a configuration file", kind)
 		 : l3d_fail(err, L3D_ERR_CONFIG,
 			    "%s: a universe (%s format), not a configuration file: "
 			    "-c takes settings; give a universe as INPUT "
 			    "(life3d [OPTION]... %s)", path, kind, path);
-	fclose(f);
+	if (f)
+		fclose(f);
+	/* An included file that cannot be read as text is the including
+	 * file's error, at its @include. */
+	if (depth && (rc == L3D_ERR_NOINPUT || rc == L3D_ERR_IO || rc == L3D_ERR_CONFIG)) {
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		rc = l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include \"%s\": %s", from,
+			      inc->line, inc->name, why);
+	}
 	return rc;
 }
 

@@ -182,8 +182,7 @@ static int out_of_range(const opt_desc *d, const char *where, const char *text,
 			where, text, d->min, d->max);
 }
 
-/* A whole number past 64 bits: named as written, with the most there is. */
-static int too_large(const opt_desc *d, const char *where, const char *text,
+int option_too_large(const opt_desc *d, const char *where, const char *text,
 		     l3d_err *err)
 {
 	if (d->max >= U64MAX)
@@ -355,7 +354,7 @@ int option_set_text(options *o, const opt_desc *d, const char *text,
 		errno = 0;
 		unsigned long long v = strtoull(text, &end, 10);
 		if (errno == ERANGE && !*end)
-			return too_large(d, where, text, err);
+			return option_too_large(d, where, text, err);
 		if (errno || *end || (double)v < d->min || (double)v > d->max)
 			return out_of_range(d, where, text, err);
 		*(uint64_t *)field(o, d) = v;

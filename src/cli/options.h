@@ -115,6 +115,10 @@ const char *option_key(const opt_desc *d, char *buf, size_t size);
  * Errors: L3D_ERR_USAGE. */
 int option_set_text(options *o, const opt_desc *d, const char *text,
 		    opt_origin origin, const char *where, l3d_err *err);
+/* The message for `text`, a whole number past 64 bits as written (a
+ * configuration file's hex too), with the most option d takes. */
+int option_too_large(const opt_desc *d, const char *where, const char *text,
+		     l3d_err *err);
 /* Typed setters for config values; same validation. */
 int option_set_uint(options *o, const opt_desc *d, long long v,
 		    opt_origin origin, const char *where, l3d_err *err);

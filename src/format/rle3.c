@@ -190,11 +190,15 @@ static int parse_pattern_line(const char *name, uint64_t lineno, char *line,
 	char *save = NULL, *tok[4];
 	for (int i = 0; i < 4; i++) {
 		tok[i] = strtok_r(i ? NULL : line, " \t", &save);
-		if (!tok[i] || strncmp(tok[i], keys[i], strlen(keys[i])) != 0 ||
-		    (i < 3 && !parse_u64(tok[i] + 2, strlen(tok[i] + 2), &h->extent[i])))
+		if (!tok[i] || strncmp(tok[i], keys[i], strlen(keys[i])) != 0)
 			return l3d_fail(err, L3D_ERR_DATA,
 					"%s:%llu: expected 'x=W y=H z=D rule=R'", name,
 					(unsigned long long)lineno);
+		if (i < 3 && !parse_u64(tok[i] + 2, strlen(tok[i] + 2), &h->extent[i]))
+			return l3d_fail(err, L3D_ERR_DATA,
+					"%s:%llu: '%s': expected a whole number below 2^64 "
+					"(the line is 'x=W y=H z=D rule=R', blanks between)", name,
+					(unsigned long long)lineno, tok[i]);
 	}
 	if (strtok_r(NULL, " \t", &save))
 		return l3d_fail(err, L3D_ERR_DATA,

@@ -122,6 +122,10 @@ printf 'random = "6";\nsteps = 99999999999999999999999;\n' >huge.conf
 expect_exit 78 "a value past 64 bits" -- "$LIFE3D" -c huge.conf -o huge.l3d
 expect_err_line "^life3d: huge.conf:2: steps: '99999999999999999999999' is too large (at most 18446744073709551615)$" \
 	"a value past 64 bits is named"
+printf 'random = "6";\nsteps = 0x1FFFFFFFFFFFFFFFF;\n' >hexhuge.conf
+expect_exit 78 "a hex value past 64 bits" -- "$LIFE3D" -c hexhuge.conf -o huge.l3d
+expect_err_line "^life3d: hexhuge.conf:2: steps: '0x1FFFFFFFFFFFFFFFF' is too large (at most 18446744073709551615)$" \
+	"a hex value past 64 bits is named"
 printf 'steps =\n  -3; # below zero\n' >neg.conf
 expect_exit 78 "a negative count" -- "$LIFE3D" -c neg.conf --random 4 -o neg.l3d
 expect_err_line "neg.conf:1: steps: '-3' is not a whole number >= 0" "a negative count is named"
@@ -167,6 +171,9 @@ mkdir -p adir || exit 99
 printf 'steps = 1;\n@include "adir"\n' >dir.conf
 expect_exit 78 "@include of a directory" -- "$LIFE3D" -c dir.conf --random 4 -o dir.l3d
 expect_err_line "^life3d: dir.conf:2: @include \"adir\": adir: cannot open: Is a directory$" "@include of a directory"
+printf '@include "/dev/zero"\n' >zero.conf
+expect_exit 78 "@include of /dev/zero" -- "$LIFE3D" -c zero.conf --random 4 -o /dev/null
+expect_err_line "^life3d: zero.conf:1: @include \"/dev/zero\": /dev/zero: over 16 MiB" "@include of /dev/zero: at its line"
 printf '\n\n@include "deeper/none.conf"\n' >inc/miss.conf
 expect_exit 78 "@include of a missing file" -- "$LIFE3D" -c inc/miss.conf --random 4 -o miss.l3d
 expect_err_line "^life3d: inc/miss.conf:3: @include \"deeper/none.conf\": inc/deeper/none.conf: cannot open: No such file or directory$" \

@@ -705,6 +705,13 @@ START_TEST(test_rle3_errors)
 	expect_rle3_failure("3D version=1 size=4\nx=5 y=1 z=1 rule=B6/S567\no!\n",
 			    "does not fit");
 	expect_rle3_failure("3D version=1 size=4\nx=2, y=1, z=1, rule=B6/S567\no!\n",
+			    "bad.input:2: 'x=2,': expected a whole number below 2^64 "
+			    "(the line is 'x=W y=H z=D rule=R', blanks between)");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=-1 z=1 rule=B6/S567\no!\n",
+			    "bad.input:2: 'y=-1': expected a whole number");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=18446744073709551616 rule=B6/S567\no!\n",
+			    "bad.input:2: 'z=18446744073709551616': expected a whole number below 2^64");
+	expect_rle3_failure("3D version=1 size=4\ny=2 x=1 z=1 rule=B6/S567\no!\n",
 			    "bad.input:2: expected 'x=W y=H z=D rule=R'");
 	expect_rle3_failure("3D version=1 size=4\nbo$o!\n", "expected 'x=W");
 	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6F\no!\n",

@@ -135,24 +135,11 @@ typedef struct FN(zrow) {
 	V c, dn, up;
 } FN(zrow);
 
-ALWAYS_INLINE FN(zrow) FN(zrow_at)(const uint64_t *row, const FN(chunk) *k,
-				   const bool whole, const bool packed)
+/* The row vector `cur` and its copies shifted along z, given the words
+ * before and after each of its words (prev, next). */
+ALWAYS_INLINE FN(zrow) FN(zshift)(V cur, V prev, V next, const FN(chunk) *k,
+				  const bool whole)
 {
-	V cur = *(const VU *)(row + k->off);
-	V prev, next;
-#if VL == 1
-	prev = row[k->before];
-	next = row[k->after];
-	(void)packed;
-#else
-	if (packed) {
-		prev = __builtin_shuffle(cur, k->prev_idx);
-		next = __builtin_shuffle(cur, k->next_idx);
-	} else {
-		prev = __builtin_shuffle(cur, VSPLAT(row[k->before]), PREV_IDX);
-		next = __builtin_shuffle(cur, VSPLAT(row[k->after]), NEXT_IDX);
-	}
-#endif
 	FN(zrow) r = {cur, cur, cur};
 	if (whole) {
 		r.dn = VSHLD1(cur, prev);
@@ -162,6 +149,69 @@ ALWAYS_INLINE FN(zrow) FN(zrow_at)(const uint64_t *row, const FN(chunk) *k,
 		r.up = (cur >> 1) | (next << k->shift_after);
 	}
 	return r;
+}
+
+/* The words before and after each word of the row vector `cur`: within
+ * the vector (packed short rows), else `before` and `after` (the words
+ * around the vector in its row) shuffled in. */
+ALWAYS_INLINE void FN(zsides)(V cur, uint64_t before, uint64_t after, const FN(chunk) *k,
+			      const bool packed, V *prev, V *next)
+{
+#if VL == 1
+	(void)cur, (void)k, (void)packed;
+	*prev = before;
+	*next = after;
+#else
+	if (packed) {
+		(void)before, (void)after;
+		*prev = __builtin_shuffle(cur, k->prev_idx);
+		*next = __builtin_shuffle(cur, k->next_idx);
+	} else {
+		*prev = __builtin_shuffle(cur, VSPLAT(before), PREV_IDX);
+		*next = __builtin_shuffle(cur, VSPLAT(after), NEXT_IDX);
+	}
+#endif
+}
+
+/* The words of a row around the vector at k->off (packed rows need none:
+ * 0, never read). */
+ALWAYS_INLINE uint64_t FN(word_before)(const uint64_t *row, const FN(chunk) *k,
+				       const bool packed)
+{
+	return VL > 1 && packed ? 0 : row[k->before];
+}
+
+ALWAYS_INLINE uint64_t FN(word_after)(const uint64_t *row, const FN(chunk) *k,
+				      const bool packed)
+{
+	return VL > 1 && packed ? 0 : row[k->after];
+}
+
+ALWAYS_INLINE FN(zrow) FN(zrow_at)(const uint64_t *row, const FN(chunk) *k,
+				   const bool whole, const bool packed)
+{
+	V cur = *(const VU *)(row + k->off), prev, next;
+	FN(zsides)(cur, FN(word_before)(row, k, packed), FN(word_after)(row, k, packed), k,
+		   packed, &prev, &next);
+	return FN(zshift)(cur, prev, next, k, whole);
+}
+
+/* Two rows a and b summed before they are shifted: the sum's two bit
+ * planes s0 = a ^ b and s1 = a & b, each with its z-shifted copies, so
+ * that a.dn + a.up + b.dn + b.up is s0.dn + s0.up + 2 (s1.dn + s1.up)
+ * without the shifted rows of a and b. */
+ALWAYS_INLINE void FN(zrow_pair)(const uint64_t *a, const uint64_t *b, const FN(chunk) *k,
+				 const bool whole, const bool packed, FN(zrow) *s0,
+				 FN(zrow) *s1)
+{
+	V x = *(const VU *)(a + k->off), y = *(const VU *)(b + k->off);
+	uint64_t xb = FN(word_before)(a, k, packed), yb = FN(word_before)(b, k, packed);
+	uint64_t xa = FN(word_after)(a, k, packed), ya = FN(word_after)(b, k, packed);
+	V p0, n0, p1, n1;
+	FN(zsides)(x ^ y, xb ^ yb, xa ^ ya, k, packed, &p0, &n0);
+	FN(zsides)(x & y, xb & yb, xa & ya, k, packed, &p1, &n1);
+	*s0 = FN(zshift)(x ^ y, p0, n0, k, whole);
+	*s1 = FN(zshift)(x & y, p1, n1, k, whole);
 }
 
 /* Z: the sum of each cell and its two z neighbours in one row, as two

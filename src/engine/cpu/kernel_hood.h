@@ -163,6 +163,8 @@ ALWAYS_INLINE bool FN(face_pair)(const cpu_plan *p, const FN(chunk) *k,
  *      m = lo.dn + lo.up + hi.dn + hi.up (0..4);
  *   H: a = mid.c + mid.up + hi.c (0..3), b = mid.c + mid.dn + lo.c (0..3),
  *      m = lo.c + hi.c + mid.dn + mid.up + hi.dn + lo.up (0..6).
+ * C's a and E's m sum lo and hi before the z shifts (zrow_pair): the
+ * sum's two bit planes are shifted instead of the two rows.
  * The window is three rows of parts, not 27 vectors of rows.  The parts
  * are named fields, every one set (zero where a neighbourhood has none),
  * which keeps them in registers. */
@@ -183,22 +185,26 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 				      const FN(chunk) *k, const int hood, const bool whole,
 				      const bool packed)
 {
-	FN(zrow) lo = FN(zrow_at)(in[0] + at, k, whole, packed);
-	FN(zrow) hi = FN(zrow_at)(in[2] + at, k, whole, packed);
 	V z = VSPLAT(0);
 	FN(parts) q = {z, z, z, z, z, z, z, z};
-	V l0 = lo.dn ^ lo.up, l1 = lo.dn & lo.up, h0 = hi.dn ^ hi.up, h1 = hi.dn & hi.up;
-	if (hood == RULE_CORNER) {
-		FN(add22)(l0, l1, h0, h1, &q.a0, &q.a1, &q.a2);
+	if (hood == RULE_CORNER || hood == RULE_EDGE) {
+		/* lo + hi (s1 s0) summed before the shifts: their four z
+		 * neighbours are (s1 s0).dn + (s1 s0).up. */
+		FN(zrow) s0, s1;
+		FN(zrow_pair)(in[0] + at, in[2] + at, k, whole, packed, &s0, &s1);
+		V *t0 = hood == RULE_CORNER ? &q.a0 : &q.m0;
+		V *t1 = hood == RULE_CORNER ? &q.a1 : &q.m1;
+		V *t2 = hood == RULE_CORNER ? &q.a2 : &q.m2;
+		FN(add22)(s0.dn, s1.dn, s0.up, s1.up, t0, t1, t2);
+		if (hood == RULE_CORNER)
+			return q;
+		FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
+		FN(add22)(s0.c, s1.c, mid.dn ^ mid.up, mid.dn & mid.up, &q.a0, &q.a1, &q.a2);
 		return q;
 	}
+	FN(zrow) lo = FN(zrow_at)(in[0] + at, k, whole, packed);
+	FN(zrow) hi = FN(zrow_at)(in[2] + at, k, whole, packed);
 	FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
-	if (hood == RULE_EDGE) {
-		FN(add22)(lo.c ^ hi.c, lo.c & hi.c, mid.dn ^ mid.up, mid.dn & mid.up, &q.a0,
-			  &q.a1, &q.a2);
-		FN(add22)(l0, l1, h0, h1, &q.m0, &q.m1, &q.m2);
-		return q;
-	}
 	q.a0 = TL(mid.c, mid.up, hi.c, TXOR3);
 	q.a1 = TL(mid.c, mid.up, hi.c, TMAJ);
 	q.b0 = TL(mid.c, mid.dn, lo.c, TXOR3);

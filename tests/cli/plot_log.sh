@@ -72,7 +72,8 @@ mkfifo feed
 TMPDIR=$T/tmpd "$PLOT" -o piped.png - <feed &
 plotter=$!
 exec 7>feed
-sleep 1
+i=0
+while [ -z "$(ls -A tmpd)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 set -- tmpd/*
 [ $# -eq 1 ] && [ -d "$1" ] && [ "$(stat -c %a "$1")" = 700 ] && ok ||
 	fail "the temporary copy is not alone in a private directory: $(ls -la tmpd)"

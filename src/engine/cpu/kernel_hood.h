@@ -192,12 +192,13 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 		 * neighbours are (s1 s0).dn + (s1 s0).up. */
 		FN(zrow) s0, s1;
 		FN(zrow_pair)(in[0] + at, in[2] + at, k, whole, packed, &s0, &s1);
-		V *t0 = hood == RULE_CORNER ? &q.a0 : &q.m0;
-		V *t1 = hood == RULE_CORNER ? &q.a1 : &q.m1;
-		V *t2 = hood == RULE_CORNER ? &q.a2 : &q.m2;
-		FN(add22)(s0.dn, s1.dn, s0.up, s1.up, t0, t1, t2);
-		if (hood == RULE_CORNER)
+		V n0, n1, n2;
+		FN(add22)(s0.dn, s1.dn, s0.up, s1.up, &n0, &n1, &n2);
+		if (hood == RULE_CORNER) {
+			q.a0 = n0, q.a1 = n1, q.a2 = n2;
 			return q;
+		}
+		q.m0 = n0, q.m1 = n1, q.m2 = n2;
 		FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
 		FN(add22)(s0.c, s1.c, mid.dn ^ mid.up, mid.dn & mid.up, &q.a0, &q.a1, &q.a2);
 		return q;

@@ -104,15 +104,20 @@ static int column(const cursor *c, const char *at)
 	return (int)(at - c->text) + 1;
 }
 
-/* "unexpected 'x' at column 6 (expected ...)", or "unexpected end". */
+/* "unexpected 'x' at column 6 (expected ...)", or "unexpected end".  At
+ * c->end, short of the text's end, is the neighbourhood letter. */
 static int unexpected(const cursor *c, const char *expected)
 {
 	unsigned char ch = (unsigned char)*c->p;
 	int col = column(c, c->p);
-	if (ch == '\0' || c->p == c->end)
+	if (ch == '\0')
 		return l3d_fail(c->err, L3D_ERR_USAGE,
 				"rule '%s': unexpected end at column %d (expected %s)",
 				c->text, col, expected);
+	if (c->p == c->end)
+		return l3d_fail(c->err, L3D_ERR_USAGE,
+				"rule '%s': unexpected '%c' at column %d (expected %s before "
+				"the neighbourhood letter)", c->text, ch, col, expected);
 	if (!isprint(ch))
 		return l3d_fail(c->err, L3D_ERR_USAGE,
 				"rule '%s': unexpected byte 0x%02x at column %d (expected %s)",
@@ -281,12 +286,16 @@ static int parse_bs_part(cursor *c, rule *r, bool *seen_b, bool *seen_s)
 	*seen = true;
 	c->p++;
 	uint32_t *mask = letter == 'B' ? &r->birth : &r->survive;
-	int rc = part_is_list(c->p) ? parse_list(c, mask) : parse_digits(c, mask);
-	if (rc)
+	bool list = part_is_list(c->p);
+	int rc = list ? parse_list(c, mask) : parse_digits(c, mask);
+	if (rc || *c->p == '/' || at_end(c))
 		return rc;
-	if (*c->p != '/' && !at_end(c))
-		return not_the_end(c, c->count_hint);
-	return L3D_OK;
+	/* What may follow: more counts, then '/' (the first part) or the
+	 * end (the second). */
+	char hint[96];
+	snprintf(hint, sizeof hint, "%s%s%s", c->count_hint, list ? ", ','" : "",
+		 *seen_b && *seen_s ? ", F, V, C, E, H or end of rule" : " or '/'");
+	return not_the_end(c, hint);
 }
 
 static int parse_bs(cursor *c, rule *r)
@@ -361,17 +370,19 @@ static int parse_golly(cursor *c, rule *r)
 {
 	int rc;
 	char hint[96];
-	snprintf(hint, sizeof hint, "%s, ',' or '/'", c->count_hint);
 	c->p += 2;
+	const char *survives = c->p;
 	if ((rc = parse_list(c, &r->survive)))
 		return rc;
+	/* A comma may follow a count, not open a list. */
+	snprintf(hint, sizeof hint, "%s%s or '/'", c->count_hint, c->p > survives ? ", ','" : "");
 	if (*c->p != '/' || at_end(c))
 		return unexpected(c, hint);
 	const char *births = ++c->p;
 	if ((rc = parse_list(c, &r->birth)))
 		return rc;
-	snprintf(hint, sizeof hint, "%s, ',', F, V, C, E, H or end of rule",
-		 c->count_hint);
+	snprintf(hint, sizeof hint, "%s%s, F, V, C, E, H or end of rule", c->count_hint,
+		 c->p > births ? ", ','" : "");
 	if (!at_end(c))
 		return not_the_end(c, hint);
 	if (r->birth & 1u)

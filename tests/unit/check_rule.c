@@ -214,7 +214,12 @@ static void expect_error(const char *text, const char *needle)
 START_TEST(test_errors)
 {
 	expect_error("B6/S5x7",
-		     "rule 'B6/S5x7': unexpected 'x' at column 6 (expected a count 0..26)");
+		     "rule 'B6/S5x7': unexpected 'x' at column 6 (expected a count 0..26, F, V, "
+		     "C, E, H or end of rule)");
+	/* what is expected is what the parser takes there */
+	expect_error("B3S23", "unexpected 'S' at column 3 (expected a count 0..26 or '/')");
+	expect_error("B3,4S23", "unexpected 'S' at column 5 (expected a count 0..26, ',' or '/')");
+	expect_error("B6/S567 ", "unexpected ' ' at column 8 (expected a count 0..26, F, V, C, E, H or end of rule)");
 	expect_error("B6/S5..30", "rule 'B6/S5..30': count 30 at column 8 is over 26");
 	expect_error("", "empty rule");
 	expect_error("B6/B5", "duplicated B part at column 4");
@@ -259,7 +264,11 @@ START_TEST(test_errors)
 	expect_error("4555X", "unexpected 'X' at column 5 (expected F, V, C, E, H or end of rule");
 	expect_error("3D3/3HX", "text after the neighbourhood letter 'H' at column 6");
 	expect_error("B3/S3F ", "text after the neighbourhood letter 'F' at column 6");
-	expect_error("3DH", "unexpected end at column 3");
+	expect_error("3DH", "rule '3DH': unexpected 'H' at column 3 (expected a count 0..12 or '/' "
+			    "before the neighbourhood letter)");
+	expect_error("3D,5/6", "unexpected ',' at column 3 (expected a count 0..26 or '/')");
+	expect_error("3D5/,6", "unexpected ',' at column 5 (expected a count 0..26, F, V, C, E, H or end of rule)");
+	expect_error("3D5,/6", "unexpected '/' at column 5 (expected a count 0..26)");
 	expect_error("BB", "Golly's BusyBoxes rules (BB, BBW) are not supported");
 	expect_error("BusyBoxesW", "BusyBoxes rules");
 	expect_error("bbw", "BusyBoxes rules");

@@ -4,6 +4,7 @@
  * failure is one line on stderr, "life3d: <file>: <problem>", and an exit
  * status from status.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,28 @@ static void on_usr1(int signo)
 	run_request_checkpoint();
 }
 
+/* A second SIGXCPU comes every second past a soft CPU limit: only the
+ * first one asks for the stop. */
+static void on_xcpu(int signo)
+{
+	static volatile sig_atomic_t seen;
+	if (!seen) {
+		seen = 1;
+		on_signal(signo);
+	}
+}
+
+/* A SIGHUP that the caller set to be ignored (nohup) stays ignored.
+ * (SIGINT is caught in any case: a shell without job control ignores it
+ * for its background jobs, and kill -INT must still stop them.) */
+static void catch_unless_ignored(int signo, const struct sigaction *sa)
+{
+	struct sigaction old;
+	if (sigaction(signo, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	sigaction(signo, sa, NULL);
+}
+
 /* SA_RESTART: a signal that only sets a flag must not make a read from a
  * pipe or a write to a slow reader fail with EINTR; the run looks at the
  * flags between steps.  (The opening of a FIFO is never left waiting on a
@@ -94,10 +117,15 @@ static void install_signals(void)
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaddset(&sa.sa_mask, SIGXCPU);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* Batch systems and a closing terminal send SIGHUP: stop as cleanly. */
-	sigaction(SIGHUP, &sa, NULL);
+	catch_unless_ignored(SIGHUP, &sa);
+	/* A CPU time limit (ulimit -t, a batch system's) warns with SIGXCPU
+	 * before it kills: stop as cleanly, with a checkpoint. */
+	sa.sa_handler = on_xcpu;
+	sigaction(SIGXCPU, &sa, NULL);
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
 	/* Past a file size limit, fail the write (EFBIG) and report it,
@@ -107,6 +135,25 @@ static void install_signals(void)
 	 * reported, and the temporaries are removed, instead of a kill that
 	 * leaves them behind. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* A standard descriptor the caller closed (2>&-) would be taken by the
+ * next file opened, a log or a checkpoint, and messages or the result
+ * would go into that file.  Each is held open on /dev/null instead, and a
+ * closed standard output is refused as an output (outfile.h). */
+static void hold_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int nul = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+		if (nul >= 0 && nul != fd) {
+			dup2(nul, fd);
+			close(nul);
+		}
+		if (fd == STDOUT_FILENO)
+			outfile_mark_stdout_closed();
+	}
 }
 
 static void version(void)
@@ -156,9 +203,12 @@ int main(int argc, char **argv)
 {
 	options o;
 	l3d_err err = {0, ""};
+	hold_std_fds();
 	comm_init(&argc, &argv);
 	options_init(&o);
 	int rc = cli_parse(argc, argv, &o, &err);
+	if (rc == L3D_OK && (o.help || o.version) && outfile_stdout_is_closed())
+		rc = l3d_fail(&err, L3D_ERR_IO, "(stdout): standard output is closed");
 	if (rc == L3D_OK && o.help) {
 		if (comm_rank() == 0)
 			cli_help(stdout);
@@ -172,6 +222,8 @@ int main(int argc, char **argv)
 	/* From here a signal ends the run with one line and status 130: a
 	 * configuration file read from a FIFO may wait for ever. */
 	install_signals();
+	if (rc == L3D_OK)
+		rc = cli_check_environment(&err);
 	/* Several -c files are read in order; a later one wins per key. */
 	for (int i = 0; rc == L3D_OK && i < o.nconfigs; i++)
 		rc = conffile_load(o.configs[i], &o, &err);

@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -116,6 +118,18 @@ static const char *foreign_link(const char *path, char *buf, size_t size)
 	return NULL;
 }
 
+static bool stdout_closed;
+
+void outfile_mark_stdout_closed(void)
+{
+	stdout_closed = true;
+}
+
+bool outfile_stdout_is_closed(void)
+{
+	return stdout_closed;
+}
+
 int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 		    l3d_err *err)
 {
@@ -124,7 +138,10 @@ int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 	*kind = OUTFILE_NEW;
 	if (outfile_is_stdout(path)) {
 		*kind = OUTFILE_STDOUT;
-		return L3D_OK;
+		return stdout_closed ? l3d_fail(err, L3D_ERR_CANTCREAT,
+						"(stdout): standard output is closed; "
+						"nothing can be written there")
+				     : L3D_OK;
 	}
 	if (*path && foreign_link(path, lbuf, sizeof lbuf))
 		return l3d_fail(err, L3D_ERR_CANTCREAT,
@@ -179,6 +196,21 @@ static int tmp_name(const char *path, char *buf, size_t size)
 	int n = snprintf(buf, size, "%.*s.%s.life3d-%ld-XXXXXX.tmp",
 			 (int)(base - path), path, base, (long)getpid());
 	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+void outfile_remove_kept(const char *path)
+{
+	char pattern[PATH_MAX + 64];
+	glob_t g;
+	int n = tmp_name(path, pattern, sizeof pattern);
+	if (n < 10)
+		return;
+	memcpy(pattern + n - 10, "??????.tmp", 10);
+	if (glob(pattern, GLOB_NOSORT | GLOB_NOESCAPE, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		unlink(g.gl_pathv[i]);
+	globfree(&g);
 }
 
 int outfile_check_place(const char *path, l3d_err *err)
@@ -276,6 +308,28 @@ static int rename_new(const char *from, const char *to)
 	return 0;
 }
 
+int outfile_fresh(const char *path, int *fd, l3d_err *err)
+{
+	char tmp[PATH_MAX + 64];
+	if (tmp_name(path, tmp, sizeof tmp) < 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: name too long", path);
+	*fd = mkostemps(tmp, 4, O_CLOEXEC);
+	if (*fd < 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s", path,
+				strerror(errno));
+	keep_mode(*fd, path, true);
+	flock(*fd, LOCK_EX | LOCK_NB);
+	if (rename(tmp, path) != 0) {
+		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot replace: %s", path,
+				  strerror(errno));
+		close(*fd);
+		*fd = -1;
+		unlink(tmp);
+		return rc;
+	}
+	return L3D_OK;
+}
+
 int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err)
 {
 	struct stat st;
@@ -330,6 +384,12 @@ static int open_tmp(outfile *o, const char *path, l3d_err *err)
 		return rc;
 	}
 	track(o->tmp, true);
+	struct stat st;
+	if (o->force && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		o->was = true;
+		o->was_dev = st.st_dev;
+		o->was_ino = st.st_ino;
+	}
 	keep_mode(fd, path, o->force);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
@@ -377,12 +437,52 @@ static int appeared(outfile *o, l3d_err *err)
 {
 	int rc = l3d_fail(err, L3D_ERR_CANTCREAT,
 			  "%s: created by someone else while life3d wrote it; not "
-			  "overwritten (use -f to overwrite); the result is in %s",
-			  o->name, o->tmp);
+			  "overwritten%s; the result is in %s", o->name,
+			  o->force ? "" : " (use -f to overwrite)", o->tmp);
 	track(o->tmp, false);
 	free(o->tmp);
 	o->tmp = NULL;
 	return rc;
+}
+
+/* The result is written and synced but cannot take its name (an
+ * immutable file, a directory that changed): keep it, and say where. */
+static int kept_aside(outfile *o, l3d_err *err)
+{
+	int rc = l3d_fail(err, L3D_ERR_CANTCREAT,
+			  "%s: cannot rename into place: %s; the result is in %s",
+			  o->name, strerror(errno), o->tmp);
+	track(o->tmp, false);
+	free(o->tmp);
+	o->tmp = NULL;
+	return rc;
+}
+
+/* The temporary to its name, replacing only the file that was there at
+ * open (force), else nothing: EEXIST when something else is there. */
+static int put_in_place(outfile *o)
+{
+	if (!o->was)
+		return rename_new(o->tmp, o->path);
+	/* From here the name may hold the old file: a signal must not
+	 * remove it. */
+	track(o->tmp, false);
+	if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) != 0) {
+		if (errno == ENOENT)         /* it went away meanwhile */
+			return rename_new(o->tmp, o->path);
+		if (errno == EINVAL || errno == ENOSYS)   /* no exchange here */
+			return rename(o->tmp, o->path);
+		return -1;
+	}
+	struct stat st;
+	if (lstat(o->tmp, &st) == 0 && st.st_dev == o->was_dev && st.st_ino == o->was_ino) {
+		unlink(o->tmp);
+		return 0;
+	}
+	/* Not the file that was there: it goes back, the result aside. */
+	renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE);
+	errno = EEXIST;
+	return -1;
 }
 
 int outfile_commit(outfile *o, l3d_err *err)
@@ -403,12 +503,10 @@ int outfile_commit(outfile *o, l3d_err *err)
 		rc = l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", o->name,
 			      strerror(errno));
 	o->f = NULL;
-	if (!rc && o->tmp &&
-	    (o->force ? rename(o->tmp, o->path) : rename_new(o->tmp, o->path)) != 0) {
+	if (!rc && o->tmp && put_in_place(o) != 0) {
 		if (errno == EEXIST)
 			return appeared(o, err);
-		rc = l3d_fail(err, L3D_ERR_IO, "%s: cannot rename into place: %s",
-			      o->name, strerror(errno));
+		return kept_aside(o, err);
 	}
 	if (rc) {
 		outfile_abort(o);

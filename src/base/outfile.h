@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "status.h"
 
@@ -22,7 +23,10 @@ typedef struct outfile {
 	const char *path;      /* as given; "-" for stdout */
 	const char *name;      /* for messages: the path or "(stdout)" */
 	char *tmp;             /* temporary path, NULL when written in place */
-	bool force;            /* may replace a file that exists at commit */
+	bool force;            /* may replace the file there at open */
+	bool was;              /* force: a regular file was there at open, */
+	dev_t was_dev;         /* this one */
+	ino_t was_ino;
 } outfile;
 
 /* What is at an output path, seen without following a link. */
@@ -33,10 +37,11 @@ typedef enum outfile_kind {
 	OUTFILE_STREAM           /* a FIFO or character device of ours */
 } outfile_kind;
 
-/* Classify `path`.  L3D_ERR_CANTCREAT for a regular file without `force`,
- * a symbolic link, a directory, a socket, a block device, a FIFO or device
- * of another user, a path through another user's directory link in a
- * shared directory, or a path that cannot be looked at. */
+/* Classify `path`.  L3D_ERR_CANTCREAT for a closed standard output, a
+ * regular file without `force`, a symbolic link, a directory, a socket, a
+ * block device, a FIFO or device of another user, a path through another
+ * user's directory link in a shared directory, or a path that cannot be
+ * looked at. */
 int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 		    l3d_err *err);
 
@@ -49,6 +54,13 @@ int outfile_check_place(const char *path, l3d_err *err);
  * (L3D_ERR_CANTCREAT).  Run before long work starts so a doomed run fails
  * in a second, not after hours. */
 int outfile_check(const char *path, bool force, bool binary, l3d_err *err);
+
+/* A new, empty file in place of the regular file at `path` (force, for a
+ * file written in place, such as a log): made beside it with its mode
+ * (and, for root, its owner), locked with flock(2), and renamed over it,
+ * so that a hard link to the old file keeps the old bytes.  *fd is open
+ * for writing.  L3D_ERR_CANTCREAT when it cannot be made or renamed. */
+int outfile_fresh(const char *path, int *fd, l3d_err *err);
 
 /* open(2) a FIFO or device found by outfile_inspect with `flags`, never
  * through a link, and only if it is still one of ours once open.  Opening
@@ -67,12 +79,20 @@ bool outfile_waiting_for_reader(void);
  * it, never writing through it. */
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err);
-/* Flush, sync and move into place.  L3D_ERR_IO on any failure (the
- * temporary is removed).  Without force, a file that appeared at the path
- * while the temporary was written is never replaced: L3D_ERR_CANTCREAT,
- * and the temporary is kept, under the name the message gives.  With
- * force, a replaced file's mode (and, for root, its owner) carry over. */
+/* Flush, sync and move into place.  L3D_ERR_IO on a write failure (the
+ * temporary is removed).  A file that appeared at the path while the
+ * temporary was written is never replaced, with or without force (which
+ * replaces only the file that was there at outfile_open: the two are
+ * swapped with RENAME_EXCHANGE and swapped back if what came out is not
+ * that one): L3D_ERR_CANTCREAT, and the temporary is kept, under the name
+ * the message gives; so it is when the rename itself fails (an immutable
+ * file).  With force, a replaced file's mode (and, for root, its owner)
+ * carry over. */
 int outfile_commit(outfile *o, l3d_err *err);
+/* Remove the temporaries of `path` that this process kept (outfile_commit
+ * says when), for a caller that writes the same data elsewhere instead. */
+void outfile_remove_kept(const char *path);
+
 /* Drop whatever was written (no-op after commit). */
 void outfile_abort(outfile *o);
 
@@ -88,5 +108,10 @@ void outfile_writeback(FILE *f);
 void outfile_abort_all(void);
 
 bool outfile_is_stdout(const char *path);
+
+/* Standard output was closed when the program started (>&-; main holds
+ * it on /dev/null): outfile_inspect refuses it then. */
+void outfile_mark_stdout_closed(void);
+bool outfile_stdout_is_closed(void);
 
 #endif

@@ -2,7 +2,9 @@
  * getopt and the configuration keys cannot drift apart. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void build_getopt(struct option *longs, char *shorts)
@@ -151,4 +153,41 @@ void cli_help(FILE *out)
 	      "69 engine unavailable, 73 cannot create output, 74 I/O error,\n"
 	      "75 stopped by --max-time, 78 bad config, 130 interrupted, 1 other failure.\n"
 	      "See life3d(1), life3d.conf(5) and life3d-formats(5).\n", out);
+}
+
+/* A whole number 1..2^30, all of the text. */
+static bool env_count(const char *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	return *v >= '0' && *v <= '9' && !*end && !errno && n >= 1 && n <= (1u << 30);
+}
+
+int cli_check_environment(l3d_err *err)
+{
+	static const struct {
+		const char *name, *words;   /* words: the values, else a count */
+	} vars[] = {
+		{"LIFE3D_SKIP", "0 1"},
+		{"LIFE3D_CPU_STREAM", "0 1"},
+		{"LIFE3D_CUDA_LAUNCH", "plain graph pdl"},
+		{"LIFE3D_CPU_TILE", NULL},
+		{"LIFE3D_HALO_DEPTH", NULL},
+	};
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i].name), *w = vars[i].words;
+		if (!v || !*v)
+			continue;
+		if (!w && !env_count(v))
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"%s: '%s' is not a whole number from 1 to 1073741824",
+					vars[i].name, v);
+		size_t n = strlen(v);
+		const char *at = w ? strstr(w, v) : NULL;
+		if (w && !(at && n && (at == w || at[-1] == ' ') && (!at[n] || at[n] == ' ')))
+			return l3d_fail(err, L3D_ERR_USAGE, "%s: '%s' is not one of: %s",
+					vars[i].name, v, w);
+	}
+	return L3D_OK;
 }

@@ -16,13 +16,14 @@
 #include "format/native.h"
 
 int outputs_default_checkpoint(const char *result, long pid, long time,
-			       char *buf, size_t size, l3d_err *err)
+			       char *buf, size_t size, bool *own, l3d_err *err)
 {
 	outfile_kind kind = OUTFILE_STDOUT;
 	if (!outfile_is_stdout(result) && outfile_inspect(result, true, &kind, NULL))
 		kind = OUTFILE_NEW;      /* refused later, as the result */
 	int n;
-	if (kind != OUTFILE_STDOUT && kind != OUTFILE_STREAM) {
+	*own = kind == OUTFILE_STDOUT || kind == OUTFILE_STREAM;
+	if (!*own) {
 		n = snprintf(buf, size, "%s.ckpt.l3d", result);
 	} else {
 		const char *tmp = getenv("TMPDIR");
@@ -119,7 +120,11 @@ static int check_snapshots(const run_outputs *r, l3d_err *err)
 	int n = snapshot_name(r->snap, r->last, path, sizeof path);
 	if (n < 0 || (size_t)n >= PATH_MAX)
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: name too long", r->snap->prefix);
-	int rc = outfile_check_place(path, err);
+	outfile_kind kind;
+	/* Through another user's link to a directory, as for every output. */
+	int rc = outfile_inspect(path, true, &kind, err);
+	if (!rc)
+		rc = outfile_check_place(path, err);
 	size_t dl = (size_t)(base_of(r->snap->prefix) - r->snap->prefix);
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%.*s", (int)dl, r->snap->prefix);
@@ -129,7 +134,6 @@ static int check_snapshots(const run_outputs *r, l3d_err *err)
 		uint64_t g;
 		if (!snap_name_gen(r, e->d_name, &g))
 			continue;
-		outfile_kind kind;
 		snprintf(path, sizeof path, "%.*s%s", (int)dl, r->snap->prefix, e->d_name);
 		rc = outfile_inspect(path, snapshot_may_replace(r->snap, path, g), &kind, err);
 	}

@@ -36,9 +36,10 @@ typedef struct run_outputs {
  * a result file; for standard output or a device, a name of this run
  * alone, life3d-PID-TIME.ckpt.l3d (the time in seconds since 1970), in the
  * current directory, or in $TMPDIR (else /tmp) where that cannot be
- * written.  `pid` and `time` are the run's (the same on every rank). */
+ * written.  `pid` and `time` are the run's (the same on every rank);
+ * *own says which of the two it is. */
 int outputs_default_checkpoint(const char *result, long pid, long time,
-			       char *buf, size_t size, l3d_err *err);
+			       char *buf, size_t size, bool *own, l3d_err *err);
 
 /* Everything above; L3D_ERR_CANTCREAT for a path that cannot be written,
  * L3D_ERR_USAGE for two outputs that are one file or an output that is

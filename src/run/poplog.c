@@ -120,35 +120,63 @@ static int cut_back(poplog *p, int fd, const run_stamp *st, uint64_t *last,
 	return L3D_OK;
 }
 
+/* open(2) a regular file at path, never through a link, and take its
+ * lock.  The log is written in place: two runs on one log (overlapping
+ * cron jobs with -f) would mix their lines.  The second is refused, before
+ * it touches the file.  (A file system without locks goes unguarded.) */
+static int open_locked(const char *path, int flags, int *fd, struct stat *s,
+		       l3d_err *err)
+{
+	*fd = open(path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+	if (*fd < 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s", path,
+				strerror(errno));
+	if (fstat(*fd, s) != 0 || !S_ISREG(s->st_mode))
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: changed while life3d opened it; not written", path);
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: in use as the log of another run; not written", path);
+	return L3D_OK;
+}
+
+/* -f over an existing log (open at *fd and locked; *s its status): a
+ * fresh file takes its name, so that a hard link to the old one is not
+ * written through.  *fd and *s are the new file's after. */
+static int replace_fd(const char *path, int *fd, struct stat *s, l3d_err *err)
+{
+	struct stat now;
+	int old = *fd;
+	int rc = lstat(path, &now) == 0 && now.st_dev == s->st_dev && now.st_ino == s->st_ino
+			 ? outfile_fresh(path, fd, err)
+			 : l3d_fail(err, L3D_ERR_CANTCREAT,
+				    "%s: changed while life3d opened it; not written", path);
+	close(old);
+	if (rc)
+		*fd = -1;
+	else if (fstat(*fd, s) != 0)
+		rc = l3d_fail(err, L3D_ERR_IO, "%s: %s", path, strerror(errno));
+	return rc;
+}
+
 static int open_fd(poplog *p, const char *path, int *fd, l3d_err *err)
 {
 	static const int flags[] = {
 		[POPLOG_CREATE] = O_WRONLY | O_CREAT | O_EXCL,
-		[POPLOG_REPLACE] = O_WRONLY,
+		[POPLOG_REPLACE] = O_RDONLY | O_NONBLOCK,
 		[POPLOG_CONTINUE] = O_RDWR,
 	};
 	if (p->mode == POPLOG_STREAM)
 		return outfile_open_stream(path, O_WRONLY, fd, err);
 	struct stat s;
-	*fd = open(path, flags[p->mode] | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
-	if (*fd < 0)
-		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s", path,
-				strerror(errno));
-	if (fstat(*fd, &s) != 0 || !S_ISREG(s.st_mode))
-		return l3d_fail(err, L3D_ERR_CANTCREAT,
-				"%s: changed while life3d opened it; not written", path);
-	/* The log is written in place: two runs on one log (overlapping cron
-	 * jobs with -f) would mix their lines.  The second is refused, before
-	 * it touches the file.  (A file system without locks goes unguarded.) */
-	if (flock(*fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
-		return l3d_fail(err, L3D_ERR_CANTCREAT,
-				"%s: in use as the log of another run; not written", path);
-	p->dev = s.st_dev;
-	p->ino = s.st_ino;
-	if (p->mode == POPLOG_REPLACE && ftruncate(*fd, 0) != 0)
-		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", path,
-				strerror(errno));
-	return L3D_OK;
+	int rc = open_locked(path, flags[p->mode], fd, &s, err);
+	if (!rc && p->mode == POPLOG_REPLACE)
+		rc = replace_fd(path, fd, &s, err);
+	if (!rc) {
+		p->dev = s.st_dev;
+		p->ino = s.st_ino;
+	}
+	return rc;
 }
 
 /* Everything written goes through here, so the CRC is of the file's

@@ -7,12 +7,14 @@
  * produced it (0 for the first line of a fresh run).  Every line is flushed
  * as written so `tail -f` and pipes see it live.
  *
- * The log is written in place, never through a symbolic link.  A run
- * resumed from a checkpoint continues the log only when the log is the one
- * the checkpoint names (its length and CRC-32 when the checkpoint was
- * taken, io.h's run_stamp).  A write error leaves the file as it was before
- * the run: removed if the run created or replaced it, back to its old
- * bytes if the run continued it. */
+ * The log is written in place, never through a symbolic link; with force
+ * a fresh file takes an existing log's name (outfile_fresh), so a hard
+ * link to the old one keeps its bytes.  A run resumed from a checkpoint
+ * continues the log only when the log is the one the checkpoint names (its
+ * length and CRC-32 when the checkpoint was taken, io.h's run_stamp).  A
+ * write error removes a log the run created or replaced (a replaced log's
+ * old lines went when the run began) and puts a continued one back to its
+ * old bytes. */
 #ifndef LIFE3D_RUN_POPLOG_H
 #define LIFE3D_RUN_POPLOG_H
 

@@ -62,6 +62,8 @@ typedef struct plan {
 	uint64_t ckpt_every;
 	double ckpt_interval, max_time;   /* seconds; 0 = off */
 	char ckpt_path[4096];
+	dev_t ckpt_dev;         /* the file at ckpt_path when the run began */
+	ino_t ckpt_ino;         /* (ino 0: none), which -f lets it replace */
 	run_stamp resume;       /* the input's, when it is a checkpoint */
 	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
@@ -276,6 +278,28 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	return size_snapshots(o, p, err);
 }
 
+static uint64_t agreed_random(void);
+
+/* Rank 0's name on every rank.  A name of this run alone (life3d-PID-TIME)
+ * that something holds already was taken by someone who guessed it: the
+ * run takes a fresh name beside it, as it does when its name is taken
+ * later (checkpoint_place). */
+static int default_checkpoint(const options *o, plan *p, l3d_err *err)
+{
+	bool own;
+	struct stat st;
+	int rc = outputs_default_checkpoint(o->output, (long)comm_max(getpid() * (comm_rank() == 0)),
+					    (long)comm_max((double)time(NULL)), p->ckpt_path,
+					    sizeof p->ckpt_path, &own, err);
+	if (rc || !own || !comm_any(comm_rank() == 0 && lstat(p->ckpt_path, &st) == 0))
+		return rc;
+	char taken[sizeof p->ckpt_path];
+	memcpy(taken, p->ckpt_path, sizeof taken);
+	if (outputs_checkpoint_beside(taken, agreed_random(), p->ckpt_path, sizeof p->ckpt_path))
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: name too long", taken);
+	return L3D_OK;
+}
+
 static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 {
 	p->ckpt_every = o->checkpoint_every;
@@ -287,10 +311,8 @@ static int choose_checkpoints(const options *o, plan *p, l3d_err *err)
 					"--max-time: '%s' is not a duration (" OPTION_DURATIONS ")",
 					o->max_time);
 	}
-	if (!o->checkpoint)      /* rank 0's name on every rank */
-		return outputs_default_checkpoint(o->output, (long)comm_max(getpid() * (comm_rank() == 0)),
-						  (long)comm_max((double)time(NULL)),
-						  p->ckpt_path, sizeof p->ckpt_path, err);
+	if (!o->checkpoint)
+		return default_checkpoint(o, p, err);
 	int n = snprintf(p->ckpt_path, sizeof p->ckpt_path, "%s", o->checkpoint);
 	if (n < 0 || (size_t)n >= sizeof p->ckpt_path)
 		return l3d_fail(err, L3D_ERR_USAGE, "--checkpoint: path too long");
@@ -358,6 +380,11 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 		.resume = &p->resume,
 		.run_id = p->run_id, .force = o->force};
 	int rc = outputs_check(&r, err);
+	struct stat st;
+	if (!rc && o->force && lstat(p->ckpt_path, &st) == 0 && S_ISREG(st.st_mode)) {
+		p->ckpt_dev = st.st_dev;
+		p->ckpt_ino = st.st_ino;
+	}
 	poplog_mode mode;
 	if (!rc && o->log && comm_rank() == 0)
 		rc = poplog_check(o->log, o->force, &p->resume, &mode, err);
@@ -496,6 +523,15 @@ static void show_progress(loop *l, const plan *p, bool final)
 		l->gen, p->last, 100.0 * done / total, rate, eta);
 }
 
+/* -f lets the checkpoint replace the file that was at its name when the
+ * run began, and nothing that took the name since (another run's). */
+static bool forced(const loop *l, const plan *p)
+{
+	struct stat st;
+	return p->ckpt_ino && l->ckpt == p->ckpt_path && lstat(l->ckpt, &st) == 0 &&
+	       st.st_dev == p->ckpt_dev && st.st_ino == p->ckpt_ino;
+}
+
 /* Where the checkpoint goes.  Something not this run's that took its name
  * while the run went on (another run's or user's file, a link, a FIFO) is
  * not replaced, and the run's state is not lost for it either: once, the
@@ -505,7 +541,7 @@ static int checkpoint_place(loop *l, const plan *p, const options *o, l3d_err *e
 {
 	l3d_err why = {0, ""};
 	int rc = comm_rank() != 0 ? L3D_OK
-		 : outputs_checkpoint_usable(l->ckpt, p->run_id, o->force, &why);
+		 : outputs_checkpoint_usable(l->ckpt, p->run_id, forced(l, p), &why);
 	if (!comm_any(rc != L3D_OK))
 		return L3D_OK;
 	if (l->ckpt != p->ckpt_path)
@@ -536,6 +572,16 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	if (!rc)
 		rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule, l->gen,
 				    &stamp, NULL, err);
+	/* Taken while it was written: once more, beside it (checkpoint_place),
+	 * without the copy kept at the old name. */
+	if (comm_agree(rc, err) == L3D_ERR_CANTCREAT && l->ckpt == p->ckpt_path) {
+		if (comm_rank() == 0)
+			outfile_remove_kept(l->ckpt);
+		rc = checkpoint_place(l, p, o, err);
+		if (!rc)
+			rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule, l->gen,
+					    &stamp, NULL, err);
+	}
 	l->last_ckpt = l3d_seconds();
 	l->ckpt_cost = l->last_ckpt - t;
 	if (!rc && o->verbose)
@@ -701,6 +747,22 @@ static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 			      p->last, NULL, &l->population, err);
 }
 
+/* The result could not be written (a full disk, a reader gone): the final
+ * universe is still here, so it goes to the checkpoint, as a stopped
+ * run's does, and the message says where.  Collective. */
+static int keep_unwritten(loop *l, const plan *p, const options *o, int rc,
+			  l3d_err *err)
+{
+	rc = comm_agree(rc, err);
+	l3d_err ck = {0, ""};
+	if (rc != L3D_ERR_IO || write_checkpoint(l, p, o, &ck) != L3D_OK)
+		return rc;
+	char why[sizeof err->msg];
+	snprintf(why, sizeof why, "%s", err->msg);
+	return l3d_fail(err, rc, "%s; generation %" PRIu64 " is kept in the checkpoint %s",
+			why, l->gen, l->ckpt);
+}
+
 static void summary(const loop *l, const plan *p, const options *o)
 {
 	if (o->quiet)
@@ -743,6 +805,11 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 			       &last_logged, err);
 	rc = comm_agree(rc, err);
 	l->logging = rc == L3D_OK;
+	/* A log the checkpoint had lines of, gone (or mistyped): say so. */
+	if (l->logging && l->log.mode == POPLOG_CREATE && p->resume.log_bytes && !o->quiet)
+		fprintf(stderr, "life3d: warning: %s: the checkpoint continues a log of %" PRIu64
+			" bytes, not found here; this log starts at generation %" PRIu64 "\n",
+			o->log, p->resume.log_bytes, p->first);
 	/* Continue exactly as the uninterrupted run would have logged. */
 	if (resumed)
 		*log_first = last_logged < p->first && p->first % p->log_every == 0;
@@ -810,7 +877,7 @@ int run(const options *o, l3d_err *err)
 	rc = comm_agree(rc, err);
 	double t_steps = l3d_seconds();
 	if (!rc)
-		rc = write_result(&l, &p, o, err);
+		rc = keep_unwritten(&l, &p, o, write_result(&l, &p, o, err), err);
 	result_written = !rc;
 	if (!rc && o->verbose && comm_rank() == 0)
 		fprintf(stderr, "life3d: result %s (%s)\n",

@@ -4,7 +4,9 @@
 # clobbered, no output follows a link or pours into someone else's FIFO,
 # every output path is checked before the first step, a failed log is left
 # as it was, the default checkpoint is the run's own, and SIGHUP stops a
-# run like SIGTERM.
+# run like SIGTERM; -f replaces only what was there when the run began; a
+# closed standard descriptor is never taken over by a file of the run; a
+# result that cannot be written or renamed into place is kept.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 "$LIFE3D" -q --random 16 --seed 2 -n 0 -o u.l3d || fail "make u.l3d"
@@ -103,6 +105,7 @@ if [ "$(id -u)" = 0 ]; then
 			--checkpoint-every 1 -o x.l3d $opt shared/theirs/y.l3d u.l3d
 		expect_err_line "'shared/theirs' is another user's symbolic link in a shared directory" \
 			"$opt through another user's directory link: message"
+		expect_absent x.l3d "$opt through another user's directory link: refused before the first step"
 	done
 	[ -z "$(ls -A realdir)" ] && ok || fail "written through another user's directory link: $(ls realdir)"
 	ln -s realdir colleague && chown -h 65534:65534 colleague
@@ -172,4 +175,83 @@ rc=$?
 ck=$(sed -n 's/.*checkpoint in \(life3d-'$pid'-[0-9]*\.ckpt\.l3d\)$/\1/p' dn.err)
 [ -n "$ck" ] && [ -s "$ck" ] && ok || fail "-o /dev/null checkpoint: $(cat dn.err)"
 expect_absent /dev/null.ckpt.l3d "-o /dev/null checkpoint"
+
+# A name of the run's own that someone planted (they guessed the process
+# id and the second) is not written through, nor does it stop the run:
+# the checkpoints go beside it.  ($$ of the shell is life3d's after exec.)
+echo victim >victim
+sh -c 'for t in 0 1 2; do ln -s victim "life3d-$$-$(( $(date +%s) + t )).ckpt.l3d"; done
+       exec "$0" -q --threads 1 --random 16 -n 10 --checkpoint-every 4 -v -o - >planted.out 2>planted.err' "$LIFE3D" &&
+	ok || fail "planted default checkpoint name: $(cat planted.err)"
+grep -q "checkpoint at generation 8 in life3d-[0-9]*-[0-9]*\.ckpt-[0-9a-f]*\.l3d" planted.err && ok ||
+	fail "planted default checkpoint name: $(cat planted.err)"
+[ "$(cat victim)" = victim ] && ok || fail "planted default checkpoint name: written through the link"
+rm -f life3d-*.ckpt*.l3d
+
+# With -f, a checkpoint replaces the file that was at its name when the
+# run began, not one another run put there since.
+LIFE3D_SKIP=0 "$LIFE3D" -q -f --threads 1 -r B5..7/S4..9 --random 48 -n 100000000 --checkpoint-every 20 \
+	--checkpoint two.ckpt.l3d -o two.l3d 2>two.err &
+pid=$!
+i=0
+while [ ! -s two.ckpt.l3d ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+cp u.l3d other.tmp && mv other.tmp two.ckpt.l3d
+sleep 0.5
+kill -TERM $pid
+wait $pid
+expect_same u.l3d two.ckpt.l3d "-f: another run's checkpoint, put there during the run"
+grep -q "checkpoints of this run go to two.ckpt-[0-9a-f]*\.l3d" two.err && ok || fail "-f: checkpoint moved beside: $(cat two.err)"
+rm -f two.ckpt-*.l3d
+
+# A closed standard descriptor is not taken over by a file of the run:
+# messages never go into the log, and a closed standard output is refused
+# before the first step, not after the last.
+"$LIFE3D" -v -f -n 2 --snapshot-every 1 --snapshot-size 16 --snapshot-prefix cl- --log cl.tsv -o cl.l3d u.l3d 2>&- &&
+	ok || fail "closed stderr: exit $?"
+grep -q life3d cl.tsv && fail "closed stderr: messages in the log: $(grep life3d cl.tsv)" || ok
+start=$(date +%s)
+LIFE3D_SKIP=0 timeout 20 "$LIFE3D" --threads 1 -n 999999 u.l3d >&- 2>cl.err
+rc=$?
+[ $rc -eq 73 ] && ok || fail "closed stdout: exit $rc, expected 73"
+cp cl.err "$T/err" && expect_err_line "(stdout): standard output is closed" "closed stdout: message"
+[ $(( $(date +%s) - start )) -le 5 ] && ok || fail "closed stdout: refused only after $(( $(date +%s) - start )) s"
+"$LIFE3D" --help >&- 2>/dev/null && fail "--help to a closed stdout: exit 0" || ok
+
+# -f over a log puts a new file at its name: another name for the old log
+# (a hard link, planted or not) keeps its bytes.
+echo "not a log" >keep.txt && ln keep.txt hl.tsv
+"$LIFE3D" -q -f -n 2 --log hl.tsv -o hl.l3d u.l3d || fail "-f over a hard-linked log"
+[ "$(cat keep.txt)" = "not a log" ] && ok || fail "-f over a hard-linked log: wrote through the link"
+[ "$(head -n 1 hl.tsv)" = "$(printf 'step\tpopulation\tbirths\tdeaths')" ] && ok || fail "-f over a hard-linked log: $(head -n 2 hl.tsv)"
+
+# A result that cannot be written (a full disk) is not lost: the final
+# universe goes to the checkpoint, which the message names.
+if [ -w /dev/full ]; then
+	"$LIFE3D" -q -n 7 -o ref7.l3d u.l3d || fail "reference for /dev/full"
+	expect_exit 74 "result to a full disk" -- "$LIFE3D" -q -n 7 -o /dev/full u.l3d
+	ck=$(sed -n 's/.*generation 7 is kept in the checkpoint \(life3d-[0-9]*-[0-9]*\.ckpt\.l3d\)$/\1/p' "$T/err")
+	expect_err_line "/dev/full: write error: No space left on device; generation 7 is kept in the checkpoint" "result to a full disk: message"
+	[ -n "$ck" ] && "$LIFE3D" -q -n 0 -o kept7.l3d "$ck" && ok || fail "result to a full disk: no checkpoint: $(cat "$T/err")"
+	expect_same ref7.l3d kept7.l3d "result to a full disk: the checkpoint's universe"
+	rm -f life3d-*.ckpt.l3d
+fi
+# A result that cannot take its name (an immutable file, where the file
+# system has the attribute) is kept, and the message says where.
+: >imm.l3d
+if chattr +i imm.l3d 2>/dev/null; then
+	expect_exit 73 "-f over an immutable file" -- "$LIFE3D" -q -f -n 3 -o imm.l3d u.l3d
+	kept=$(sed -n 's/.*the result is in \(.*\)$/\1/p' "$T/err")
+	chattr -i imm.l3d
+	[ -n "$kept" ] && "$LIFE3D" -q -n 0 -o imm3.l3d "$kept" && ok || fail "-f over an immutable file: $(cat "$T/err")"
+	rm -f "$kept"
+	"$LIFE3D" -q -n 3 -o ref3.l3d u.l3d && expect_same ref3.l3d imm3.l3d "-f over an immutable file: the kept result"
+fi
+
+# A resumed run whose log is gone says so.
+"$LIFE3D" -q -n 10 --checkpoint-every 5 --checkpoint gone.ckpt.l3d --log gone.tsv -o /dev/null u.l3d ||
+	fail "a run with a log and a checkpoint"
+rm -f gone.tsv
+expect_exit 0 "resumed without its log" -- "$LIFE3D" --until 10 --log gone.tsv -o /dev/null gone.ckpt.l3d
+grep -q "^life3d: warning: gone.tsv: the checkpoint continues a log of [0-9]* bytes, not found here; this log starts at generation 5$" \
+	"$T/err" && ok || fail "resumed without its log: warning: $(cat "$T/err")"
 finish

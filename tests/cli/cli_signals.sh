@@ -243,5 +243,32 @@ rc=$?
 [ "$rc" = 130 ] && [ "$(wc -l <fifo.err)" -eq 1 ] && grep -q "signal 15" fifo.err && ok ||
 	fail "SIGTERM while a configuration file is read from a FIFO: exit $rc: $(cat fifo.err)"
 expect_absent fifo.l3d "SIGTERM while reading the configuration"
+
+# A SIGHUP that the caller ignores (nohup) stays ignored: the run goes on
+# to its result.
+rm -f ig.l3d
+(trap '' HUP; exec "$LIFE3D" -q --threads 1 -r B5..7/S4..9 -n $N -o ig.l3d u.l3d) 2>ig.err &
+pid=$!
+ready $pid
+sleep 0.2; sleep $W
+kill -HUP $pid
+wait $pid
+rc=$?
+[ "$rc" = 0 ] && ok || fail "ignored SIGHUP: exit $rc: $(cat ig.err)"
+expect_same ref.l3d ig.l3d "ignored SIGHUP"
+# SIGXCPU (a CPU time limit's warning, repeated every second past it)
+# stops the run with a checkpoint, as SIGTERM does, however many come.
+rm -f x.l3d x.ckpt.l3d
+"$LIFE3D" -q --threads 1 -r B5..7/S4..9 -n $N --checkpoint x.ckpt.l3d -o x.l3d u.l3d 2>x.err &
+pid=$!
+ready $pid
+sleep 0.2; sleep $W
+kill -XCPU $pid; kill -XCPU $pid; sleep 0.01; kill -XCPU $pid
+wait $pid
+rc=$?
+[ "$rc" = 130 ] && [ "$(wc -l <x.err)" -eq 1 ] && grep -q "interrupted by signal 24 at generation [0-9]*; checkpoint in x.ckpt.l3d" x.err &&
+	ok || fail "SIGXCPU: exit $rc: $(cat x.err)"
+"$LIFE3D" -q --threads 1 -r B5..7/S4..9 --until $N -o x.l3d x.ckpt.l3d || fail "resume after SIGXCPU"
+expect_same ref.l3d x.l3d "resumed after SIGXCPU"
 no_tmp "signals"
 finish

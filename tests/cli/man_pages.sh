@@ -48,6 +48,8 @@ produce() {
 	d="$T/q$n"
 	mkdir -p "$d" && cd "$d" || exit 99
 	case $1 in
+	*"/dev/full: write error: No space left on device; generation 5 is kept in the checkpoint run.ckpt.l3d")
+		"$LIFE3D" -q --random 8 -n 5 --checkpoint run.ckpt.l3d -o /dev/full ;;
 	*"run.conf:4: unknown key 'stpes'"*)
 		printf 'random = "4";\nsteps = 1;\n\nstpes = 2;\n' >run.conf
 		"$LIFE3D" -c run.conf -o x.l3d ;;

@@ -190,13 +190,13 @@ rm -f life3d-*.ckpt*.l3d
 
 # With -f, a checkpoint replaces the file that was at its name when the
 # run began, not one another run put there since.
-LIFE3D_SKIP=0 "$LIFE3D" -q -f --threads 1 -r B5..7/S4..9 --random 48 -n 100000000 --checkpoint-every 20 \
+LIFE3D_SKIP=0 "$LIFE3D" -q -f --threads 1 -r B5..7/S4..9 --random 48 -n 100000000 --checkpoint-every 1000 \
 	--checkpoint two.ckpt.l3d -o two.l3d 2>two.err &
 pid=$!
 i=0
 while [ ! -s two.ckpt.l3d ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
 cp u.l3d other.tmp && mv other.tmp two.ckpt.l3d
-sleep 0.5
+sleep 1
 kill -TERM $pid
 wait $pid
 expect_same u.l3d two.ckpt.l3d "-f: another run's checkpoint, put there during the run"

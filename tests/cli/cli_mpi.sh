@@ -388,7 +388,7 @@ expect_same_failure 3 "missing input" -- -q -n 2 -o x.l3d missing.l3d
 expect_same_failure 3 "truncated .l3d" -- -q -n 2 -o x.l3d short.l3d
 expect_same_failure 2 "truncated HPCGame" -- -q -n 2 -o x.bin short.bin
 expect_same_failure 2 "output exists" -- -q -n 2 -o 7x5x9.ref.l3d 7x5x9.in.l3d
-expect_same_failure 2 "disk full" -- -q -n 2 -o /dev/full 7x5x9.in.l3d
+expect_same_failure 2 "disk full" -- -q -f -n 2 --checkpoint df.ckpt.l3d -o /dev/full 7x5x9.in.l3d
 # A SIGTERM to every rank once the last step is done, while rank 0
 # encodes the last picture (a 31-megapixel render): the run finishes as
 # one process does, with the picture, the result and status 0.
@@ -468,6 +468,13 @@ if mount -t tmpfs -o size=96k tmpfs full 2>/dev/null; then
 		else
 			fail "full disk, new $out: said $(head -c 300 "$T/err")"
 		fi
+		# The final universe goes to the checkpoint where that fits.
+		if [ -e "$out.ckpt.l3d" ]; then
+			grep -q "generation 2 is kept in the checkpoint $out.ckpt.l3d$" np.msg && ok ||
+				fail "full disk, new $out: the checkpoint not named: $(cat np.msg)"
+			"$LIFE3D" -q -n 0 -o /dev/null "$out.ckpt.l3d" && ok || fail "full disk, new $out: the checkpoint"
+			rm -f "$out.ckpt.l3d"
+		fi
 		expect_absent "$out" "full disk"
 		[ -z "$(ls -A full)" ] && ok || fail "full disk, $out: left $(ls -A full)"
 	done
@@ -476,7 +483,7 @@ if mount -t tmpfs -o size=96k tmpfs full 2>/dev/null; then
 	head -c 60000 /dev/zero >full/filler
 	expect_exit 74 "full disk, -f over a file" -- mpi 3 -- -q -n 2 -f -o full/good.bin big.bin
 	expect_same good.keep full/good.bin "full disk, -f over a file"
-	rm -f full/good.bin full/filler
+	rm -f full/good.bin full/filler full/*.ckpt.l3d     # the result kept in a checkpoint
 	head -c 50000 /dev/zero >full/filler     # room for one checkpoint, not two
 	expect_exit 74 "full disk, checkpoints" -- mpi 3 -- -q -n 5 --checkpoint-every 2 \
 		--checkpoint full/ck.l3d -o /dev/null big.l3d

@@ -198,6 +198,16 @@ static int tmp_name(const char *path, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
+/* A new temporary beside path, its name in buf; -1 and errno on failure. */
+static int make_tmp(const char *path, char *buf, size_t size)
+{
+	if (tmp_name(path, buf, size) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return mkostemps(buf, 4, O_CLOEXEC);
+}
+
 void outfile_remove_kept(const char *path)
 {
 	char pattern[PATH_MAX + 64];
@@ -311,9 +321,7 @@ static int rename_new(const char *from, const char *to)
 int outfile_fresh(const char *path, int *fd, l3d_err *err)
 {
 	char tmp[PATH_MAX + 64];
-	if (tmp_name(path, tmp, sizeof tmp) < 0)
-		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: name too long", path);
-	*fd = mkostemps(tmp, 4, O_CLOEXEC);
+	*fd = make_tmp(path, tmp, sizeof tmp);
 	if (*fd < 0)
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s", path,
 				strerror(errno));
@@ -374,8 +382,7 @@ static int open_tmp(outfile *o, const char *path, l3d_err *err)
 	o->tmp = malloc(n);
 	if (!o->tmp)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	int fd = tmp_name(path, o->tmp, n) < 0 ? (errno = ENAMETOOLONG, -1)
-					       : mkostemps(o->tmp, 4, O_CLOEXEC);
+	int fd = make_tmp(path, o->tmp, n);
 	if (fd < 0) {
 		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
 				  path, strerror(errno));

@@ -164,30 +164,35 @@ static bool env_count(const char *v)
 	return *v >= '0' && *v <= '9' && !*end && !errno && n >= 1 && n <= (1u << 30);
 }
 
+/* v is one of the NULL-ended words, exactly (the engines compare so). */
+static bool env_word(const char *v, const char *const *words)
+{
+	for (; *words; words++)
+		if (strcmp(v, *words) == 0)
+			return true;
+	return false;
+}
+
 int cli_check_environment(l3d_err *err)
 {
+	static const char *const bits[] = {"0", "1", NULL};
+	static const char *const launches[] = {"plain", "graph", "pdl", NULL};
 	static const struct {
-		const char *name, *words;   /* words: the values, else a count */
+		const char *name;
+		const char *const *words;   /* NULL: a count */
+		const char *said;
 	} vars[] = {
-		{"LIFE3D_SKIP", "0 1"},
-		{"LIFE3D_CPU_STREAM", "0 1"},
-		{"LIFE3D_CUDA_LAUNCH", "plain graph pdl"},
-		{"LIFE3D_CPU_TILE", NULL},
-		{"LIFE3D_HALO_DEPTH", NULL},
+		{"LIFE3D_SKIP", bits, "0 or 1"},
+		{"LIFE3D_CPU_STREAM", bits, "0 or 1"},
+		{"LIFE3D_CUDA_LAUNCH", launches, "plain, graph or pdl"},
+		{"LIFE3D_CPU_TILE", NULL, "a whole number from 1 to 1073741824"},
+		{"LIFE3D_HALO_DEPTH", NULL, "a whole number from 1 to 1073741824"},
 	};
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-		const char *v = getenv(vars[i].name), *w = vars[i].words;
-		if (!v || !*v)
-			continue;
-		if (!w && !env_count(v))
-			return l3d_fail(err, L3D_ERR_USAGE,
-					"%s: '%s' is not a whole number from 1 to 1073741824",
-					vars[i].name, v);
-		size_t n = strlen(v);
-		const char *at = w ? strstr(w, v) : NULL;
-		if (w && !(at && n && (at == w || at[-1] == ' ') && (!at[n] || at[n] == ' ')))
-			return l3d_fail(err, L3D_ERR_USAGE, "%s: '%s' is not one of: %s",
-					vars[i].name, v, w);
+		const char *v = getenv(vars[i].name);
+		if (v && *v && !(vars[i].words ? env_word(v, vars[i].words) : env_count(v)))
+			return l3d_fail(err, L3D_ERR_USAGE, "%s: '%s' is not %s", vars[i].name, v,
+					vars[i].said);
 	}
 	return L3D_OK;
 }

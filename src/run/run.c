@@ -568,19 +568,18 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	run_stamp stamp = {p->run_id, 0, 0};
 	if (l->logging && comm_rank() == 0)
 		poplog_identity(&l->log, &stamp.log_bytes, &stamp.log_crc);
-	int rc = checkpoint_place(l, p, o, err);
-	if (!rc)
-		rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule, l->gen,
-				    &stamp, NULL, err);
-	/* Taken while it was written: once more, beside it (checkpoint_place),
-	 * without the copy kept at the old name. */
-	if (comm_agree(rc, err) == L3D_ERR_CANTCREAT && l->ckpt == p->ckpt_path) {
-		if (comm_rank() == 0)
-			outfile_remove_kept(l->ckpt);
+	int rc;
+	for (int tries = 0;; tries++) {
 		rc = checkpoint_place(l, p, o, err);
 		if (!rc)
-			rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule, l->gen,
-					    &stamp, NULL, err);
+			rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule,
+					    l->gen, &stamp, NULL, err);
+		/* Taken while it was written: once more, beside it
+		 * (checkpoint_place), without the copy kept at the old name. */
+		if (tries || comm_agree(rc, err) != L3D_ERR_CANTCREAT || l->ckpt != p->ckpt_path)
+			break;
+		if (comm_rank() == 0)
+			outfile_remove_kept(l->ckpt);
 	}
 	l->last_ckpt = l3d_seconds();
 	l->ckpt_cost = l->last_ckpt - t;

@@ -289,18 +289,23 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
  * its owner, so -f never widens who may read a file or takes it over.
  * Without -f nothing is replaced (a file that appears at the path keeps
  * the result beside it), so nothing is taken from what is there. */
-static void keep_mode(int fd, const char *path, bool force)
+static void keep_mode(int fd, const struct stat *was)
 {
-	struct stat st;
-	if (force && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-		if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0)
+	if (was) {
+		if (geteuid() == 0 && fchown(fd, was->st_uid, was->st_gid) != 0)
 			return;      /* stays 0600 rather than widen it */
-		fchmod(fd, st.st_mode & 0777);
+		fchmod(fd, was->st_mode & 0777);
 		return;
 	}
 	mode_t mask = umask(0);
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
+}
+
+/* The regular file at `path` now, in *st; false if there is none. */
+static bool regular_at(const char *path, struct stat *st)
+{
+	return lstat(path, st) == 0 && S_ISREG(st->st_mode);
 }
 
 /* rename() without replacing what is there: a file that appeared at the
@@ -325,7 +330,8 @@ int outfile_fresh(const char *path, int *fd, l3d_err *err)
 	if (*fd < 0)
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s", path,
 				strerror(errno));
-	keep_mode(*fd, path, true);
+	struct stat st;
+	keep_mode(*fd, regular_at(path, &st) ? &st : NULL);
 	flock(*fd, LOCK_EX | LOCK_NB);
 	if (rename(tmp, path) != 0) {
 		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot replace: %s", path,
@@ -376,7 +382,21 @@ static int open_stream(outfile *o, const char *path, l3d_err *err)
 	return L3D_OK;
 }
 
-static int open_tmp(outfile *o, const char *path, l3d_err *err)
+/* The file a forced output replaces (o->was): the one at the path now,
+ * unless the caller named another (only), which then stays the only one
+ * put_in_place replaces.  Its mode (and owner) carry over to fd. */
+static void record_was(outfile *o, int fd, const char *path, outfile_id only)
+{
+	struct stat st;
+	bool there = o->force && regular_at(path, &st);
+	bool same = there && (!only.ino || (st.st_dev == only.dev && st.st_ino == only.ino));
+	keep_mode(fd, same ? &st : NULL);
+	o->was = same || (o->force && only.ino);
+	o->was_dev = same ? st.st_dev : only.dev;
+	o->was_ino = same ? st.st_ino : only.ino;
+}
+
+static int open_tmp(outfile *o, const char *path, outfile_id only, l3d_err *err)
 {
 	size_t n = strlen(path) + 64;
 	o->tmp = malloc(n);
@@ -391,13 +411,7 @@ static int open_tmp(outfile *o, const char *path, l3d_err *err)
 		return rc;
 	}
 	track(o->tmp, true);
-	struct stat st;
-	if (o->force && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-		o->was = true;
-		o->was_dev = st.st_dev;
-		o->was_ino = st.st_ino;
-	}
-	keep_mode(fd, path, o->force);
+	record_was(o, fd, path, only);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
 		int rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
@@ -411,16 +425,29 @@ static int open_tmp(outfile *o, const char *path, l3d_err *err)
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err)
 {
+	return outfile_open_may(o, path, outfile_may_force(force), binary, err);
+}
+
+int outfile_open_may(outfile *o, const char *path, outfile_may may, bool binary,
+		     l3d_err *err)
+{
+	const bool force = may.force;
 	memset(o, 0, sizeof *o);
 	outfile_kind kind;
 	struct stat st;
+	char lbuf[PATH_MAX];
 	int rc = outfile_check(path, force, binary, err);
-	/* Anything there now (a file, a link), though the run checked the path
-	 * before it began, appeared since: the result is still written, beside
-	 * it, and outfile_commit, which never replaces it, says where
-	 * (appeared), rather than lose it. */
-	bool appeared = rc == L3D_ERR_CANTCREAT && !force && !outfile_is_stdout(path) &&
-			lstat(path, &st) == 0;
+	/* Something there now that this output may not replace (without
+	 * force, anything: a file, a link; with `only`, anything but a
+	 * regular file, which put_in_place checks), though the run checked the
+	 * path before it began, appeared since: the result is still written,
+	 * beside it, and outfile_commit, which never replaces it, says where
+	 * (appeared), rather than lose it.  Never through another user's
+	 * directory link. */
+	bool there = !outfile_is_stdout(path) && lstat(path, &st) == 0;
+	bool appeared = there &&
+			(may.only.ino ? !S_ISREG(st.st_mode) : !force && rc == L3D_ERR_CANTCREAT) &&
+			!foreign_link(path, lbuf, sizeof lbuf);
 	if (appeared)
 		rc = outfile_check_place(path, err), kind = OUTFILE_EXISTS;
 	else if (!rc)
@@ -436,7 +463,7 @@ int outfile_open(outfile *o, const char *path, bool force, bool binary,
 	}
 	o->name = path;
 	return kind == OUTFILE_STREAM ? open_stream(o, path, err)
-				      : open_tmp(o, path, err);
+				      : open_tmp(o, path, may.only, err);
 }
 /* Someone created the path while the result was being written: keep
  * both, and say where the result is. */
@@ -482,7 +509,8 @@ static int put_in_place(outfile *o)
 		return -1;
 	}
 	struct stat st;
-	if (lstat(o->tmp, &st) == 0 && st.st_dev == o->was_dev && st.st_ino == o->was_ino) {
+	if (lstat(o->tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == o->was_dev &&
+	    st.st_ino == o->was_ino) {
 		unlink(o->tmp);
 		return 0;
 	}

@@ -29,6 +29,27 @@ typedef struct outfile {
 	ino_t was_ino;
 } outfile;
 
+/* A file by its identity; ino 0: none. */
+typedef struct outfile_id {
+	dev_t dev;
+	ino_t ino;
+} outfile_id;
+
+/* Which regular file at its path an output may replace.  Without force,
+ * none.  With force, the one there when the output is opened; or, when
+ * only.ino is not 0, that file alone (one the caller checked earlier):
+ * another that took the name since is kept, and the output is put beside
+ * it, as without force. */
+typedef struct outfile_may {
+	bool force;
+	outfile_id only;
+} outfile_may;
+
+static inline outfile_may outfile_may_force(bool force)
+{
+	return (outfile_may){force, {0, 0}};
+}
+
 /* What is at an output path, seen without following a link. */
 typedef enum outfile_kind {
 	OUTFILE_STDOUT,          /* "-" or "/dev/stdout" */
@@ -79,6 +100,9 @@ bool outfile_waiting_for_reader(void);
  * it, never writing through it. */
 int outfile_open(outfile *o, const char *path, bool force, bool binary,
 		 l3d_err *err);
+/* outfile_open, replacing what `may` allows. */
+int outfile_open_may(outfile *o, const char *path, outfile_may may, bool binary,
+		     l3d_err *err);
 /* Flush, sync and move into place.  L3D_ERR_IO on a write failure (the
  * temporary is removed).  A file that appeared at the path while the
  * temporary was written is never replaced, with or without force (which

@@ -659,7 +659,7 @@ static int write_payload(writer *w, const target *t, const grid *u,
 
 /* Rank 0 opens the target; a regular file (written through a temporary)
  * is then opened by every rank for MPI-IO. */
-static int open_target(outfile *out, target *t, const char *path, bool force,
+static int open_target(outfile *out, target *t, const char *path, outfile_may may,
 		       fmt_id f, l3d_err *err)
 {
 	int rc = L3D_OK;
@@ -667,7 +667,7 @@ static int open_target(outfile *out, target *t, const char *path, bool force,
 	memset(out, 0, sizeof *out);
 	*t = (target){MPI_FILE_NULL, NULL, path};
 	if (comm_rank() == 0) {
-		rc = outfile_open(out, path, force, comm_tty_guard(format_is_binary(f)), err);
+		rc = outfile_open_may(out, path, may, comm_tty_guard(format_is_binary(f)), err);
 		t->f = out->f;
 		t->name = out->name;
 		len = !rc && out->tmp ? strlen(out->tmp) + 1 : 0;
@@ -721,7 +721,7 @@ static int file_complete(const outfile *out, uint64_t bytes, l3d_err *err)
 }
 
 static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
-		       const char *path, bool force, fmt_id f, const rule *r,
+		       const char *path, outfile_may may, fmt_id f, const rule *r,
 		       uint64_t gen, const run_stamp *stamp, l3d_err *err)
 {
 	if (f == FMT_HPCGAME && (u->nx != u->ny || u->ny != u->nz))
@@ -743,7 +743,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 	outfile out;
 	target t;
 	if (!rc)
-		rc = open_target(&out, &t, path, force, f, err);
+		rc = open_target(&out, &t, path, may, f, err);
 	if (rc) {                /* nothing is open */
 		free(w.buf);
 		free(w.peers);
@@ -793,7 +793,7 @@ static int alloc_whole(const grid *u, fmt_id f, const char *path, grid *whole,
 }
 
 static int write_gathered(const grid *u, const grid *slab, const char *path,
-			  bool force, fmt_id f, const rule *r, uint64_t gen,
+			  outfile_may may, fmt_id f, const rule *r, uint64_t gen,
 			  l3d_err *err)
 {
 	grid whole = {0};
@@ -804,8 +804,8 @@ static int write_gathered(const grid *u, const grid *slab, const char *path,
 	outfile out;
 	if (!rc && comm_rank() == 0) {
 		whole.generation = gen;
-		rc = outfile_open(&out, path, force,
-				  comm_tty_guard(format_is_binary(f)), err);
+		rc = outfile_open_may(&out, path, may,
+				      comm_tty_guard(format_is_binary(f)), err);
 		if (!rc) {
 			rc = format_write(out.f, out.name, f, &whole, r, err);
 			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
@@ -816,11 +816,11 @@ static int write_gathered(const grid *u, const grid *slab, const char *path,
 }
 
 int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
-		  bool force, fmt_id f, const rule *r, uint64_t gen,
+		  outfile_may may, fmt_id f, const rule *r, uint64_t gen,
 		  const run_stamp *stamp, l3d_err *err)
 {
 	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
 	if (f == FMT_HPCGAME || f == FMT_NATIVE)
-		return write_fixed(&u, slab, x0, path, force, f, r, gen, stamp, err);
-	return write_gathered(&u, slab, path, force, f, r, gen, err);
+		return write_fixed(&u, slab, x0, path, may, f, r, gen, stamp, err);
+	return write_gathered(&u, slab, path, may, f, r, gen, err);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "base/grid.h"
+#include "base/outfile.h"
 #include "base/rule.h"
 #include "format/format.h"
 
@@ -30,7 +31,7 @@ int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
  * rank 0's counts).  L3D_ERR_USAGE when a format that rank 0 writes alone does not fit
  * in its memory. */
 int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
-		  bool force, fmt_id f, const rule *r, uint64_t gen,
+		  outfile_may may, fmt_id f, const rule *r, uint64_t gen,
 		  const run_stamp *stamp, l3d_err *err);
 
 #endif

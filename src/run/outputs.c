@@ -144,32 +144,49 @@ static int check_snapshots(const run_outputs *r, l3d_err *err)
 
 /* ---- the checkpoint ---- */
 
-/* The checkpoint at `path` may be replaced: nothing there, this run's
- * own, or force (L3D_ERR_CANTCREAT, the message ending in `hint`). */
-static int checkpoint_ours(const char *path, uint64_t run_id, bool force,
-			   const char *hint, l3d_err *err)
+/* The checkpoint at `path` may be replaced: nothing there (*may: a new
+ * file only), a stream of ours, this run's own checkpoint, or with
+ * force.force the file force.only names (any, when its ino is 0).  *may
+ * names the file checked, so that a write replaces that one alone
+ * (L3D_ERR_CANTCREAT, the message ending in `hint`). */
+static int checkpoint_ours(const char *path, uint64_t run_id, outfile_may force,
+			   const char *hint, outfile_may *may, l3d_err *err)
 {
 	struct stat st;
-	if (force || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	*may = outfile_may_force(false);
+	if (lstat(path, &st) != 0)
 		return L3D_OK;
+	if (!S_ISREG(st.st_mode)) {         /* a stream (outfile_inspect) */
+		*may = outfile_may_force(true);
+		return L3D_OK;
+	}
 	run_stamp stamp;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	bool ours = fd >= 0 && native_file_stamp(fd, &stamp) && stamp.run_id == run_id;
+	if (fd >= 0 && fstat(fd, &st) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	outfile_id id = {st.st_dev, st.st_ino};
+	bool forced = force.force && (!force.only.ino || (force.only.dev == id.dev &&
+							   force.only.ino == id.ino));
+	bool ours = forced || (fd >= 0 && S_ISREG(st.st_mode) &&
+			       native_file_stamp(fd, &stamp) && stamp.run_id == run_id);
 	if (fd >= 0)
 		close(fd);
-	if (ours)
-		return L3D_OK;
-	return l3d_fail(err, L3D_ERR_CANTCREAT,
-			"%s: exists and is not a checkpoint of this run; not overwritten%s",
-			path, hint);
+	if (!ours)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: exists and is not a checkpoint of this run; not overwritten%s",
+				path, hint);
+	*may = (outfile_may){true, id};
+	return L3D_OK;
 }
 
-int outputs_checkpoint_usable(const char *path, uint64_t run_id, bool force,
-			      l3d_err *err)
+int outputs_checkpoint_usable(const char *path, uint64_t run_id, outfile_may force,
+			      outfile_may *may, l3d_err *err)
 {
 	outfile_kind kind;
 	int rc = outfile_inspect(path, true, &kind, err);
-	return rc ? rc : checkpoint_ours(path, run_id, force, "", err);
+	return rc ? rc : checkpoint_ours(path, run_id, force, "", may, err);
 }
 
 int outputs_checkpoint_beside(const char *path, uint64_t id, char *buf, size_t size)
@@ -192,8 +209,9 @@ static int check_checkpoint(const run_outputs *r, l3d_err *err)
 		rc = outfile_check(r->checkpoint, r->force, true, err);
 	if (rc || kind == OUTFILE_STREAM)
 		return rc;
-	rc = checkpoint_ours(r->checkpoint, r->run_id, r->force,
-			     " (resume from it, or use -f to overwrite)", err);
+	outfile_may may;
+	rc = checkpoint_ours(r->checkpoint, r->run_id, outfile_may_force(r->force),
+			     " (resume from it, or use -f to overwrite)", &may, err);
 	return rc ? rc : outfile_check_place(r->checkpoint, err);
 }
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/outfile.h"
 #include "format/io.h"
 #include "snapshot.h"
 
@@ -48,11 +49,15 @@ int outputs_default_checkpoint(const char *result, long pid, long time,
 int outputs_check(const run_outputs *r, l3d_err *err);
 
 /* May the checkpoint at `path` be replaced now: nothing there, the run's
- * own (its stamp has run_id: the checkpoint a run resumed from is), or
- * force; and nothing a checkpoint cannot replace (a link, a directory, a
- * FIFO of another user).  L3D_ERR_CANTCREAT otherwise. */
-int outputs_checkpoint_usable(const char *path, uint64_t run_id, bool force,
-			      l3d_err *err);
+ * own (its stamp has run_id: the checkpoint a run resumed from is), or,
+ * with force.force, the file force.only names (-f: the one there when the
+ * run began; any, when its ino is 0); and nothing a checkpoint cannot
+ * replace (a link, a directory, a FIFO of another user).
+ * L3D_ERR_CANTCREAT otherwise.  *may is what the checkpoint's write may
+ * replace: the file approved here and no other that takes its name
+ * before the write (outfile_open_may). */
+int outputs_checkpoint_usable(const char *path, uint64_t run_id, outfile_may force,
+			      outfile_may *may, l3d_err *err);
 
 /* A name beside `path` for a run whose checkpoint name was taken while it
  * ran: PATH less ".l3d", "-", `id` in 16 hex digits, ".l3d".  -1 when it

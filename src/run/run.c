@@ -62,8 +62,8 @@ typedef struct plan {
 	uint64_t ckpt_every;
 	double ckpt_interval, max_time;   /* seconds; 0 = off */
 	char ckpt_path[4096];
-	dev_t ckpt_dev;         /* the file at ckpt_path when the run began */
-	ino_t ckpt_ino;         /* (ino 0: none), which -f lets it replace */
+	outfile_id ckpt_was;    /* the file at ckpt_path when the run began
+				 * (ino 0: none), which -f lets it replace */
 	run_stamp resume;       /* the input's, when it is a checkpoint */
 	uint64_t run_id;        /* the input's, or new */
 	double t_read;          /* when the input's last row came (0: not known) */
@@ -382,8 +382,7 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 	int rc = outputs_check(&r, err);
 	struct stat st;
 	if (!rc && o->force && lstat(p->ckpt_path, &st) == 0 && S_ISREG(st.st_mode)) {
-		p->ckpt_dev = st.st_dev;
-		p->ckpt_ino = st.st_ino;
+		p->ckpt_was = (outfile_id){st.st_dev, st.st_ino};
 	}
 	poplog_mode mode;
 	if (!rc && o->log && comm_rank() == 0)
@@ -525,23 +524,23 @@ static void show_progress(loop *l, const plan *p, bool final)
 
 /* -f lets the checkpoint replace the file that was at its name when the
  * run began, and nothing that took the name since (another run's). */
-static bool forced(const loop *l, const plan *p)
+static outfile_may forced(const loop *l, const plan *p)
 {
-	struct stat st;
-	return p->ckpt_ino && l->ckpt == p->ckpt_path && lstat(l->ckpt, &st) == 0 &&
-	       st.st_dev == p->ckpt_dev && st.st_ino == p->ckpt_ino;
+	return (outfile_may){p->ckpt_was.ino && l->ckpt == p->ckpt_path, p->ckpt_was};
 }
 
 /* Where the checkpoint goes.  Something not this run's that took its name
  * while the run went on (another run's or user's file, a link, a FIFO) is
  * not replaced, and the run's state is not lost for it either: once, the
  * checkpoints move to a fresh name beside it (a new random number, so it
- * cannot be guessed and taken in turn), said on standard error. */
-static int checkpoint_place(loop *l, const plan *p, const options *o, l3d_err *err)
+ * cannot be guessed and taken in turn), said on standard error.  *may:
+ * what the write may replace there, the file checked here alone. */
+static int checkpoint_place(loop *l, const plan *p, outfile_may *may, l3d_err *err)
 {
 	l3d_err why = {0, ""};
+	*may = outfile_may_force(false);
 	int rc = comm_rank() != 0 ? L3D_OK
-		 : outputs_checkpoint_usable(l->ckpt, p->run_id, forced(l, p), &why);
+		 : outputs_checkpoint_usable(l->ckpt, p->run_id, forced(l, p), may, &why);
 	if (!comm_any(rc != L3D_OK))
 		return L3D_OK;
 	if (l->ckpt != p->ckpt_path)
@@ -552,6 +551,7 @@ static int checkpoint_place(loop *l, const plan *p, const options *o, l3d_err *e
 		return comm_agree(l3d_fail(err, rc ? rc : L3D_ERR_CANTCREAT, "%s",
 					   why.msg), err);
 	l->ckpt = l->ckpt_beside;
+	*may = outfile_may_force(false);
 	if (comm_rank() == 0)
 		fprintf(stderr, "life3d: warning: %s; checkpoints of this run go to %s\n",
 			why.msg, l->ckpt);
@@ -570,9 +570,10 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 		poplog_identity(&l->log, &stamp.log_bytes, &stamp.log_crc);
 	int rc;
 	for (int tries = 0;; tries++) {
-		rc = checkpoint_place(l, p, o, err);
+		outfile_may may;      /* the file checkpoint_place approved */
+		rc = checkpoint_place(l, p, &may, err);
 		if (!rc)
-			rc = universe_write(l->e, l->ckpt, true, FMT_NATIVE, &p->rule,
+			rc = universe_write(l->e, l->ckpt, may, FMT_NATIVE, &p->rule,
 					    l->gen, &stamp, NULL, err);
 		/* Taken while it was written: once more, beside it
 		 * (checkpoint_place), without the copy kept at the old name. */
@@ -742,7 +743,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
  * counted from what is written. */
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	return universe_write(l->e, o->output, o->force, p->out_format, &p->rule,
+	return universe_write(l->e, o->output, outfile_may_force(o->force), p->out_format, &p->rule,
 			      p->last, NULL, &l->population, err);
 }
 

@@ -222,7 +222,7 @@ static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 /* One process.  A universe in host memory is written from there.  One on
  * a GPU comes a chunk of rows at a time, each downloaded while the chunk
  * before is encoded and written; RLE3 alone needs it whole first. */
-static int write_whole(engine *e, const char *path, bool force, fmt_id f,
+static int write_whole(engine *e, const char *path, outfile_may may, fmt_id f,
 		       const rule *r, uint64_t gen, const run_stamp *stamp,
 		       uint64_t *population, l3d_err *err)
 {
@@ -237,8 +237,8 @@ static int write_whole(engine *e, const char *path, bool force, fmt_id f,
 	}
 	outfile out;
 	if (!rc)
-		rc = outfile_open(&out, path, force,
-				  comm_tty_guard(format_is_binary(f)), err);
+		rc = outfile_open_may(&out, path, may,
+				      comm_tty_guard(format_is_binary(f)), err);
 	if (g && f != FMT_RLE3) {
 		row_source_of_grid(&src, g);
 		src.stamp = stamp;
@@ -257,7 +257,7 @@ static int write_whole(engine *e, const char *path, bool force, fmt_id f,
 #ifdef HAVE_MPI
 /* Across ranks: every rank writes its own planes where the format allows
  * it (slab_io.h). */
-static int write_slabs(engine *e, const char *path, bool force, fmt_id f,
+static int write_slabs(engine *e, const char *path, outfile_may may, fmt_id f,
 		       const rule *r, uint64_t gen, const run_stamp *stamp,
 		       uint64_t *population, l3d_err *err)
 {
@@ -268,19 +268,19 @@ static int write_slabs(engine *e, const char *path, bool force, fmt_id f,
 		return rc;
 	if (population)
 		*population = comm_sum(grid_population(&slab));
-	return slab_io_write(&slab, x0, e->nx, path, force, f, r, gen, stamp, err);
+	return slab_io_write(&slab, x0, e->nx, path, may, f, r, gen, stamp, err);
 }
 #endif
 
-int universe_write(engine *e, const char *path, bool force, fmt_id f,
+int universe_write(engine *e, const char *path, outfile_may may, fmt_id f,
 		   const rule *r, uint64_t gen, const run_stamp *stamp,
 		   uint64_t *population, l3d_err *err)
 {
 #ifdef HAVE_MPI
 	if (distributed())
-		return write_slabs(e, path, force, f, r, gen, stamp, population, err);
+		return write_slabs(e, path, may, f, r, gen, stamp, population, err);
 #endif
-	return write_whole(e, path, force, f, r, gen, stamp, population, err);
+	return write_whole(e, path, may, f, r, gen, stamp, population, err);
 }
 
 /* Across ranks: the slab engine's views are collective and land on rank

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/outfile.h"
 #include "engine/engine.h"
 #include "format/format.h"
 #include "snapshot.h"
@@ -58,9 +59,10 @@ int universe_engine(universe_source *u, const engine_opts *eo, const rule *r,
 void universe_close(universe_source *u);
 
 /* Write the engine's universe atomically to `path` (outfile.h) as
- * generation `gen` in format f, a .l3d file with `stamp` when it is not
- * NULL (a checkpoint); *population, if not NULL, gets its population. */
-int universe_write(engine *e, const char *path, bool force, fmt_id f,
+ * generation `gen` in format f, replacing what `may` allows there, a .l3d
+ * file with `stamp` when it is not NULL (a checkpoint); *population, if
+ * not NULL, gets its population. */
+int universe_write(engine *e, const char *path, outfile_may may, fmt_id f,
 		   const rule *r, uint64_t gen, const run_stamp *stamp,
 		   uint64_t *population, l3d_err *err);
 

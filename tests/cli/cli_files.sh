@@ -190,7 +190,7 @@ rm -f life3d-*.ckpt*.l3d
 
 # With -f, a checkpoint replaces the file that was at its name when the
 # run began, not one another run put there since.
-LIFE3D_SKIP=0 "$LIFE3D" -q -f --threads 1 -r B5..7/S4..9 --random 48 -n 100000000 --checkpoint-every 1000 \
+LIFE3D_SKIP=0 "$LIFE3D" -q -f --threads 1 -r B5..7/S4..9 --random 48 -n 100000000 --checkpoint-every 20 \
 	--checkpoint two.ckpt.l3d -o two.l3d 2>two.err &
 pid=$!
 i=0

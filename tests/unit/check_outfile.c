@@ -1,8 +1,9 @@
 /* check_outfile.c - result files: a file that appears at the path while
  * the temporary is written is never replaced (without -f), the result is
  * kept under the name the message gives, -f keeps a replaced file's
- * mode, temporaries are named after their file and process, and a link at
- * the path is never written through. */
+ * mode, temporaries are named after their file and process, a link at
+ * the path is never written through, and an output forced to one file
+ * (outfile_may.only) replaces that one and nothing that took its name. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -137,6 +138,104 @@ START_TEST(test_link_refused)
 }
 END_TEST
 
+static outfile_id id_of(const char *path)
+{
+	struct stat st;
+	ck_assert_int_eq(lstat(path, &st), 0);
+	return (outfile_id){st.st_dev, st.st_ino};
+}
+
+/* The message's kept result: its bytes, then removed. */
+static void check_kept(const l3d_err *err, const char *want)
+{
+	const char *kept = strstr(err->msg, "the result is in ");
+	ck_assert_ptr_nonnull(kept);
+	kept += strlen("the result is in ");
+	ck_assert_str_eq(slurp(kept), want);
+	unlink(kept);
+}
+
+/* Forced to one file (a checkpoint's approved last one): that file is
+ * replaced, and its mode kept; one that took its name between the
+ * caller's check and the open, or after, is not, and the result is kept
+ * beside it. */
+START_TEST(test_only_the_approved_file)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	put("a.out", "approved");
+	ck_assert_int_eq(chmod("a.out", 0640), 0);
+	outfile_may may = {true, id_of("a.out")};
+	ck_assert_int_eq(outfile_open_may(&o, "a.out", may, false, &err), L3D_OK);
+	fputs("new", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_OK);
+	ck_assert_str_eq(slurp("a.out"), "new");
+	struct stat st;
+	ck_assert_int_eq(stat("a.out", &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+
+	/* taken before the open: the open records the approved file, not
+	 * the one there */
+	may.only = id_of("a.out");
+	put("b.tmp", "theirs");
+	ck_assert_int_eq(rename("b.tmp", "a.out"), 0);
+	ck_assert_int_eq(outfile_open_may(&o, "a.out", may, false, &err), L3D_OK);
+	fputs("result", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	ck_assert_str_eq(slurp("a.out"), "theirs");
+	check_kept(&err, "result");
+
+	/* taken after it */
+	may.only = id_of("a.out");
+	ck_assert_int_eq(outfile_open_may(&o, "a.out", may, false, &err), L3D_OK);
+	fputs("result", o.f);
+	put("c.tmp", "later");
+	ck_assert_int_eq(rename("c.tmp", "a.out"), 0);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	ck_assert_str_eq(slurp("a.out"), "later");
+	check_kept(&err, "result");
+
+	/* gone: the result takes the free name */
+	ck_assert_int_eq(unlink("a.out"), 0);
+	ck_assert_int_eq(outfile_open_may(&o, "a.out", may, false, &err), L3D_OK);
+	fputs("alone", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_OK);
+	ck_assert_str_eq(slurp("a.out"), "alone");
+	unlink("a.out");
+}
+END_TEST
+
+/* Forced to one file, a link or FIFO that took its name is not written
+ * through or into: the result is kept beside it. */
+START_TEST(test_only_not_a_link_or_fifo)
+{
+	outfile o;
+	l3d_err err = {0, ""};
+	put("d.out", "approved");
+	outfile_may may = {true, id_of("d.out")};
+	ck_assert_int_eq(rename("d.out", "d.old"), 0);   /* its inode kept */
+	ck_assert_int_eq(symlink("d.target", "d.out"), 0);
+	ck_assert_int_eq(outfile_open_may(&o, "d.out", may, false, &err), L3D_OK);
+	fputs("result", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	check_kept(&err, "result");
+	ck_assert_int_eq(access("d.target", F_OK), -1);
+	ck_assert_int_eq(unlink("d.out"), 0);
+	ck_assert_int_eq(mkfifo("d.out", 0600), 0);
+	ck_assert_int_eq(outfile_open_may(&o, "d.out", may, false, &err), L3D_OK);
+	ck_assert_ptr_nonnull(o.tmp);           /* not opened in place */
+	fputs("result", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	check_kept(&err, "result");
+	struct stat st;
+	ck_assert_int_eq(lstat("d.out", &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_str_eq(slurp("d.old"), "approved");
+	unlink("d.out");
+	unlink("d.old");
+}
+END_TEST
+
 int main(void)
 {
 	if (!setup()) {
@@ -150,6 +249,8 @@ int main(void)
 	tcase_add_test(tc, test_force_replaces_and_keeps_mode);
 	tcase_add_test(tc, test_temporary_name);
 	tcase_add_test(tc, test_link_refused);
+	tcase_add_test(tc, test_only_the_approved_file);
+	tcase_add_test(tc, test_only_not_a_link_or_fifo);
 	suite_add_tcase(s, tc);
 	int failed = run_suite(s, true);
 	rmdir(dir);

@@ -238,8 +238,8 @@ START_TEST(random_universes_match_reference)
 }
 END_TEST
 
-/* Some of them count one more than the neighbours, on every path
- * (cpu_plan.count_carry: 3D3..6/3F, 3D4..8/3C, 3D3..5,12/4,12E,
+/* Some of them count one more than the neighbours where the carry is
+ * free (cpu_plan.count_carry: 3D3..6/3F, 3D4..8/3C, 3D3..5,12/4,12E,
  * 3D3,4,12/3..6H, up to the count 13). */
 static const char *const hood_rule_texts[] = {
 	"3D0..6/1,3F", "3D2,3/2F", "3D4..8/3C", "3D/1C", "3D3..5/4E",

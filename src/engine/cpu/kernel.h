@@ -69,9 +69,9 @@ typedef struct cpu_plan {
 	int groups;
 	/* F, C, E and H: all ones when the kernel counts one more than the
 	 * neighbours (a carry into the count's adders; the groups above are
-	 * then those of count + 1), else 0.  Set only where it saves a group:
-	 * the carry costs at most one operation a vector (FN(carry) in
-	 * kernel_body.h), a group some ten. */
+	 * then those of count + 1), else 0.  Set only where it saves a group
+	 * and the kernel's ternary operations make the carry free
+	 * (cpu_carry_free); other kernels never add it. */
 	uint64_t count_carry;
 } cpu_plan;
 
@@ -92,6 +92,10 @@ typedef void (*cpu_band_fn)(const cpu_plan *p, const cpu_slab *s,
 cpu_band_fn cpu_band_avx512(unsigned vl);
 cpu_band_fn cpu_band_avx2(unsigned vl);
 cpu_band_fn cpu_band_portable(unsigned vl);
+
+/* Whether the kernel of path s for vectors of vl lanes adds
+ * cpu_plan.count_carry (AVX-512's vectors, where it costs nothing). */
+bool cpu_carry_free(cpu_simd s, unsigned vl);
 
 /* Widest vector (in 64-bit lanes) each path uses. */
 unsigned cpu_simd_max_lanes(cpu_simd s);

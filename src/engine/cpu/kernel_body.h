@@ -393,21 +393,17 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 	h->carry = p->count_carry;
 }
 
-/* The carry into F's, C's, E's and H's counts (cpu_plan.count_carry, 0
- * or all ones).  Where the includer defines KERNEL_CARRY (AVX-512, whose
- * full adder is two ternary operations whatever its third input) it is
- * read from the plan.  Elsewhere the kernels of those neighbourhoods are
- * made twice (band_hood), `one` saying which, and the compiler folds the
- * constant into the adders: a half adder with a carry of one in is
- * ~(a ^ b) and a | b, one operation more than without. */
-ALWAYS_INLINE V FN(carry)(const FN(hot) *h, const bool one)
+/* The carry into F's, C's, E's and H's counts (cpu_plan.count_carry):
+ * read from the plan where the includer defines KERNEL_CARRY (the plan
+ * sets it only for those kernels, cpu_carry_free), else a constant 0 that
+ * the compiler folds away. */
+ALWAYS_INLINE V FN(carry)(const FN(hot) *h)
 {
 #if defined(KERNEL_CARRY) && KERNEL_CARRY
-	(void)one;
 	return VSPLAT(h->carry);
 #else
 	(void)h;
-	return VSPLAT(one ? ~(uint64_t)0 : 0);
+	return VSPLAT(0);
 #endif
 }
 

@@ -12,9 +12,10 @@
  * applied by its groups of four counts, as for Moore's general rules
  * (rule_groups in kernel_body.h), to the count of neighbours alone (the
  * cell is not part of it), or to that count plus one (cpu_plan's
- * count_carry: a carry into the count's first adder, FN(carry)), when
- * that puts the rule's counts into fewer groups: 3D3..5/4E's 3, 4 and 5
- * span the groups 0..3 and 4..7, its 4, 5 and 6 one.
+ * count_carry: a carry into the count's first adder, free where the
+ * adders are ternary operations), when that puts the rule's counts into
+ * fewer groups: 3D3..5/4E's 3, 4 and 5 span the groups 0..3 and 4..7,
+ * its 4, 5 and 6 one.
  *
  * Offsets (dx,dy,dz) are plane, row and bit: dx picks the input plane,
  * dy the row (for packed short rows, the neighbouring rows of the same
@@ -133,11 +134,10 @@ ALWAYS_INLINE bool FN(face_pair)(const cpu_plan *p, const FN(chunk) *k,
 				 const FN(hot) *h, const uint64_t *const in[3],
 				 uint64_t *out_plane, uint64_t y, uint64_t yb,
 				 FN(zrow) *a, FN(zrow) *b, FN(zrow) *c, V acc[3],
-				 const bool count, const bool one, const bool whole,
-				 const bool packed)
+				 const bool count, const bool whole, const bool packed)
 {
 	const uint64_t w = p->words, g = packed ? p->group : 1;
-	V na[4], nb[4], cin = FN(carry)(h, one);
+	V na[4], nb[4], cin = FN(carry)(h);
 	uint64_t *out = out_plane + y * w + k->off;
 	FN(face_next)(p, k, in, y, a, b, c, cin, na, whole, packed);
 	if (y + g >= yb) {
@@ -281,14 +281,14 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
  * (rule_of2). */
 ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3],
 				   uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
-				   const bool count, const int hood, const bool one,
-				   const bool whole, const bool packed)
+				   const bool count, const int hood, const bool whole,
+				   const bool packed)
 {
 	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
 	FN(hot) h;
 	FN(hot_init)(p, &h);
-	const V cin = FN(carry)(&h, one);
+	const V cin = FN(carry)(&h);
 	for (uint64_t c = 0; c < chunks; c++) {
 		FN(chunk) k;
 		FN(chunk_init)(p, c, &k, packed);
@@ -324,8 +324,7 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 /* F's output plane x, rows [ya, yb), from input planes x-1, x, x+1. */
 ALWAYS_INLINE void FN(plane_face)(const cpu_plan *p, const uint64_t *const in[3],
 				  uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
-				  const bool count, const bool one, const bool whole,
-				  const bool packed)
+				  const bool count, const bool whole, const bool packed)
 {
 	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
@@ -344,15 +343,15 @@ ALWAYS_INLINE void FN(plane_face)(const cpu_plan *p, const uint64_t *const in[3]
 		 * of two: six rows a turn */
 		for (uint64_t y = ya; y < yb; y += 6 * g) {
 			if (!FN(face_pair)(p, &k, &h, in, out_plane, y, yb, set[0], set[1],
-					   set[2], acc, count, one, whole, packed) ||
+					   set[2], acc, count, whole, packed) ||
 			    y + 2 * g >= yb)
 				break;
 			if (!FN(face_pair)(p, &k, &h, in, out_plane, y + 2 * g, yb, set[2],
-					   set[0], set[1], acc, count, one, whole, packed) ||
+					   set[0], set[1], acc, count, whole, packed) ||
 			    y + 4 * g >= yb)
 				break;
 			if (!FN(face_pair)(p, &k, &h, in, out_plane, y + 4 * g, yb, set[1],
-					   set[2], set[0], acc, count, one, whole, packed) ||
+					   set[2], set[0], acc, count, whole, packed) ||
 			    y + 6 * g >= yb)
 				break;
 		}
@@ -362,7 +361,7 @@ ALWAYS_INLINE void FN(plane_face)(const cpu_plan *p, const uint64_t *const in[3]
 ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 				      uint64_t xa, uint64_t xb, uint64_t ya,
 				      uint64_t yb, engine_stats *counts,
-				      const int hood, const bool one, const bool whole,
+				      const int hood, const bool whole,
 				      const bool packed)
 {
 	const uint64_t plane = p->ny * p->words;
@@ -373,13 +372,13 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 					 FN(plane)(s, plane, (int64_t)x + 1)};
 		uint64_t *out = s->dst + x * plane;
 		if (hood != RULE_FACE && counts)
-			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, one, whole, packed);
+			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed);
 		else if (hood != RULE_FACE)
-			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, one, whole, packed);
+			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed);
 		else if (counts)
-			FN(plane_face)(p, in, out, ya, yb, acc, true, one, whole, packed);
+			FN(plane_face)(p, in, out, ya, yb, acc, true, whole, packed);
 		else
-			FN(plane_face)(p, in, out, ya, yb, acc, false, one, whole, packed);
+			FN(plane_face)(p, in, out, ya, yb, acc, false, whole, packed);
 	}
 	if (counts) {
 		counts->population += LANESUM(acc[0]);
@@ -388,16 +387,15 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 	}
 }
 
-/* One instance per neighbourhood, carry, row kind and layout. */
+/* One instance per neighbourhood, row kind and layout. */
 #define HOOD_CASE(hood, whole, packed)                                        \
-	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, one, whole, packed)
+	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, whole, packed)
 #define HOOD_LAYOUT(hood, whole) BY_LAYOUT(HOOD_CASE, hood, whole)
 #define HOOD_ROWS(hood) BY_ROWS(HOOD_LAYOUT, hood)
 
-ALWAYS_INLINE void FN(band_hood_carry)(const cpu_plan *p, const cpu_slab *s,
-				       uint64_t xa, uint64_t xb, uint64_t ya,
-				       uint64_t yb, engine_stats *counts,
-				       const bool one)
+static void FN(band_hood)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
+			  uint64_t xb, uint64_t ya, uint64_t yb,
+			  engine_stats *counts)
 {
 	switch (p->hood) {
 	case RULE_FACE: HOOD_ROWS(RULE_FACE); break;
@@ -405,22 +403,6 @@ ALWAYS_INLINE void FN(band_hood_carry)(const cpu_plan *p, const cpu_slab *s,
 	case RULE_EDGE: HOOD_ROWS(RULE_EDGE); break;
 	default: HOOD_ROWS(RULE_HEX); break;
 	}
-}
-
-/* The kernel of the plan's neighbourhood.  Without KERNEL_CARRY each is
- * made with a carry of 0 and of one (FN(carry)); with it, the carry is
- * the plan's and each is made once. */
-static void FN(band_hood)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
-			  uint64_t xb, uint64_t ya, uint64_t yb,
-			  engine_stats *counts)
-{
-#if !(defined(KERNEL_CARRY) && KERNEL_CARRY)
-	if (p->count_carry) {
-		FN(band_hood_carry)(p, s, xa, xb, ya, yb, counts, true);
-		return;
-	}
-#endif
-	FN(band_hood_carry)(p, s, xa, xb, ya, yb, counts, false);
 }
 
 #undef HOOD_CASE

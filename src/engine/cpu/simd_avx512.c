@@ -29,8 +29,7 @@ typedef uint64_t v2 __attribute__((vector_size(16)));
 typedef uint64_t v2u __attribute__((vector_size(16), aligned(8), may_alias));
 
 /* A carry into F's, C's, E's and H's counts is one more input of a
- * ternary operation already made: these kernels read it from the plan,
- * rather than being made twice (FN(carry) in kernel_body.h). */
+ * ternary operation already made: these kernels add it (cpu_carry_free). */
 #define KERNEL_CARRY 1
 
 #define VL 8

@@ -52,6 +52,11 @@ unsigned cpu_simd_max_lanes(cpu_simd s)
 	return s == CPU_SIMD_AVX512 ? 8 : s == CPU_SIMD_AVX2 ? 4 : 1;
 }
 
+bool cpu_carry_free(cpu_simd s, unsigned vl)
+{
+	return s == CPU_SIMD_AVX512 && vl > 1;
+}
+
 static cpu_band_fn simd_kernel(cpu_simd s, unsigned vl)
 {
 	switch (s) {
@@ -115,7 +120,7 @@ static bool runs_b6s567(const rule *r);
 static uint64_t row_chunks(uint64_t words, unsigned vl);
 static uint64_t row_cost(uint64_t words, unsigned vl);
 static void plan_width(cpu_plan *p, unsigned max_lanes);
-static void plan_rule(cpu_plan *p, const rule *r);
+static void plan_rule(cpu_plan *p, const rule *r, bool carry_free);
 
 /* What a vector of vl lanes costs, for the rate, in vectors of 256 bits:
  * on the H200 machine's Xeon a 512-bit operation takes about 1.5 times a
@@ -151,12 +156,12 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
  * (B5..7/S4..9, and 3D4/3,4E before count_carry made it one) at
  * 0.58-0.63, three (B3,6/S3..8) at 0.50-0.51;
  * at 512^3, where B6/S567 meets the memory, at 0.68-0.87. */
-static double rule_share(const rule *r)
+static double rule_share(const rule *r, bool carry_free)
 {
 	if (!r || runs_b6s567(r))
 		return 1;
 	cpu_plan p = {0};
-	plan_rule(&p, r);
+	plan_rule(&p, r, carry_free);
 	return 1 / (1 + 0.32 * p.groups);
 }
 
@@ -181,7 +186,8 @@ double engine_cpu_rate(const engine_opts *opts)
 	double rate = per_thread[s] * (threads < MAX_THREADS ? threads : MAX_THREADS);
 	if (opts && opts->nz && opts->ny)
 		rate *= width_share(opts->ny, opts->nz, s);
-	return rate * rule_share(opts ? opts->rule : NULL);
+	return rate * rule_share(opts ? opts->rule : NULL,
+				 cpu_carry_free(s, cpu_simd_max_lanes(s)));
 }
 
 /* name: NULL or "auto" (then $LIFE3D_SIMD, then the best), or a path. */
@@ -247,11 +253,11 @@ static bool runs_b6s567(const rule *r)
 }
 
 /* The rule's groups.  F, C, E and H count the neighbours alone (0..12),
- * or one more (count_carry, a carry into the count's first adder) when
+ * and where the carry is free they may count one more (count_carry) when
  * that puts the rule's counts in fewer groups: 3D3..5/4E's 3, 4 and 5 are
  * two groups (0..3 and 4..7), as 4, 5 and 6 one.  Moore's S counts the
  * cell too, so a live cell survives on S - 1. */
-static void plan_rule(cpu_plan *p, const rule *r)
+static void plan_rule(cpu_plan *p, const rule *r, bool carry_free)
 {
 	p->hood = (int)r->hood;
 	p->count_carry = 0;
@@ -265,6 +271,8 @@ static void plan_rule(cpu_plan *p, const rule *r)
 		return;
 	}
 	plan_groups(p, birth, survive);
+	if (!carry_free)
+		return;
 	cpu_plan one_more = *p;
 	plan_groups(&one_more, birth << 1, survive << 1);
 	if (one_more.groups < p->groups) {
@@ -343,7 +351,7 @@ static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
 	p->tile_rows = rows < 1 ? 1 : rows > ny ? ny : rows;
 	/* the next plane's rows, one pass ahead of their use */
 	p->prefetch = (int64_t)(ny * p->words);
-	plan_rule(p, r);
+	plan_rule(p, r, cpu_carry_free(simd, p->vl));
 }
 
 uint64_t cpu_ring_words(const cpu_plan *p)

@@ -1,8 +1,11 @@
 /* choose.c - see choose.h. */
 #include "choose.h"
 
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cpu/cpu.h"
@@ -50,7 +53,10 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * CPU reads and writes the cells in the open while the GPU's start hides
  * its reading): on the H200 machine 0.34 s at 512^3, 0.31 s at 704^3,
  * 0.23-0.26 s at 896^3 and 0.20-0.24 s at 1024^3, so SAMPLED_CPU_SECONDS
- * less SAMPLED_CPU_PER_GCELL for each 2^30 cells (kernels/NOTES.md).  No
+ * less SAMPLED_CPU_PER_GCELL for each 2^30 cells (kernels/NOTES.md).  The
+ * driver sets up every GPU the process may see before the first context
+ * exists, about 0.26 s a GPU on a 2-GPU H200 machine, so each GPU beyond
+ * the first adds SAMPLED_CPU_PER_GPU to the bound.  No
  * sample is taken where even one
  * that settled at once would leave the CPU over that bound (the GPU then
  * starts while the input is read, as before); a sample that shows a run
@@ -60,12 +66,52 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 #define CPU_ALONE_SECONDS 0.2
 #define SAMPLED_CPU_SECONDS 0.36
 #define SAMPLED_CPU_PER_GCELL 0.16
+#define SAMPLED_CPU_PER_GPU 0.26
 
-/* The CPU steps' seconds under which the CPU alone finishes first. */
-static double cpu_bound(const engine_opts *opts)
+/* Whether name is "nvidia" and a device number, as the driver's nodes
+ * for each GPU are (not nvidiactl, nvidia-uvm, ...). */
+static bool gpu_node(const char *name)
+{
+	if (strncmp(name, "nvidia", 6) != 0 || !name[6])
+		return false;
+	for (const char *c = name + 6; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	return true;
+}
+
+int engine_gpus_to_set_up(const char *dev_dir, const char *visible)
+{
+	int nodes = 0;
+	DIR *dev = opendir(dev_dir);
+	if (dev) {
+		for (struct dirent *d; (d = readdir(dev));)
+			nodes += gpu_node(d->d_name);
+		closedir(dev);
+	}
+	if (visible) {
+		int listed = *visible != '\0';
+		for (const char *c = visible; *c; c++)
+			listed += *c == ',';
+		nodes = listed < nodes ? listed : nodes;
+	}
+	return nodes;
+}
+
+/* The GPUs beyond the first that this process's GPU start would set up. */
+static int extra_gpus(void)
+{
+	int gpus = engine_gpus_to_set_up("/dev", getenv("CUDA_VISIBLE_DEVICES"));
+	return gpus > 1 ? gpus - 1 : 0;
+}
+
+/* The CPU steps' seconds under which the CPU alone finishes first, with
+ * `extra` GPUs to set up beyond the first. */
+static double cpu_bound(const engine_opts *opts, int extra)
 {
 	double cells = opts->steps > 0 ? opts->work / opts->steps : 0;
-	return SAMPLED_CPU_SECONDS - SAMPLED_CPU_PER_GCELL * cells / 1073741824.0;
+	return SAMPLED_CPU_SECONDS + SAMPLED_CPU_PER_GPU * extra -
+	       SAMPLED_CPU_PER_GCELL * cells / 1073741824.0;
 }
 
 typedef enum auto_way { AUTO_GPU, AUTO_CPU, AUTO_SAMPLE } auto_way;
@@ -89,7 +135,7 @@ static auto_way auto_way_of(const engine_opts *opts)
 	if (dense < CPU_ALONE_SECONDS)
 		return AUTO_CPU;
 	if (engine_skip_wanted() && gpu_driver_present() &&
-	    estimate_least_seconds(opts) < cpu_bound(opts))
+	    estimate_least_seconds(opts) < cpu_bound(opts, extra_gpus()))
 		return AUTO_SAMPLE;
 	return AUTO_GPU;
 }
@@ -98,15 +144,18 @@ static auto_way auto_way_of(const engine_opts *opts)
 static auto_way auto_way_sampled(const engine_opts *opts, const grid *initial,
 				 row_progress *ready, const rule *r)
 {
-	char why[200];
-	double bound = cpu_bound(opts);
+	char why[200], gpus_why[32] = "";
+	int extra = extra_gpus();
+	double bound = cpu_bound(opts, extra);
 	double est = estimate_skipping_seconds(opts, initial, ready, r, bound, why,
 					       sizeof why);
 	if (est < 0)
 		return AUTO_GPU;
 	bool cpu = est < bound;
-	snprintf(auto_reason, sizeof auto_reason, "%s, so %s", why,
-		 cpu ? "the CPU alone" : "the GPU");
+	if (extra)
+		snprintf(gpus_why, sizeof gpus_why, ", %d GPUs to set up", extra + 1);
+	snprintf(auto_reason, sizeof auto_reason, "%s against %.2g s%s, so %s", why,
+		 bound, gpus_why, cpu ? "the CPU alone" : "the GPU");
 	return cpu ? AUTO_CPU : AUTO_GPU;
 }
 

@@ -49,5 +49,11 @@ void engine_leave(void);
  * sample was stepped), for -v. */
 const char *engine_auto_reason(void);
 bool engine_left_behind(void);
+/* The GPUs a CUDA driver sets up when a process first asks for one, each
+ * beyond the first adding to a GPU run's start (auto weighs that): the
+ * driver's device nodes nvidia0, nvidia1, ... in dev_dir ("/dev"), or as
+ * many as `visible` (CUDA_VISIBLE_DEVICES, NULL when unset) lists,
+ * whichever is fewer; 0 when dev_dir cannot be read. */
+int engine_gpus_to_set_up(const char *dev_dir, const char *visible);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "engine/choose.h"
@@ -734,6 +735,36 @@ START_TEST(estimate_tells_soups_from_chaos)
 }
 END_TEST
 
+/* auto's bound grows with the GPUs the driver sets up at a GPU start:
+ * its device nodes, or fewer where CUDA_VISIBLE_DEVICES lists fewer. */
+START_TEST(gpus_to_set_up_follow_nodes_and_visible)
+{
+	char dir[] = "/tmp/check_engine_devXXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const char *names[] = {"nvidia0", "nvidia1", "nvidia12", "nvidiactl", "nvidia-uvm",
+			       "nvidia-uvm-tools", "nvidia", "nvidia1a", "null"};
+	char path[128];
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+	}
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, NULL), 3);
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, "0"), 1);
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, "1,0"), 2);
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, "0,1,2,3,4"), 3);
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, ""), 0);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		ck_assert_int_eq(unlink(path), 0);
+	}
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, NULL), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_int_eq(engine_gpus_to_set_up(dir, NULL), 0);
+}
+END_TEST
+
 START_TEST(views_match_the_universe)
 {
 	grid g, back;
@@ -957,6 +988,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(t, cpu_rate_follows_threads_and_path);
 	tcase_add_test(t, cpu_rate_follows_rule_and_rows);
 	tcase_add_test(t, estimate_tells_soups_from_chaos);
+	tcase_add_test(t, gpus_to_set_up_follow_nodes_and_visible);
 	tcase_add_test(t, views_match_the_universe);
 	tcase_add_test(t, renders_without_an_engine_of_their_own);
 	tcase_add_test(t, random_grid_is_deterministic);

@@ -68,17 +68,29 @@ wait $pid && ok || fail "race with -f: exit $?"
 
 # Runs that must last step densely (LIFE3D_SKIP=0): a settled universe
 # would finish its hundred million steps at once.
-# SIGHUP stops a run like SIGTERM: checkpoint, no output, exit 130.
-LIFE3D_SKIP=0 "$LIFE3D" -q --random 60 --seed 4 -n 100000000 --checkpoint hup.l3d -o hup-out.l3d &
-pid=$!
-sleep 1
-kill -HUP $pid
-wait $pid
-rc=$?
-[ "$rc" -eq 130 ] && ok || fail "SIGHUP exit $rc, expected 130"
-expect_absent hup-out.l3d "SIGHUP"
-[ -s hup.l3d ] && "$LIFE3D" -q -n 1 -o /dev/null hup.l3d && ok || fail "no resumable checkpoint after SIGHUP"
-if ls -A | grep -q '\.tmp$'; then fail "temporary files after SIGHUP"; else ok; fi
+# SIGHUP stops a run like SIGTERM: checkpoint, no output, exit 130.  Not
+# testable where the tests themselves run with SIGHUP ignored (under
+# nohup): life3d keeps a SIGHUP ignored that it was started with (as
+# cli_signals checks), and a shell cannot take such an ignore back, so the
+# run would go on to its last step.
+sig_ignored=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status 2>/dev/null)
+last=${sig_ignored#"${sig_ignored%?}"}
+if [ -n "$last" ] && [ $((0x$last & 1)) -ne 0 ]; then
+	echo "$name: SIGHUP is ignored here (nohup?): the SIGHUP case is skipped"
+else
+	LIFE3D_SKIP=0 "$LIFE3D" -q --random 60 --seed 4 -n 100000000 --checkpoint hup.l3d \
+		-o hup-out.l3d &
+	pid=$!
+	sleep 1
+	kill -HUP $pid
+	wait $pid
+	rc=$?
+	[ "$rc" -eq 130 ] && ok || fail "SIGHUP exit $rc, expected 130"
+	expect_absent hup-out.l3d "SIGHUP"
+	[ -s hup.l3d ] && "$LIFE3D" -q -n 1 -o /dev/null hup.l3d && ok ||
+		fail "no resumable checkpoint after SIGHUP"
+	if ls -A | grep -q '\.tmp$'; then fail "temporary files after SIGHUP"; else ok; fi
+fi
 
 # No output follows a symbolic link, even with -f; a link to a FIFO is not
 # written into.

@@ -76,6 +76,14 @@ typedef struct slab_backend_ops {
 	void (*leap)(slab_backend *b, uint64_t steps, engine_stats *stats);
 	/* Tiles stepped and tiles there were, over all steps so far. */
 	void (*tiles)(slab_backend *b, double *stepped, double *total);
+	/* Optional (NULL: none): when skips_next holds, after the exchange
+	 * of a batch, all of its `steps` generations at once, as the engine
+	 * would step them one by one (for r = steps - 1 down to 0: planes
+	 * [-r, 0), [0, n) and [n, n + r), then swap()), the counts of the last
+	 * added to stats (if not NULL) by the time finish() returns.
+	 * *taken false: nothing was done, and the engine steps them one by one. */
+	int (*batch)(slab_backend *b, uint64_t steps, engine_stats *stats, bool *taken,
+		     l3d_err *err);
 } slab_backend_ops;
 
 struct slab_backend {

@@ -28,10 +28,15 @@
  * in one piece, goes by tiles over those planes, x not wrapping.  Before
  * each tile step the halos it reads are compared with the same buffer's
  * halos two generations back (kept by the tiles), and the tiles of the
- * first and last tile planes that a change touches are listed.  The lists'
- * sizes come back to the host without a wait (an event polled), except
- * after a step of every tile, and when the engine asks whether the slab
- * is quiet (once in many batches). */
+ * first and last tile planes that a change touches are listed.  Once the
+ * lists run, the generations of a batch (those between two exchanges) go
+ * as one CUDA graph, captured once for each shape (the number of
+ * generations, the buffer, the list, whether it counts) and replayed
+ * (engine/cuda/graphs.h), so the host makes a call a batch, not five or
+ * six a generation; LIFE3D_CUDA_LAUNCH=plain queues them one by one.  The
+ * lists' sizes come back to the host without a wait (an event polled,
+ * once a batch), except after a step of every tile, and when the engine
+ * asks whether the slab is quiet (once in many batches). */
 #include "backend.h"
 
 #include <stdio.h>
@@ -59,6 +64,7 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 
 #include "kernels/kernels.h"
 #include "engine/cuda/device.h"
+#include "engine/cuda/graphs.h"
 #include "engine/cuda/pace.h"
 #include "engine/cuda/runtime.h"
 #include "nccl_link.h"
@@ -79,6 +85,8 @@ typedef struct cuda_slab {
 	bool edges_unmarked;         /* steps that read halos since edges_done */
 	bool kernel_last;            /* the last thing queued on run is a step */
 	bool pdl;                    /* the GPU has programmatic dependent launch */
+	bool graphs_on;              /* batches by tiles as graphs (not plain launches) */
+	graph_cache graphs;          /* batches by tiles, by issue_batch's key */
 	nccl_link *link;             /* NULL: halos go through the host */
 	int left, right;             /* the link's neighbours */
 	char name[272];
@@ -227,6 +235,74 @@ static bool tiles_next(cuda_slab *c)
 		c->kernel_last = false;
 	}
 	return c->tiles.pace.on;
+}
+
+/* The launches of a batch of `steps` generations by tiles from buffer
+ * `parity` and list `ring`, the counts of the last with `stats`: for each,
+ * the planes stepped into the halos (r of them each side) in full, the
+ * halos compared, the tiles stepped.  Under capture (issue_batch). */
+static cudaError_t launch_batch(cuda_slab *c, uint64_t steps, int stats, int parity, int ring)
+{
+	const l3dk_tiles *t = &c->tiles.t;
+	int64_t n = (int64_t)c->n;
+	cudaError_t e = cudaSuccess;
+	for (uint64_t j = 0; j < steps && e == cudaSuccess; j++) {
+		int64_t r = (int64_t)(steps - 1 - j);
+		int pdl = c->pdl && j > 0, to = parity ^ 1;
+		if (r > 0)
+			e = l3dk_step_open(&c->plan, plane_at(c, parity, -r), plane_at(c, to, -r),
+					   (uint64_t)r, NULL, pdl, c->run);
+		if (e == cudaSuccess)
+			e = l3dk_tiles_halos(&c->plan, t, ring, plane_at(c, parity, 0), parity, 1,
+					     c->pdl && (j > 0 || r > 0), c->run);
+		if (e == cudaSuccess)
+			e = l3dk_tiles_step(&c->plan, t, ring, plane_at(c, parity, 0),
+					    plane_at(c, to, 0), to, 0, c->pdl, c->run);
+		if (e == cudaSuccess && r > 0)
+			e = l3dk_step_open(&c->plan, plane_at(c, parity, n), plane_at(c, to, n),
+					   (uint64_t)r, NULL, c->pdl, c->run);
+		if (e == cudaSuccess && stats && j + 1 == steps)
+			e = l3dk_tiles_counts(t, to, c->d_counts, c->pdl, c->run);
+		parity = to;
+		ring = ring == 2 ? 0 : ring + 1;
+	}
+	return e;
+}
+
+/* A batch's key: its steps, whether it counts, its buffer and list. */
+static cudaError_t issue_batch(void *ctx, const uint64_t key[GRAPH_KEY], cudaStream_t s)
+{
+	(void)s;
+	return launch_batch(ctx, key[0], (int)key[1], (int)key[2], (int)key[3]);
+}
+
+/* A batch by tiles as one graph, once the lists run (not on a step of
+ * every tile, which the host judges at once): the halos waited for on the
+ * device, the graph queued, the size of the list it leaves asked for. */
+static int cs_batch(slab_backend *b, uint64_t steps, engine_stats *stats, bool *taken,
+		    l3d_err *err)
+{
+	cuda_slab *c = (cuda_slab *)b;
+	*taken = false;
+	if (!c->graphs_on || c->tiles.pace.fresh > 0)
+		return L3D_OK;
+	*taken = true;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	int rc = before_step(c, true, stats, err);
+	if (rc)
+		return rc;
+	const uint64_t key[GRAPH_KEY] = {steps, stats != NULL, (uint64_t)c->cur,
+					 (uint64_t)c->tiles.ring};
+	CUDA_TRY(graph_cache_launch(&c->graphs, key, issue_batch, c, c->run),
+		 "stepping the tiles as a graph");
+	c->cur ^= (int)(steps & 1);
+	c->tiles.ring = (int)((c->tiles.ring + steps) % 3);
+	c->kernel_last = false;
+	c->edges_unmarked = true;
+	c->tiles.tiled = false;
+	c->tiles.last_tiled = true;
+	tile_pace_count(&c->tiles.pace, steps);
+	return tiles_poll(c, err);
 }
 
 static bool cs_skips_next(slab_backend *b)
@@ -469,6 +545,7 @@ static void cs_destroy(slab_backend *b)
 	if (c->copy)
 		cudaStreamSynchronize(c->copy);
 	nccl_link_close(c->link);
+	graph_cache_clear(&c->graphs);
 	for (int i = 0; i < 2; i++)
 		cudaFree(c->buf[i]);
 	cudaFree(c->d_counts);
@@ -535,6 +612,7 @@ static void start_skipping(cuda_slab *c)
 	c->ops.quiet = cs_quiet;
 	c->ops.leap = cs_leap;
 	c->ops.tiles = cs_tiles;
+	c->ops.batch = cs_batch;
 }
 
 static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
@@ -544,7 +622,8 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
 	const char *launch = getenv("LIFE3D_CUDA_LAUNCH");
-	c->pdl = p.major >= 9 && !(launch && strcmp(launch, "plain") == 0);
+	c->graphs_on = !(launch && strcmp(launch, "plain") == 0);
+	c->pdl = p.major >= 9 && c->graphs_on;
 	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
 	char what[64], name[300];
 	snprintf(what, sizeof what, "a slab of %llu planes", (unsigned long long)c->n);

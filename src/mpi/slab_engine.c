@@ -19,7 +19,8 @@
  *
  * A backend may skip the tiles whose neighbourhood did not change (both
  * do: engine/cpu/skip.h, kernels/tiles.cu): a generation it steps by tiles
- * waits for its halos and gets its own planes in one call.  Every few
+ * waits for its halos and gets its own planes in one call, or the whole
+ * batch goes in one call where the backend can (a GPU's graph).  Every few
  * batches the ranks ask one another whether anything changed; when
  * nothing did, the universe repeats with period 2 and the steps left pass
  * at once.
@@ -216,8 +217,12 @@ static int run_batch(mpi_engine *m, uint64_t b, engine_stats *stats, l3d_err *er
 {
 	int64_t n = (int64_t)m->n, reach = (int64_t)b - 1;
 	engine_stats *first = b == 1 ? stats : NULL;
-	bool whole = skips_next(m);
+	bool whole = skips_next(m), taken = false;
 	int rc = interior_and_exchange(m, b, !whole, first, err);
+	if (!rc && whole && m->b->ops->batch)
+		rc = m->b->ops->batch(m->b, b, stats, &taken, err);
+	if (taken)
+		return rc;
 	if (!rc && whole)
 		rc = step_generation(m, reach, first, err);
 	if (!rc && !whole)

@@ -344,6 +344,30 @@ RUN
 			expect_same "$tag.ref.tsv" "$tag.gs$k.tsv" "GPU log, skipping $tag $run"
 		done
 	done
+	# With a log line only at the end, a batch is several generations by
+	# tiles: one graph (default) or launches one by one (plain), batches
+	# of 3 and 5 generations, a last one shorter where n is not a multiple.
+	for tag in "ship 3D4,7/5,8 120 ship.rle3" "edge 3D4/3,4E 60 edge.rle3" \
+		   "soup47x29x70 B6/S567 200 soup47x29x70.l3d" \
+		   "soup29x33x40 B5,6/S4..6H 200 soup29x33x40.l3d"; do
+		set -- $tag
+		tag=$1 rule=$2 n=$3 in=$4
+		tail -n 1 "$tag.ref.tsv" >"$tag.ref.last.tsv"
+		for run in 3,3,pdl 2,5,pdl 3,3,plain; do
+			IFS=, read -r np depth launch <<RUN
+$run
+RUN
+			LIFE3D_HALO_DEPTH=$depth LIFE3D_HALO=staged LIFE3D_CUDA_TUNE=tiles=1 \
+				LIFE3D_CUDA_LAUNCH=$launch mpi "$np" -x LIFE3D_HALO_DEPTH -x LIFE3D_HALO \
+				-x LIFE3D_CUDA_TUNE -x LIFE3D_CUDA_LAUNCH -- -q --engine cuda -r "$rule" \
+				-n "$n" --log-every "$n" --log "$tag.gb$np$launch.tsv" \
+				-o "$tag.gb$np$launch.l3d" "$in" && ok || fail "GPU skipping batches $tag $run"
+			expect_same "$tag.ref.l3d" "$tag.gb$np$launch.l3d" "GPU universe, batches $tag $run"
+			tail -n 1 "$tag.gb$np$launch.tsv" >"$tag.gb$np$launch.last.tsv"
+			expect_same "$tag.ref.last.tsv" "$tag.gb$np$launch.last.tsv" \
+				"GPU log, batches $tag $run"
+		done
+	done
 	LIFE3D_HALO_DEPTH=1 LIFE3D_CUDA_TUNE=tiles=1 mpi 3 -x LIFE3D_HALO_DEPTH -x LIFE3D_CUDA_TUNE \
 		-- -v --engine cuda -r 3D4,7/5,8 -n 120 -o /dev/null ship.rle3 2>gship.err &&
 		ok || fail "GPU -v skipping"

@@ -45,11 +45,12 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 
 #include "kernels/kernels.h"
 #include "device.h"
+#include "graphs.h"
 #include "pace.h"
 #include "runtime.h"
 #include "views.h"
 
-enum { GRAPH_SLOTS = 16, BULK_LAUNCHES = 64 };
+enum { BULK_LAUNCHES = 64 };
 #define STAGE_BYTES ((size_t)16 << 20)
 /* Rows uploaded per call while the input is read: large enough that the
  * cost of a call is nothing, small enough that little is left to copy
@@ -57,16 +58,6 @@ enum { GRAPH_SLOTS = 16, BULK_LAUNCHES = 64 };
 #define UPLOAD_BATCH ((size_t)4 << 20)
 
 typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
-
-/* A captured run of launches: `full` of plan.fuse generations, then one of
- * `part` generations (0: none), starting from buffer `parity`; or, with
- * `ring` 0..2, `full` tile steps starting from list `ring`. */
-typedef struct graph_slot {
-	cudaGraphExec_t exec;
-	uint64_t full;
-	int part, stats, parity, ring;
-	uint64_t used;
-} graph_slot;
 
 typedef struct cuda_engine {
 	engine base;
@@ -87,7 +78,7 @@ typedef struct cuda_engine {
 	size_t stage_bytes;
 	int next_stage;              /* staging buffer the next upload uses */
 	size_t row_bytes;
-	graph_slot graphs[GRAPH_SLOTS];
+	graph_cache graphs;           /* runs of launches, by launch_run's key */
 	struct {                     /* a universe that repeats with period 2 */
 		void *copy;          /* the universe two steps back, for a probe */
 		bool off;            /* no memory for the copy: never probed */
@@ -143,51 +134,27 @@ static cudaError_t launch_run(cuda_engine *c, uint64_t full, int part, int stats
 	return cudaSuccess;
 }
 
-static int capture_run(cuda_engine *c, graph_slot *g, l3d_err *err)
+/* launch_run under capture: a graph's key is a run's shape, `full` of
+ * plan.fuse generations, then one of `part` generations (0: none),
+ * starting from buffer `parity`; or, with `ring` 0..2, `full` tile steps
+ * starting from list `ring` (stored as ring + 1). */
+static cudaError_t issue_run(void *ctx, const uint64_t key[GRAPH_KEY], cudaStream_t s)
 {
-	cudaGraph_t graph = NULL;
-	CUDA_TRY(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
-		 "cudaStreamBeginCapture");
-	cudaError_t e = launch_run(c, g->full, g->part, g->stats, g->parity, g->ring);
-	cudaError_t end = cudaStreamEndCapture(c->stream, &graph);
-	if (e == cudaSuccess)
-		e = end;
-	if (e == cudaSuccess)
-		e = cudaGraphInstantiate(&g->exec, graph, 0);
-	if (graph)
-		cudaGraphDestroy(graph);
-	if (e != cudaSuccess) {
-		g->exec = NULL;
-		return cuda_fail(err, e, "capturing the steps as a graph");
-	}
-	return L3D_OK;
+	cuda_engine *c = ctx;
+	(void)s;
+	return launch_run(c, key[0], (int)(key[1] >> 1), (int)(key[1] & 1), (int)key[2],
+			  (int)key[3] - 1);
 }
 
-/* The cached graph for a run, captured on first use (least recently used
- * slot evicted); ring -1 for dense steps. */
+/* The cached graph for a run from the current buffer, captured on first
+ * use; ring -1 for dense steps. */
 static int run_graph(cuda_engine *c, uint64_t full, int part, int stats, int ring,
 		     l3d_err *err)
 {
-	graph_slot *g = NULL, *victim = &c->graphs[0];
-	for (int i = 0; i < GRAPH_SLOTS && !g; i++) {
-		graph_slot *s = &c->graphs[i];
-		if (s->exec && s->full == full && s->part == part && s->stats == stats &&
-		    s->parity == c->cur && s->ring == ring)
-			g = s;
-		else if (!s->exec || (victim->exec && s->used < victim->used))
-			victim = s;
-	}
-	if (!g) {
-		g = victim;
-		if (g->exec)
-			cudaGraphExecDestroy(g->exec);
-		*g = (graph_slot){NULL, full, part, stats, c->cur, ring, 0};
-		int rc = capture_run(c, g, err);
-		if (rc)
-			return rc;
-	}
-	g->used = ++c->clock;
-	CUDA_TRY(cudaGraphLaunch(g->exec, c->stream), "cudaGraphLaunch");
+	const uint64_t key[GRAPH_KEY] = {full, (uint64_t)part << 1 | (stats != 0),
+					 (uint64_t)c->cur, (uint64_t)(ring + 1)};
+	CUDA_TRY(graph_cache_launch(&c->graphs, key, issue_run, c, c->stream),
+		 "running the steps as a graph");
 	return L3D_OK;
 }
 
@@ -743,9 +710,7 @@ static void cuda_destroy(engine *e)
 	cudaSetDevice(c->device);
 	if (c->stream)          /* steps may still be running (cuda_step) */
 		cudaStreamSynchronize(c->stream);
-	for (int i = 0; i < GRAPH_SLOTS; i++)
-		if (c->graphs[i].exec)
-			cudaGraphExecDestroy(c->graphs[i].exec);
+	graph_cache_clear(&c->graphs);
 	for (int i = 0; i < 2; i++) {
 		cudaFree(c->buf[i]);
 		cudaFreeHost(c->stage[i]);

@@ -36,5 +36,10 @@ for w in 64 64:5 64:5: 64:x:B6/S567 abc:5:B6/S567 "128:10:B6/S567 64"; do
 	expect_usage_error "bench_auto -w '$w'" "is not M:N:RULE" -- \
 		"$S/bench_auto" -l "$T/none" -w "$w"
 done
+# A directory for the files that is not there: named before the program
+# is looked for (exit 66, as for a missing program).
+expect_exit 66 "bench_auto -d, no such directory" -- \
+	"$S/bench_auto" -l "$T/none" -d "$T/no/such/dir"
+expect_err_line "-d $T/no/such/dir: no such directory" "bench_auto -d: message"
 
 finish

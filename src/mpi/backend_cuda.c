@@ -278,13 +278,18 @@ static cudaError_t issue_batch(void *ctx, const uint64_t key[GRAPH_KEY], cudaStr
 
 /* A batch by tiles as one graph, once the lists run (not on a step of
  * every tile, which the host judges at once): the halos waited for on the
- * device, the graph queued, the size of the list it leaves asked for. */
+ * device, the graph queued, the size of the list it leaves asked for.
+ * Batches longer than BATCH_GRAPH_MOST (halos deeper than any default,
+ * LIFE3D_HALO_DEPTH) go one generation at a time, not as graphs of
+ * thousands of launches. */
+enum { BATCH_GRAPH_MOST = 64 };
+
 static int cs_batch(slab_backend *b, uint64_t steps, engine_stats *stats, bool *taken,
 		    l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	*taken = false;
-	if (!c->graphs_on || c->tiles.pace.fresh > 0)
+	if (!c->graphs_on || c->tiles.pace.fresh > 0 || steps > BATCH_GRAPH_MOST)
 		return L3D_OK;
 	*taken = true;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");

@@ -7,7 +7,9 @@
  * after fused launches, every launch mode and forced small tiles must give
  * the reference's cells, counts and views bit for bit, and 3D renders
  * render_rows()'s bytes.  The tiles of a rank's slab, their halos
- * changed between steps, must step as l3dk_step_open does.  A universe handed
+ * changed between steps, must step as l3dk_step_open does.  The cache of
+ * captured graphs must capture a run once, replay it, and evict the run
+ * least recently used.  A universe handed
  * over while it is still being filled in, and read back a run of rows at a
  * time, must arrive and come back whole. */
 #include <check.h>
@@ -21,6 +23,7 @@
 #ifdef HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "engine/cuda/graphs.h"
 #include "kernels/kernels.h"
 #endif
 #include "engine/cuda/device.h"
@@ -907,6 +910,76 @@ static TCase *test_case(Suite *s, const char *name)
 	return t;
 }
 
+#ifdef HAVE_CUDA
+/* A graph cache's runs: each writes one byte of a device buffer (where
+ * key[0] says, the value key[1] says) and counts its captures. */
+typedef struct graph_probe {
+	unsigned char *d;
+	int captures;
+} graph_probe;
+
+static cudaError_t probe_issue(void *ctx, const uint64_t key[GRAPH_KEY], cudaStream_t s)
+{
+	graph_probe *p = ctx;
+	p->captures++;
+	return cudaMemsetAsync(p->d + key[0], (int)key[1], 1, s);
+}
+
+static void probe_launch(graph_cache *g, graph_probe *p, uint64_t at, uint64_t value,
+			 cudaStream_t s)
+{
+	const uint64_t key[GRAPH_KEY] = {at, value, 0, 0};
+	ck_assert_int_eq(graph_cache_launch(g, key, probe_issue, p, s), cudaSuccess);
+}
+
+/* Captured once a key and replayed; the least recently used run evicted,
+ * never one used since; every replay does its run's work. */
+START_TEST(graph_cache_keys_and_eviction)
+{
+	enum { N = GRAPH_SLOTS + 4 };
+	graph_cache g = {0};
+	graph_probe p = {NULL, 0};
+	cudaStream_t s;
+	unsigned char host[N];
+	ck_assert_int_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+	ck_assert_int_eq(cudaMalloc((void **)&p.d, N), cudaSuccess);
+	ck_assert_int_eq(cudaMemsetAsync(p.d, 0, N, s), cudaSuccess);
+	for (uint64_t i = 0; i < GRAPH_SLOTS; i++)
+		probe_launch(&g, &p, i, i + 1, s);
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS);
+	probe_launch(&g, &p, 0, 1, s);             /* a hit: 0 is now the newest */
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS);
+	probe_launch(&g, &p, GRAPH_SLOTS, 99, s);  /* a miss: evicts 1, the oldest */
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS + 1);
+	for (uint64_t i = 2; i < GRAPH_SLOTS; i++) /* every other run still kept */
+		probe_launch(&g, &p, i, i + 1, s);
+	probe_launch(&g, &p, 0, 1, s);
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS + 1);
+	/* Replays do their runs' work. */
+	ck_assert_int_eq(cudaMemsetAsync(p.d, 0, N, s), cudaSuccess);
+	for (uint64_t i = 0; i <= GRAPH_SLOTS; i++)
+		if (i != 1)
+			probe_launch(&g, &p, i, i == GRAPH_SLOTS ? 99 : i + 1, s);
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS + 1);
+	ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+	ck_assert_int_eq(cudaMemcpy(host, p.d, N, cudaMemcpyDeviceToHost), cudaSuccess);
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(host[i], i == 1 || i > GRAPH_SLOTS ? 0 : i == GRAPH_SLOTS ? 99 : i + 1);
+	probe_launch(&g, &p, 1, 2, s);             /* the evicted run, captured again */
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS + 2);
+	graph_cache_clear(&g);
+	for (int i = 0; i < GRAPH_SLOTS; i++)
+		ck_assert_ptr_null(g.slot[i].exec);
+	probe_launch(&g, &p, 0, 7, s);             /* usable again, captured anew */
+	ck_assert_int_eq(p.captures, GRAPH_SLOTS + 3);
+	ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+	graph_cache_clear(&g);
+	cudaFree(p.d);
+	cudaStreamDestroy(s);
+}
+END_TEST
+#endif
+
 /* Cases by name, so CK_RUN_CASE can pick one (e.g. under a sanitizer). */
 static Suite *cuda_suite(void)
 {
@@ -923,6 +996,7 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "skipping"), tiles_every_shape, 0, n);
 #ifdef HAVE_CUDA
 	tcase_add_loop_test(test_case(s, "open tiles"), open_tiles, 0, 14);
+	tcase_add_test(test_case(s, "graph cache"), graph_cache_keys_and_eviction);
 #endif
 	TCase *t = test_case(s, "misc");
 	tcase_add_test(t, larger_universe);

@@ -189,24 +189,33 @@ static int tiles_poll(cuda_slab *c, l3d_err *err)
 	return L3D_OK;
 }
 
-/* The own planes by tiles: the halos' changes listed (every tile, on a
- * fresh start), the listed tiles stepped, their counts summed. */
+/* The launches of one generation of the own planes by tiles, from buffer
+ * b and list r: the halos' changes listed (with `all`, a list of every
+ * tile first, on a fresh start), the listed tiles stepped, with `count`
+ * their counts summed; `after_kernel`: the first launch follows a kernel
+ * (programmatic dependent launch).  Queued directly or under capture. */
+static cudaError_t launch_tiles_gen(cuda_slab *c, int b, int r, bool all, bool count,
+				    bool after_kernel)
+{
+	const l3dk_tiles *t = &c->tiles.t;
+	cudaError_t e = all ? l3dk_tiles_all(t, r, c->pdl && after_kernel, c->run) : cudaSuccess;
+	if (e == cudaSuccess)
+		e = l3dk_tiles_halos(&c->plan, t, r, plane_at(c, b, 0), b, !all,
+				     c->pdl && (all || after_kernel), c->run);
+	if (e == cudaSuccess)
+		e = l3dk_tiles_step(&c->plan, t, r, plane_at(c, b, 0), plane_at(c, b ^ 1, 0),
+				    b ^ 1, all, c->pdl, c->run);
+	if (e == cudaSuccess && count)
+		e = l3dk_tiles_counts(t, b ^ 1, c->d_counts, c->pdl, c->run);
+	return e;
+}
+
+/* The own planes by tiles, one generation, its counts summed with stats. */
 static int tiles_step(cuda_slab *c, engine_stats *stats, l3d_err *err)
 {
-	l3dk_tiles *t = &c->tiles.t;
-	int b = c->cur, r = c->tiles.ring, all = c->tiles.pace.fresh > 0;
-	if (all)
-		CUDA_TRY(l3dk_tiles_all(t, r, c->pdl && c->kernel_last, c->run),
-			 "listing the tiles");
-	CUDA_TRY(l3dk_tiles_halos(&c->plan, t, r, plane_at(c, b, 0), b, !all,
-				  c->pdl && (all || c->kernel_last), c->run),
-		 "comparing the halos");
-	CUDA_TRY(l3dk_tiles_step(&c->plan, t, r, plane_at(c, b, 0), plane_at(c, b ^ 1, 0), b ^ 1,
-				 all, c->pdl, c->run),
+	int r = c->tiles.ring, all = c->tiles.pace.fresh > 0;
+	CUDA_TRY(launch_tiles_gen(c, c->cur, r, all, stats != NULL, c->kernel_last),
 		 "stepping the tiles");
-	if (stats)
-		CUDA_TRY(l3dk_tiles_counts(t, b ^ 1, c->d_counts, c->pdl, c->run),
-			 "counting the tiles");
 	c->kernel_last = true;
 	c->edges_unmarked = true;
 	c->tiles.ring = r == 2 ? 0 : r + 1;
@@ -243,7 +252,6 @@ static bool tiles_next(cuda_slab *c)
  * halos compared, the tiles stepped.  Under capture (issue_batch). */
 static cudaError_t launch_batch(cuda_slab *c, uint64_t steps, int stats, int parity, int ring)
 {
-	const l3dk_tiles *t = &c->tiles.t;
 	int64_t n = (int64_t)c->n;
 	cudaError_t e = cudaSuccess;
 	for (uint64_t j = 0; j < steps && e == cudaSuccess; j++) {
@@ -253,16 +261,11 @@ static cudaError_t launch_batch(cuda_slab *c, uint64_t steps, int stats, int par
 			e = l3dk_step_open(&c->plan, plane_at(c, parity, -r), plane_at(c, to, -r),
 					   (uint64_t)r, NULL, pdl, c->run);
 		if (e == cudaSuccess)
-			e = l3dk_tiles_halos(&c->plan, t, ring, plane_at(c, parity, 0), parity, 1,
-					     c->pdl && (j > 0 || r > 0), c->run);
-		if (e == cudaSuccess)
-			e = l3dk_tiles_step(&c->plan, t, ring, plane_at(c, parity, 0),
-					    plane_at(c, to, 0), to, 0, c->pdl, c->run);
+			e = launch_tiles_gen(c, parity, ring, false, stats && j + 1 == steps,
+					     j > 0 || r > 0);
 		if (e == cudaSuccess && r > 0)
 			e = l3dk_step_open(&c->plan, plane_at(c, parity, n), plane_at(c, to, n),
 					   (uint64_t)r, NULL, c->pdl, c->run);
-		if (e == cudaSuccess && stats && j + 1 == steps)
-			e = l3dk_tiles_counts(t, to, c->d_counts, c->pdl, c->run);
 		parity = to;
 		ring = ring == 2 ? 0 : ring + 1;
 	}

@@ -87,7 +87,6 @@ typedef struct cuda_engine {
 		engine_stats of[2];  /* the counts of a generation in a, and not */
 		uint64_t gap, since; /* steps between probes, and since the last */
 	} settle;
-	uint64_t clock;
 	struct {                     /* stepping only what can change */
 		bool off;            /* LIFE3D_SKIP=0, or no memory: dense */
 		tile_pace pace;      /* dense or by tiles (pace.h) */

@@ -1,7 +1,6 @@
 /* choose.c - see choose.h. */
 #include "choose.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "cuda/device.h"
 #include "estimate.h"
 #include "handover.h"
+#include "visible.h"
 
 /* The CPU engine keeps the universe and one buffer of the same size;
  * refuse before allocating rather than be killed for memory later. */
@@ -67,36 +67,6 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 #define SAMPLED_CPU_SECONDS 0.36
 #define SAMPLED_CPU_PER_GCELL 0.16
 #define SAMPLED_CPU_PER_GPU 0.26
-
-/* Whether name is "nvidia" and a device number, as the driver's nodes
- * for each GPU are (not nvidiactl, nvidia-uvm, ...). */
-static bool gpu_node(const char *name)
-{
-	if (strncmp(name, "nvidia", 6) != 0 || !name[6])
-		return false;
-	for (const char *c = name + 6; *c; c++)
-		if (*c < '0' || *c > '9')
-			return false;
-	return true;
-}
-
-int engine_gpus_to_set_up(const char *dev_dir, const char *visible)
-{
-	int nodes = 0;
-	DIR *dev = opendir(dev_dir);
-	if (dev) {
-		for (struct dirent *d; (d = readdir(dev));)
-			nodes += gpu_node(d->d_name);
-		closedir(dev);
-	}
-	if (visible) {
-		int listed = *visible != '\0';
-		for (const char *c = visible; *c; c++)
-			listed += *c == ',';
-		nodes = listed < nodes ? listed : nodes;
-	}
-	return nodes;
-}
 
 /* The GPUs beyond the first that this process's GPU start would set up. */
 static int extra_gpus(void)
@@ -248,13 +218,34 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 	return engine_create_streamed(opts, initial, NULL, r, out, err);
 }
 
+/* A process that may step on a GPU steps on one: the driver is told to
+ * set up that one alone where visible.h is sure which it is.  Done here,
+ * before the first CUDA call and before the input's reader starts.  The
+ * driver's list is read from LIFE3D_DRIVER_GPUS where tests set it. */
+static char narrowed_to[64];
+
+static void narrow_to_one(const engine_opts *opts)
+{
+	char entry[sizeof narrowed_to];
+	int device = opts && opts->device >= 0 ? opts->device : 0;
+	const char *dir = getenv("LIFE3D_DRIVER_GPUS");
+	if (!dir || !*dir)
+		dir = "/proc/driver/nvidia/gpus";
+	if (engine_one_gpu(getenv("CUDA_VISIBLE_DEVICES"), getenv("CUDA_DEVICE_ORDER"), dir,
+			   device, entry, sizeof entry) &&
+	    cuda_narrow(entry, device))
+		memcpy(narrowed_to, entry, sizeof entry);
+}
+
 void engine_warm_up(const engine_opts *opts)
 {
 	engine_kind kind;
 	l3d_err ignored;
 	/* An unknown kind is reported by engine_create(). */
-	if (engine_kind_of(opts, &kind, &ignored) == L3D_OK && kind != ENGINE_CPU &&
-	    !(kind == ENGINE_AUTO && auto_way_of(opts) != AUTO_GPU))
+	if (engine_kind_of(opts, &kind, &ignored) != L3D_OK || kind == ENGINE_CPU)
+		return;
+	narrow_to_one(opts);
+	if (!(kind == ENGINE_AUTO && auto_way_of(opts) != AUTO_GPU))
 		cuda_warm_up(opts && opts->device >= 0 ? opts->device : 0);
 }
 
@@ -274,6 +265,11 @@ void engine_leave(void)
 const char *engine_auto_reason(void)
 {
 	return auto_reason;
+}
+
+const char *engine_gpu_named(void)
+{
+	return narrowed_to;
 }
 
 bool engine_left_behind(void)

@@ -34,7 +34,11 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 /* Start, in the background, the set-up an engine needs before it sees a
  * universe (a GPU context takes a few hundred milliseconds), so it overlaps
  * reading the input; not for an auto run the CPU will take, or may take
- * (opts->work; a sample decides then, in engine_create).
+ * (opts->work; a sample decides then, in engine_create).  First, unless
+ * the engine is the CPU's, it narrows the GPUs the driver will set up to
+ * the one the run may use, where engine/visible.h is sure of it: so a
+ * single process calls it once, before its first CUDA call and before it
+ * starts a thread (it may change the environment).
  * engine_settle() waits for it; engine_create() does so itself.  Both
  * are cheap no-ops where nothing needs warming. */
 void engine_warm_up(const engine_opts *opts);
@@ -48,12 +52,9 @@ void engine_leave(void);
 /* What an auto run's sample said, and the choice it made ("" when no
  * sample was stepped), for -v. */
 const char *engine_auto_reason(void);
+/* What engine_warm_up set CUDA_VISIBLE_DEVICES to ("" when it left it
+ * alone), for -v. */
+const char *engine_gpu_named(void);
 bool engine_left_behind(void);
-/* The GPUs a CUDA driver sets up when a process first asks for one, each
- * beyond the first adding to a GPU run's start (auto weighs that): the
- * driver's device nodes nvidia0, nvidia1, ... in dev_dir ("/dev"), or as
- * many as `visible` (CUDA_VISIBLE_DEVICES, NULL when unset) lists,
- * whichever is fewer; 0 when dev_dir cannot be read. */
-int engine_gpus_to_set_up(const char *dev_dir, const char *visible);
 
 #endif

@@ -788,6 +788,9 @@ static void say_engine(const plan *p, const engine *e)
 		text, engine_describe(e));
 	if (*engine_auto_reason())
 		fprintf(stderr, "life3d: auto: %s\n", engine_auto_reason());
+	if (*engine_gpu_named())
+		fprintf(stderr, "life3d: CUDA_VISIBLE_DEVICES=%s: the driver sets up that GPU alone\n",
+			engine_gpu_named());
 }
 
 /* Open the log.  A run that resumes from a checkpoint (input generation

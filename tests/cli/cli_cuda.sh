@@ -207,4 +207,51 @@ expect_absent d.l3d "--device out of range, engine auto"
 expect_exit 69 "CUDA_VISIBLE_DEVICES empty" -- \
 	env CUDA_VISIBLE_DEVICES= "$LIFE3D" -q --engine cuda --random 8 -n 1 -o v.l3d
 expect_err_line "no CUDA device" "CUDA_VISIBLE_DEVICES empty: message"
+# Naming the one GPU.  Where the driver lists more than one GPU (made up
+# here: this machine's first, and one of the same model that is not
+# there), a single process sets CUDA_VISIBLE_DEVICES to its GPU alone
+# before it asks the driver for any; -v says so, and the run is the CPU
+# engine's.  A CPU run leaves it alone, and naming a GPU that is not there
+# is a usage error that says what was set.
+real=/proc/driver/nvidia/gpus
+first=$(ls "$real" 2>/dev/null | sort | head -1)
+if [ -n "$first" ] && [ -r "$real/$first/information" ]; then
+	mkdir -p "drv/$first" drv/ffff:ff:1f.7
+	cp "$real/$first/information" "drv/$first/"
+	sed 's/^\(GPU UUID:[[:space:]]*\).*/\1GPU-ffffffff-0000-0000-0000-000000000000/' \
+		"$real/$first/information" >drv/ffff:ff:1f.7/information
+	named="CUDA_VISIBLE_DEVICES=0: the driver sets up that GPU alone"
+	for how in "cuda" "cuda CUDA_VISIBLE_DEVICES=0,1" "auto" \
+		"cuda CUDA_VISIBLE_DEVICES=0,GPU-ffff"; do
+		set -- $how
+		tag=nw.$(echo "$how" | tr -c 'A-Za-z0-9' _)
+		env LIFE3D_DRIVER_GPUS="$PWD/drv" ${2:-} "$LIFE3D" -v --engine "$1" -n 5 \
+			--log "$tag.tsv" -o "$tag.l3d" B5_S45-33x17x65_.in.l3d 2>"$tag.err" &&
+			ok || fail "naming the GPU, $how"
+		expect_same sh.cpu.l3d "$tag.l3d" "naming the GPU, $how: cells"
+		expect_same sh.cpu.tsv "$tag.tsv" "naming the GPU, $how: log"
+		grep -q "$named" "$tag.err" && ok || fail "naming the GPU, $how: -v says"
+	done
+	LIFE3D_DRIVER_GPUS="$PWD/drv" "$LIFE3D" -v --engine cpu --random 8 -n 1 \
+		-o /dev/null 2>nw.cpu.err && ok || fail "naming the GPU, cpu"
+	grep -q CUDA_VISIBLE_DEVICES nw.cpu.err && fail "a CPU run named a GPU" || ok
+	[ "$(LIFE3D_DRIVER_GPUS="$PWD/drv" "$LIFE3D" --version)" = "$("$LIFE3D" --version)" ] &&
+		ok || fail "naming the GPU: --version lists every GPU"
+	if [ "$(ls "$real" | wc -l)" -eq 1 ]; then
+		expect_exit 64 "naming a GPU that is not there" -- env LIFE3D_DRIVER_GPUS="$PWD/drv" \
+			"$LIFE3D" -q --engine cuda --device 1 --random 8 -n 1 -o gone.l3d
+		expect_err_line "no device 1 (CUDA_VISIBLE_DEVICES=1, set to name it alone, names no GPU)" \
+			"naming a GPU that is not there: message"
+		expect_absent gone.l3d "naming a GPU that is not there"
+		"$LIFE3D" -v --engine cuda --random 8 -n 1 -o /dev/null 2>nw.one.err &&
+			ok || fail "one GPU"
+		grep -q CUDA_VISIBLE_DEVICES nw.one.err && fail "one GPU, named alone" || ok
+	else
+		"$LIFE3D" -v --engine cuda --device 1 --random 8 -n 1 -o /dev/null 2>nw.1.err &&
+			ok || fail "--device 1"
+		grep -q "CUDA_VISIBLE_DEVICES=1: " nw.1.err && ok || fail "--device 1: named alone"
+	fi
+else
+	echo "cli_cuda: no $real here; naming the GPU not checked" >&2
+fi
 finish

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -21,6 +22,7 @@
 #include "engine/cpu/skip.h"
 #include "engine/estimate.h"
 #include "engine/handover.h"
+#include "engine/visible.h"
 #include "reference.h"
 
 static const char *const all_paths[] = {"avx512", "avx2", "portable"};
@@ -765,6 +767,126 @@ START_TEST(gpus_to_set_up_follow_nodes_and_visible)
 }
 END_TEST
 
+/* A made-up /proc/driver/nvidia/gpus: one folder a GPU, named by its PCI
+ * address, each with an information file as the driver writes it. */
+typedef struct fake_gpu {
+	const char *bus, *model, *uuid, *excluded;
+} fake_gpu;
+
+static void fake_gpus(char *dir, const fake_gpu *g, int n)
+{
+	char path[256];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, g[i].bus);
+		ck_assert_int_eq(mkdir(path, 0700), 0);
+		snprintf(path, sizeof path, "%s/%s/information", dir, g[i].bus);
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "Model: \t\t %s\nIRQ:   \t\t 17\nGPU UUID: \t %s\n"
+			   "Bus Type: \t PCIe\nDevice Minor: \t %d\nGPU Excluded:\t %s\n",
+			g[i].model, g[i].uuid, i, g[i].excluded);
+		fclose(f);
+	}
+}
+
+static void unfake_gpus(const char *dir, const fake_gpu *g, int n)
+{
+	char path[256];
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s/information", dir, g[i].bus);
+		ck_assert_int_eq(unlink(path), 0);
+		snprintf(path, sizeof path, "%s/%s", dir, g[i].bus);
+		ck_assert_int_eq(rmdir(path), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+
+/* What engine_one_gpu names, or "-" for nothing. */
+static const char *one_gpu(const char *visible, const char *order, const char *dir,
+			   int device)
+{
+	static char entry[64];
+	if (!engine_one_gpu(visible, order, dir, device, entry, sizeof entry))
+		return "-";
+	return entry;
+}
+
+/* A single process names its GPU alone where the driver's list makes
+ * sure which it is, and leaves CUDA_VISIBLE_DEVICES as it is otherwise. */
+START_TEST(one_gpu_is_named_only_when_sure)
+{
+	/* Listed out of order: the driver's order is by PCI address. */
+	const fake_gpu same[] = {
+		{"0000:9a:00.0", "NVIDIA H200", "GPU-9a9a9a9a-0000-1111-2222-333333333333", "No"},
+		{"0000:18:00.0", "NVIDIA H200", "GPU-18181818-0000-1111-2222-333333333333", "No"},
+		{"0000:3b:00.0", "NVIDIA H200", "GPU-3b3b3b3b-0000-1111-2222-333333333333", "No"},
+	};
+	char dir[] = "/tmp/check_engine_gpusXXXXXX";
+	fake_gpus(dir, same, 3);
+	/* No list: the index itself, when the GPU exists. */
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir, 0), "0");
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir, 2), "2");
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir, 3), "-");
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir, -1), "-");
+	/* A list: its entry, as written. */
+	ck_assert_str_eq(one_gpu("2,0", NULL, dir, 0), "2");
+	ck_assert_str_eq(one_gpu("2,0", NULL, dir, 1), "0");
+	ck_assert_str_eq(one_gpu("2,0", NULL, dir, 2), "-");
+	ck_assert_str_eq(one_gpu("2,GPU-3b3b", NULL, dir, 1), "GPU-3b3b");
+	ck_assert_str_eq(one_gpu("1,GPU-3b3b", NULL, dir, 1), "-");       /* 1 is 3b */
+	ck_assert_str_eq(one_gpu("GPU-9a9a9a9a-0000-1111-2222-333333333333,1", NULL, dir, 0),
+			 "GPU-9a9a9a9a-0000-1111-2222-333333333333");
+	/* Nothing to gain, or not sure: left alone. */
+	ck_assert_str_eq(one_gpu("1", NULL, dir, 0), "-");          /* one already */
+	ck_assert_str_eq(one_gpu("", NULL, dir, 0), "-");           /* none */
+	ck_assert_str_eq(one_gpu("0,-1,2", NULL, dir, 2), "-");     /* hides the rest */
+	ck_assert_str_eq(one_gpu("0,5,1", NULL, dir, 2), "-");      /* no GPU 5 */
+	ck_assert_str_eq(one_gpu("0,0,1", NULL, dir, 2), "-");      /* twice */
+	ck_assert_str_eq(one_gpu("1,GPU-1818,0", NULL, dir, 2), "-"); /* GPU-1818 is 0 */
+	ck_assert_str_eq(one_gpu("GPU-,1", NULL, dir, 1), "-");     /* every GPU's */
+	ck_assert_str_eq(one_gpu("GPU-77,1", NULL, dir, 1), "-");   /* none's */
+	ck_assert_str_eq(one_gpu("MIG-9a9a,1", NULL, dir, 1), "-"); /* not checked */
+	ck_assert_str_eq(one_gpu(" 0,1", NULL, dir, 1), "-");
+	ck_assert_str_eq(one_gpu("0,1", NULL, "/nonexistent", 1), "-");
+	unfake_gpus(dir, same, 3);
+
+	/* Two models: CUDA's own order may put either first. */
+	const fake_gpu mixed[] = {
+		{"0000:18:00.0", "NVIDIA A100", "GPU-aaaa0000", "No"},
+		{"0000:3b:00.0", "NVIDIA H200", "GPU-bbbb0000", "No"},
+	};
+	char dir2[] = "/tmp/check_engine_gpusXXXXXX";
+	fake_gpus(dir2, mixed, 2);
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir2, 1), "-");
+	ck_assert_str_eq(one_gpu(NULL, "FASTEST_FIRST", dir2, 1), "-");
+	ck_assert_str_eq(one_gpu(NULL, "PCI_BUS_ID", dir2, 1), "1");
+	ck_assert_str_eq(one_gpu("1,0", NULL, dir2, 1), "0");        /* indices alone */
+	ck_assert_str_eq(one_gpu("GPU-bbbb,GPU-aaaa", NULL, dir2, 1), "GPU-aaaa");
+	ck_assert_str_eq(one_gpu("1,GPU-aaaa", NULL, dir2, 1), "-");   /* mixed */
+	ck_assert_str_eq(one_gpu("1,GPU-aaaa", "PCI_BUS_ID", dir2, 1), "GPU-aaaa");
+	unfake_gpus(dir2, mixed, 2);
+
+	/* One excluded: CUDA leaves it out and the indices shift. */
+	const fake_gpu excl[] = {
+		{"0000:18:00.0", "NVIDIA H200", "GPU-aaaa0000", "Yes"},
+		{"0000:3b:00.0", "NVIDIA H200", "GPU-bbbb0000", "No"},
+		{"0000:5c:00.0", "NVIDIA H200", "GPU-cccc0000", "No"},
+	};
+	char dir3[] = "/tmp/check_engine_gpusXXXXXX";
+	fake_gpus(dir3, excl, 3);
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir3, 0), "-");
+	ck_assert_str_eq(one_gpu("1,2", NULL, dir3, 0), "-");
+	unfake_gpus(dir3, excl, 3);
+
+	/* One GPU: nothing to narrow. */
+	char dir4[] = "/tmp/check_engine_gpusXXXXXX";
+	fake_gpus(dir4, excl + 1, 1);
+	ck_assert_str_eq(one_gpu(NULL, NULL, dir4, 0), "-");
+	unfake_gpus(dir4, excl + 1, 1);
+}
+END_TEST
+
 START_TEST(views_match_the_universe)
 {
 	grid g, back;
@@ -989,6 +1111,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(t, cpu_rate_follows_rule_and_rows);
 	tcase_add_test(t, estimate_tells_soups_from_chaos);
 	tcase_add_test(t, gpus_to_set_up_follow_nodes_and_visible);
+	tcase_add_test(t, one_gpu_is_named_only_when_sure);
 	tcase_add_test(t, views_match_the_universe);
 	tcase_add_test(t, renders_without_an_engine_of_their_own);
 	tcase_add_test(t, random_grid_is_deterministic);

@@ -40,6 +40,12 @@ bool cuda_left_behind(void)
 	return false;
 }
 
+bool cuda_narrow(const char *entry, int device)
+{
+	(void)entry, (void)device;
+	return false;
+}
+
 int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *err)
 {
 	(void)opts, (void)offset, (void)device;
@@ -49,10 +55,40 @@ int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *
 
 #else /* HAVE_CUDA */
 
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "kernels/kernels.h"
 #include "runtime.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* Whether a CUDA call has been made (cuda_narrow comes too late then), and
+ * the device this process narrowed the driver's view to, with the entry
+ * that names it (-1: not narrowed). */
+static bool touched;
+static int narrowed = -1;
+static char narrowed_entry[64];
+
+bool cuda_narrow(const char *entry, int device)
+{
+	if (touched || narrowed >= 0 || strlen(entry) >= sizeof narrowed_entry ||
+	    setenv("CUDA_VISIBLE_DEVICES", entry, 1) != 0)
+		return false;
+	narrowed = device;
+	snprintf(narrowed_entry, sizeof narrowed_entry, "%s", entry);
+	return true;
+}
+
+/* The driver's number for device d as the process was started: 0 for the
+ * one it narrowed to, and none for any other then. */
+static int ordinal(int d)
+{
+	if (narrowed < 0)
+		return d;
+	return d == narrowed ? 0 : INT_MAX;
+}
 
 int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
 {
@@ -65,6 +101,7 @@ int cuda_fail(l3d_err *err, cudaError_t e, const char *what)
 static int probe_devices(int *count, char *why, size_t size)
 {
 	int n = 0, driver = 0, runtime = 0;
+	touched = true;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
 	    driver > 0 && cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
@@ -94,6 +131,7 @@ static int probe_devices(int *count, char *why, size_t size)
 
 int cuda_device_count(void)
 {
+	touched = true;
 	return l3dk_device_count();
 }
 
@@ -122,13 +160,18 @@ int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *
 {
 	char why[256];
 	int n = 0;
-	if (probe_devices(&n, why, sizeof why))
-		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
 	int first = opts && opts->device >= 0 ? opts->device : 0;
-	if (first >= n)
+	if (probe_devices(&n, why, sizeof why) && narrowed >= 0 && first == narrowed)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"engine 'cuda': no device %d (CUDA_VISIBLE_DEVICES=%s, set "
+				"to name it alone, names no GPU)",
+				first, narrowed_entry);
+	if (n == 0)
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
+	if (ordinal(first) >= n)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"engine 'cuda': no device %d (%d visible)", first, n);
-	*device = (first + offset) % n;
+	*device = (ordinal(first) + offset) % n;
 	return L3D_OK;
 }
 
@@ -168,7 +211,8 @@ void cuda_warm_up(int device)
 {
 	if (warm_running)
 		return;
-	warm_device = device;
+	touched = true;
+	warm_device = ordinal(device);
 	atomic_store(&warm_finished, false);
 	warm_running = pthread_create(&warm_thread, NULL, warm, NULL) == 0;
 }

@@ -24,6 +24,13 @@ int cuda_describe_devices(char *buf, size_t size);
  * reason), L3D_ERR_USAGE when opts->device is not one of them. */
 int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *err);
 
+/* Make `entry` the whole of CUDA_VISIBLE_DEVICES, so that the driver sets
+ * up one GPU, and take it as device `device` from then on (it is the
+ * driver's device 0 now).  Only before the process's first CUDA call and
+ * while it has one thread (engine/visible.h says which entry); false and
+ * nothing done after that, and without CUDA. */
+bool cuda_narrow(const char *entry, int device);
+
 /* Fail before allocating when `need` bytes (and some room for the runtime)
  * do not fit in the current device's free memory.  `what` says what needs
  * them ("a 8x8x8 universe"), `name` the device.  CUDA builds only. */

@@ -79,6 +79,8 @@ typedef struct cuda_slab {
 	l3dk_plan plan;
 	cudaStream_t run, copy;
 	cudaEvent_t halo_in, edges_done;
+	cudaStream_t side;           /* a batch graph's halo ranges, beside its tiles */
+	cudaEvent_t fork, join;      /* ... branching off run and back */
 	l3dk_counts *d_counts, *h_counts;
 	engine_stats *pending;       /* where the device's counts go */
 	bool halo_unwaited;          /* halo_in recorded, no step waits for it yet */
@@ -246,27 +248,48 @@ static bool tiles_next(cuda_slab *c)
 	return c->tiles.pace.on;
 }
 
+/* The planes of generation `parity` stepped into the halos in full, r of
+ * them each side, on the side stream: branched off run after what was
+ * queued there, joined back by the event join. */
+static cudaError_t launch_halo_ranges(cuda_slab *c, int parity, int64_t r)
+{
+	int64_t n = (int64_t)c->n;
+	int to = parity ^ 1;
+	cudaError_t e = cudaEventRecord(c->fork, c->run);
+	if (e == cudaSuccess)
+		e = cudaStreamWaitEvent(c->side, c->fork, 0);
+	if (e == cudaSuccess)
+		e = l3dk_step_open(&c->plan, plane_at(c, parity, -r), plane_at(c, to, -r),
+				   (uint64_t)r, NULL, 0, c->side);
+	if (e == cudaSuccess)
+		e = l3dk_step_open(&c->plan, plane_at(c, parity, n), plane_at(c, to, n),
+				   (uint64_t)r, NULL, c->pdl, c->side);
+	return e == cudaSuccess ? cudaEventRecord(c->join, c->side) : e;
+}
+
 /* The launches of a batch of `steps` generations by tiles from buffer
  * `parity` and list `ring`, the counts of the last with `stats`: for each,
  * the planes stepped into the halos (r of them each side) in full, the
- * halos compared, the tiles stepped.  Under capture (issue_batch). */
+ * halos compared, the tiles stepped.  Under capture (issue_batch).  The
+ * halo ranges and the tiles of one generation touch different planes (the
+ * ranges write the halos' planes of the next buffer, the tiles its own
+ * planes; both read this one), so the ranges go on a branch of the graph
+ * beside the halo comparison and the tile step, and each generation waits
+ * for both: two kernels deep a generation instead of four.  The first
+ * kernel after a join depends on two, so it is launched without PDL. */
 static cudaError_t launch_batch(cuda_slab *c, uint64_t steps, int stats, int parity, int ring)
 {
-	int64_t n = (int64_t)c->n;
 	cudaError_t e = cudaSuccess;
 	for (uint64_t j = 0; j < steps && e == cudaSuccess; j++) {
 		int64_t r = (int64_t)(steps - 1 - j);
-		int pdl = c->pdl && j > 0, to = parity ^ 1;
 		if (r > 0)
-			e = l3dk_step_open(&c->plan, plane_at(c, parity, -r), plane_at(c, to, -r),
-					   (uint64_t)r, NULL, pdl, c->run);
+			e = launch_halo_ranges(c, parity, r);
 		if (e == cudaSuccess)
 			e = launch_tiles_gen(c, parity, ring, false, stats && j + 1 == steps,
-					     j > 0 || r > 0);
+					     false);
 		if (e == cudaSuccess && r > 0)
-			e = l3dk_step_open(&c->plan, plane_at(c, parity, n), plane_at(c, to, n),
-					   (uint64_t)r, NULL, c->pdl, c->run);
-		parity = to;
+			e = cudaStreamWaitEvent(c->run, c->join, 0);
+		parity ^= 1;
 		ring = ring == 2 ? 0 : ring + 1;
 	}
 	return e;
@@ -570,6 +593,12 @@ static void cs_destroy(slab_backend *b)
 		cudaStreamDestroy(c->run);
 	if (c->copy)
 		cudaStreamDestroy(c->copy);
+	if (c->fork)
+		cudaEventDestroy(c->fork);
+	if (c->join)
+		cudaEventDestroy(c->join);
+	if (c->side)
+		cudaStreamDestroy(c->side);
 	free(c);
 }
 
@@ -648,6 +677,9 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 	    "planning the kernels");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking), "cudaStreamCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->fork, cudaEventDisableTiming), "cudaEventCreate");
+	CUDA_TRY(cudaEventCreateWithFlags(&c->join, cudaEventDisableTiming), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreateWithFlags(&c->halo_in, cudaEventDisableTiming), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreateWithFlags(&c->edges_done, cudaEventDisableTiming), "cudaEventCreate");
 	for (int i = 0; i < 2; i++) {

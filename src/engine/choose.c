@@ -224,10 +224,16 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
  * driver's list is read from LIFE3D_DRIVER_GPUS where tests set it. */
 static char narrowed_to[64];
 
+/* The device a run asks for: --device, else the first. */
+static int device_of(const engine_opts *opts)
+{
+	return opts && opts->device >= 0 ? opts->device : 0;
+}
+
 static void narrow_to_one(const engine_opts *opts)
 {
 	char entry[sizeof narrowed_to];
-	int device = opts && opts->device >= 0 ? opts->device : 0;
+	int device = device_of(opts);
 	const char *dir = getenv("LIFE3D_DRIVER_GPUS");
 	if (!dir || !*dir)
 		dir = "/proc/driver/nvidia/gpus";
@@ -246,7 +252,7 @@ void engine_warm_up(const engine_opts *opts)
 		return;
 	narrow_to_one(opts);
 	if (!(kind == ENGINE_AUTO && auto_way_of(opts) != AUTO_GPU))
-		cuda_warm_up(opts && opts->device >= 0 ? opts->device : 0);
+		cuda_warm_up(device_of(opts));
 }
 
 void engine_settle(void)

@@ -57,7 +57,6 @@ int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *
 
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernels/kernels.h"
 #include "runtime.h"
@@ -73,8 +72,7 @@ static char narrowed_entry[64];
 
 bool cuda_narrow(const char *entry, int device)
 {
-	if (touched || narrowed >= 0 || strlen(entry) >= sizeof narrowed_entry ||
-	    setenv("CUDA_VISIBLE_DEVICES", entry, 1) != 0)
+	if (touched || narrowed >= 0 || setenv("CUDA_VISIBLE_DEVICES", entry, 1) != 0)
 		return false;
 	narrowed = device;
 	snprintf(narrowed_entry, sizeof narrowed_entry, "%s", entry);
@@ -161,13 +159,14 @@ int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *
 	char why[256];
 	int n = 0;
 	int first = opts && opts->device >= 0 ? opts->device : 0;
-	if (probe_devices(&n, why, sizeof why) && narrowed >= 0 && first == narrowed)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"engine 'cuda': no device %d (CUDA_VISIBLE_DEVICES=%s, set "
-				"to name it alone, names no GPU)",
-				first, narrowed_entry);
-	if (n == 0)
+	if (probe_devices(&n, why, sizeof why)) {
+		if (narrowed >= 0 && first == narrowed)
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"engine 'cuda': no device %d (CUDA_VISIBLE_DEVICES=%s, set "
+					"to name it alone, names no GPU)",
+					first, narrowed_entry);
 		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': %s", why);
+	}
 	if (ordinal(first) >= n)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"engine 'cuda': no device %d (%d visible)", first, n);

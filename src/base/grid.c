@@ -93,6 +93,51 @@ int host_memory_check(size_t bytes, const char *what, l3d_err *err)
 			what, (double)bytes / 1048576.0, (double)avail / 1048576.0);
 }
 
+/* Large universes are aligned to and advised into 2 MiB pages: a step
+ * streams the whole universe, and 4 KiB pages would cost a TLB miss every
+ * few rows.  They are mapped straight from the kernel, whose new pages
+ * are zero already: zeroing them here too took 20 ms at 1024^3, before
+ * the GPU's start (kernels/NOTES.md), and the pages are touched first by
+ * whoever fills them (the input's reader, an engine's threads). */
+#define HUGE_PAGE ((size_t)1 << 21)
+
+static bool mapped(size_t bytes)
+{
+	return bytes >= 2 * HUGE_PAGE;
+}
+
+static size_t rounded_bytes(size_t bytes)
+{
+	size_t align = mapped(bytes) ? HUGE_PAGE : 64;
+	return (bytes + align - 1) & ~(align - 1);
+}
+
+/* `rounded` zeroed bytes at a 2 MiB boundary, or NULL. */
+static void *map_zeroed(size_t rounded)
+{
+	char *p = mmap(NULL, rounded + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + rounded, HUGE_PAGE - head);
+#ifdef MADV_HUGEPAGE
+	madvise(p + head, rounded, MADV_HUGEPAGE);
+#endif
+	return p + head;
+}
+
+static void *alloc_zeroed(size_t bytes)
+{
+	size_t rounded = rounded_bytes(bytes);
+	if (mapped(bytes))
+		return map_zeroed(rounded);
+	void *p = aligned_alloc(64, rounded);
+	return p ? memset(p, 0, rounded) : NULL;
+}
+
 int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err)
 {
 	memset(g, 0, sizeof *g);
@@ -100,29 +145,19 @@ int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err)
 	if (rc)
 		return rc;
 	uint64_t words = (nz + 63) / 64;
-	size_t bytes = (size_t)(nx * ny * words * 8), huge = (size_t)1 << 21;
-	/* Large universes are aligned to and advised into 2 MiB pages: a step
-	 * streams the whole universe, and 4 KiB pages would cost a TLB miss
-	 * every few rows. */
-	size_t align = bytes >= 2 * huge ? huge : 64;
-	size_t rounded = (bytes + align - 1) & ~(align - 1);
+	size_t bytes = (size_t)(nx * ny * words * 8);
 	char what[96];
 	snprintf(what, sizeof what, "a %llux%llux%llu universe", (unsigned long long)nx,
 		 (unsigned long long)ny, (unsigned long long)nz);
-	rc = host_memory_check(rounded, what, err);
+	rc = host_memory_check(rounded_bytes(bytes), what, err);
 	if (rc)
 		return rc;
-	void *p = aligned_alloc(align, rounded);
+	void *p = alloc_zeroed(bytes);
 	if (!p)
 		return l3d_fail(err, L3D_ERR_RUNTIME,
 				"out of memory: a %llux%llux%llu universe needs %zu bytes",
 				(unsigned long long)nx, (unsigned long long)ny,
-				(unsigned long long)nz, rounded);
-#ifdef MADV_HUGEPAGE
-	if (align == huge)
-		madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-	memset(p, 0, rounded);
+				(unsigned long long)nz, rounded_bytes(bytes));
 	g->nx = nx;
 	g->ny = ny;
 	g->nz = nz;
@@ -133,7 +168,10 @@ int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err)
 
 void grid_free(grid *g)
 {
-	free(g->bits);
+	if (g->bits && mapped(grid_bytes(g)))
+		munmap(g->bits, rounded_bytes(grid_bytes(g)));
+	else
+		free(g->bits);
 	memset(g, 0, sizeof *g);
 }
 
@@ -153,12 +191,46 @@ uint64_t grid_tail_mask(const grid *g)
 	return r ? (((uint64_t)1 << r) - 1) : ~(uint64_t)0;
 }
 
-uint64_t words_population(const uint64_t *w, uint64_t n)
+/* Live cells in a word without the popcnt instruction: the portable
+ * build's __builtin_popcountll is a call into libgcc for every word. */
+static inline uint64_t word_population(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555u;
+	v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (v * 0x0101010101010101u) >> 56;
+}
+
+uint64_t words_population_portable(const uint64_t *w, uint64_t n)
+{
+	uint64_t live = 0;
+	for (uint64_t i = 0; i < n; i++)
+		live += word_population(w[i]);
+	return live;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static uint64_t
+words_population_popcnt(const uint64_t *w, uint64_t n)
 {
 	uint64_t live = 0;
 	for (uint64_t i = 0; i < n; i++)
 		live += (uint64_t)__builtin_popcountll(w[i]);
 	return live;
+}
+#endif
+
+/* Every population (the input's, each row written, a log line's on the
+ * host) is counted here: with the popcnt instruction where the CPU has
+ * it (1024^3 cells: 80 ms a word at a time through libgcc on the 2-core
+ * build machine, kernels/NOTES.md). */
+uint64_t words_population(const uint64_t *w, uint64_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("popcnt"))
+		return words_population_popcnt(w, n);
+#endif
+	return words_population_portable(w, n);
 }
 
 uint64_t grid_population(const grid *g)
@@ -330,10 +402,7 @@ void grid_project(const grid *g, int axis, uint32_t *counts)
 		for (uint64_t y = 0; y < g->ny; y++) {
 			const uint64_t *row = grid_row(g, x, y);
 			if (axis == 2) {
-				uint32_t n = 0;
-				for (uint64_t i = 0; i < g->words; i++)
-					n += (uint32_t)__builtin_popcountll(row[i]);
-				counts[y * w + x] += n;
+				counts[y * w + x] += (uint32_t)words_population(row, g->words);
 				continue;
 			}
 			for (uint64_t z = 0; z < g->nz; z++)

@@ -42,7 +42,10 @@ size_t host_memory_available(void);
 /* L3D_ERR_RUNTIME, with the amounts, when `bytes` will not fit. */
 int host_memory_check(size_t bytes, const char *what, l3d_err *err);
 
-/* Allocate a zeroed universe.  On failure *g is left empty. */
+/* Allocate a zeroed universe, 64-byte aligned; from 4 MiB on, mapped
+ * from the kernel at a 2 MiB boundary, in huge pages where it may.  On
+ * failure *g is left empty.  grid_free() tells the two kinds apart by
+ * the sizes, so a grid's sizes must not change while it holds cells. */
 int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err);
 void grid_free(grid *g);
 
@@ -64,8 +67,11 @@ static inline void grid_set(grid *g, uint64_t x, uint64_t y, uint64_t z, int v)
 uint64_t grid_cells(const grid *g);
 size_t grid_bytes(const grid *g);          /* size of `bits` in bytes */
 uint64_t grid_population(const grid *g);
-/* Live cells in n words of packed rows (a chunk of a universe). */
+/* Live cells in n words of packed rows (a chunk of a universe): with the
+ * popcnt instruction where the CPU has it, else as the portable count,
+ * which tests call directly. */
 uint64_t words_population(const uint64_t *w, uint64_t n);
+uint64_t words_population_portable(const uint64_t *w, uint64_t n);
 bool grid_equal(const grid *a, const grid *b);   /* same sizes and cells */
 
 /* Mask of the valid bits in the last word of a row. */

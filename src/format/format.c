@@ -267,7 +267,7 @@ int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 {
 	format_stream *s;
 	int rc = format_read_start(r, g, meta, detected, &s, err);
-	return rc ? rc : format_read_finish(s, err);
+	return rc ? rc : format_read_finish(s, NULL, err);
 }
 
 int format_write(FILE *out, const char *name, fmt_id f, const grid *g,

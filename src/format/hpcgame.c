@@ -104,7 +104,7 @@ int hpcgame_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 {
 	format_stream *s;
 	int rc = hpcgame_read_start(r, g, meta, &s, err);
-	return rc ? rc : format_read_finish(s, err);
+	return rc ? rc : format_read_finish(s, NULL, err);
 }
 
 int hpcgame_write(FILE *out, const char *name, const row_source *src,

@@ -23,6 +23,9 @@ typedef struct reader {
 				    * reading began; -1 for a pipe */
 	int64_t start;             /* the file offset where reading began; -1
 				    * for a pipe */
+	bool count;                /* a stream read from it counts the live
+				    * cells on its own thread once they are
+				    * all in (format_read_finish) */
 } reader;
 
 void reader_init(reader *r, FILE *f, const char *name);

@@ -312,5 +312,5 @@ int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 {
 	format_stream *s;
 	int rc = native_read_start(r, g, meta, &s, err);
-	return rc ? rc : format_read_finish(s, err);
+	return rc ? rc : format_read_finish(s, NULL, err);
 }

@@ -15,11 +15,13 @@
 
 /* A universe's cells being read (format.h: format_read_start).
  * format_read_progress() announces their rows as they are done;
- * format_read_finish() waits for the end and returns the reader's status;
- * on failure the grid is freed. */
+ * format_read_finish() waits for the end and returns the reader's status,
+ * with the live cells in *population (NULL: not wanted), counted by the
+ * reading thread when its reader asked for that (reader.count), else
+ * there; on failure the grid is freed. */
 typedef struct format_stream format_stream;
 row_progress *format_read_progress(format_stream *s);
-int format_read_finish(format_stream *s, l3d_err *err);
+int format_read_finish(format_stream *s, uint64_t *population, l3d_err *err);
 
 /* A source that hands out g's own rows, without copying. */
 void row_source_of_grid(row_source *s, const grid *g);

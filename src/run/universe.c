@@ -99,6 +99,7 @@ int universe_open(universe_source *u, const char *input, l3d_err *err)
 	int rc = comm_agree(open_input(path, &u->file, err), err);
 	if (!rc && !distributed()) {
 		reader_init(&u->in, u->file, u->name);
+		u->in.count = true;
 		rc = format_read_start(&u->in, &u->start, &u->meta, &u->format,
 				       &u->reading, err);
 		u->nx = u->start.nx;
@@ -114,7 +115,7 @@ void universe_close(universe_source *u)
 {
 	if (u->reading) {
 		l3d_err ignored;
-		format_read_finish(u->reading, &ignored);
+		format_read_finish(u->reading, NULL, &ignored);
 		u->reading = NULL;
 	}
 	close_input(u);
@@ -147,7 +148,7 @@ static int engine_of_stream(universe_source *u, const engine_opts *eo,
 	/* An engine that has every row saw the last one announced. */
 	if (!erc)
 		*t_read = ready->done_at;
-	int rrc = format_read_finish(u->reading, err);
+	int rrc = format_read_finish(u->reading, population, err);
 	u->reading = NULL;
 	close_input(u);
 	if (rrc) {
@@ -159,7 +160,6 @@ static int engine_of_stream(universe_source *u, const engine_opts *eo,
 		*err = rc ? *why : eerr;
 		return rc ? rc : erc;
 	}
-	*population = grid_population(&u->start);
 	return L3D_OK;
 }
 

@@ -84,6 +84,38 @@ START_TEST(random_is_seeded_and_dense_as_asked)
 }
 END_TEST
 
+/* Universes of 4 MiB and more come zeroed from the kernel at a 2 MiB
+ * boundary (grid.c): a freed one reused must be zero again, and every
+ * population, through popcnt or not, counts its cells one by one. */
+START_TEST(large_grids_are_zero_and_counted)
+{
+	for (int round = 0; round < 2; round++) {
+		grid g;
+		ck_assert_int_eq(grid_alloc(&g, 130, 70, 4100, NULL), L3D_OK);
+		ck_assert_uint_eq((uintptr_t)g.bits % ((uintptr_t)2 << 20), 0);
+		size_t words = grid_bytes(&g) / 8;
+		ck_assert_uint_ge(grid_bytes(&g), (size_t)4 << 20);
+		for (size_t i = 0; i < words; i++)
+			ck_assert_uint_eq(g.bits[i], 0);
+		grid_random(&g, round ? 0.9 : 0.37, 7 + (uint64_t)round);
+		uint64_t bits = 0;
+		for (size_t i = 0; i < words; i++)
+			for (int b = 0; b < 64; b++)
+				bits += (g.bits[i] >> b) & 1;
+		ck_assert_uint_eq(grid_population(&g), bits);
+		ck_assert_uint_eq(words_population_portable(g.bits, words), bits);
+		ck_assert_uint_eq(words_population(g.bits + 3, 100001),
+				  words_population_portable(g.bits + 3, 100001));
+		grid_free(&g);
+		ck_assert_ptr_null(g.bits);
+	}
+	const uint64_t edge[] = {0, 1, 0x8000000000000000u, ~(uint64_t)0, 0x5555555555555555u};
+	for (int i = 0; i < 5; i++)
+		ck_assert_uint_eq(words_population_portable(&edge[i], 1),
+				  (uint64_t)__builtin_popcountll(edge[i]));
+}
+END_TEST
+
 /* Views against cell-by-cell counting on a box with three different edges. */
 START_TEST(views_match_cells)
 {
@@ -128,6 +160,7 @@ int main(void)
 	tcase_add_test(tc, rows_pack_and_unpack);
 	tcase_add_test(tc, random_is_seeded_and_dense_as_asked);
 	tcase_add_test(tc, views_match_cells);
+	tcase_add_test(tc, large_grids_are_zero_and_counted);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true) ? 1 : 0;
 }

@@ -677,6 +677,38 @@ START_TEST(test_pipes)
 }
 END_TEST
 
+/* The population a stream's finish gives: counted by the reading thread
+ * when the reader asks (reader.count), else by the finish; the same
+ * either way, for each format that streams and for RLE3, which does not. */
+START_TEST(test_stream_counts_cells)
+{
+	static const fmt_id fmts[] = {FMT_HPCGAME, FMT_NATIVE, FMT_RLE3};
+	for (size_t i = 0; i < 6; i++) {
+		grid g, back;
+		random_grid(&g, 40 + i, 40 + i, 40 + i, 40 + i);
+		size_t len;
+		unsigned char *b = written(fmts[i % 3], &g, &len);
+		FILE *in = fmemopen(b, len, "rb");
+		reader r;
+		universe_meta meta;
+		format_stream *s;
+		l3d_err err = {0, ""};
+		reader_init(&r, in, "count.in");
+		r.count = i < 3;
+		ck_assert_int_eq(format_read_start(&r, &back, &meta, NULL, &s, &err), L3D_OK);
+		uint64_t population = 0;
+		ck_assert_msg(format_read_finish(s, &population, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_uint_ne(population, 0);
+		ck_assert_uint_eq(population, grid_population(&g));
+		ck_assert(grid_equal(&g, &back));
+		fclose(in);
+		free(b);
+		grid_free(&back);
+		grid_free(&g);
+	}
+}
+END_TEST
+
 /* ---- the sample's corner, read at offsets ---- */
 
 static uint64_t edge64(uint64_t n)
@@ -714,7 +746,7 @@ static int corner_of(fmt_id f, const grid *g, long skip, bool pipe, grid *cube)
 			 L3D_OK);
 	memset(cube->bits, 0xa5, grid_cells(cube) / cube->nz * 8);
 	int rc = row_progress_corner(format_read_progress(s), cube);
-	ck_assert_msg(format_read_finish(s, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_msg(format_read_finish(s, NULL, &err) == L3D_OK, "%s", err.msg);
 	if (pipe)
 		pthread_join(th, NULL);
 	ck_assert(grid_equal(g, &in));
@@ -786,7 +818,7 @@ START_TEST(test_corner_with_a_bad_byte)
 	ck_assert_int_eq(format_read_start(&r, &in, &meta, NULL, &s, &err), L3D_OK);
 	ck_assert_int_eq(grid_alloc(&cube, 64, 64, 64, NULL), L3D_OK);
 	ck_assert_int_eq(row_progress_corner(format_read_progress(s), &cube), -1);
-	ck_assert_int_eq(format_read_finish(s, &err), L3D_ERR_DATA);
+	ck_assert_int_eq(format_read_finish(s, NULL, &err), L3D_ERR_DATA);
 	ck_assert_msg(strstr(err.msg, "is not a cell"), "%s", err.msg);
 	grid_free(&cube);
 	grid_free(&g);
@@ -850,7 +882,7 @@ START_TEST(test_engine_takes_rows_as_read)
 	ck_assert_int_eq(engine_create_streamed(&o, &in, format_read_progress(s),
 						&rule_default, &e, &err), L3D_OK);
 	pthread_join(fth, NULL);
-	ck_assert_int_eq(format_read_finish(s, &err), L3D_OK);
+	ck_assert_int_eq(format_read_finish(s, NULL, &err), L3D_OK);
 	pthread_join(th, NULL);
 	fclose(f);
 	ck_assert(fl.rc == L3D_OK && !fl.c.bad);
@@ -893,7 +925,7 @@ START_TEST(test_engine_and_failing_input)
 		engine *e = NULL;
 		int erc = engine_create_streamed(&o, &in, format_read_progress(s),
 						 &rule_default, &e, &eerr);
-		ck_assert_int_eq(format_read_finish(s, &err), L3D_ERR_DATA);
+		ck_assert_int_eq(format_read_finish(s, NULL, &err), L3D_ERR_DATA);
 		ck_assert_ptr_null(in.bits);
 		ck_assert_msg(strstr(err.msg, trailing ? "half.bin: trailing garbage"
 						       : "half.bin: truncated"), "%s", err.msg);
@@ -991,7 +1023,7 @@ START_TEST(test_rle3_stream_is_complete)
 	ck_assert_int_eq(found, FMT_RLE3);
 	ck_assert_int_eq(row_progress_wait(format_read_progress(s), 16, &ready), 0);
 	ck_assert_uint_eq(ready, 16);
-	ck_assert_int_eq(format_read_finish(s, &err), L3D_OK);
+	ck_assert_int_eq(format_read_finish(s, NULL, &err), L3D_OK);
 	ck_assert_uint_eq(grid_population(&g), 1);
 	grid_free(&g);
 	fclose(f);
@@ -1017,6 +1049,7 @@ static Suite *pipeline_suite(void)
 	tcase_add_test(t, test_native_errors_mid_stream);
 	tcase_add_test(t, test_io_errors_mid_stream);
 	tcase_add_test(t, test_pipes);
+	tcase_add_test(t, test_stream_counts_cells);
 	tcase_add_test(t, test_corner_at_offsets);
 	tcase_add_test(t, test_corner_with_a_bad_byte);
 	suite_add_tcase(s, t);

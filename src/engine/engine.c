@@ -159,6 +159,11 @@ grid *engine_host_grid(engine *e)
 	return e->ops->host_grid ? e->ops->host_grid(e) : NULL;
 }
 
+int engine_let_go(engine *e, l3d_err *err)
+{
+	return e->ops->let_go ? e->ops->let_go(e, err) : L3D_OK;
+}
+
 void engine_destroy(engine *e)
 {
 	if (e)

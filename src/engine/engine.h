@@ -91,6 +91,8 @@ typedef struct engine_ops {
 	grid *(*host_grid)(engine *e);
 	/* short description for the summary line, e.g. "cpu/avx512 x2" */
 	const char *(*describe)(const engine *e);
+	/* optional: engine_let_go */
+	int (*let_go)(engine *e, l3d_err *err);
 } engine_ops;
 
 /* The common head of every engine; implementations embed it first. */
@@ -151,6 +153,17 @@ const char *engine_describe(const engine *e);
 /* The engine's current universe if it is a host grid, else NULL; valid
  * until the next engine call. */
 grid *engine_host_grid(engine *e);
+/* The run is over but for reading the universe back (engine_read,
+ * engine_read_rows, engine_host_grid), engine_describe and
+ * engine_destroy: no step, view or render follows, and none is in flight.
+ * An engine on a device may then take its universe into host memory
+ * (engine_host_grid gives it from then on) and give the device back on a
+ * thread of its own, so that the driver's teardown, which otherwise comes
+ * at the process's exit, overlaps the writing of the result.  Returns 0
+ * also when nothing was done (no such engine, or no host memory to spare:
+ * the universe stays where it was); an error only when reading it back
+ * failed. */
+int engine_let_go(engine *e, l3d_err *err);
 void engine_destroy(engine *e);
 
 /* The kind opts names ("auto" when opts or opts->kind is NULL).

@@ -740,11 +740,15 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 }
 
 /* Write the final universe; the population for the summary line is
- * counted from what is written. */
+ * counted from what is written.  In a run without snapshots nothing can
+ * still need the device, so a GPU engine lets it go first and the
+ * driver's teardown overlaps the writing (universe_let_go). */
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
-	return universe_write(l->e, o->output, outfile_may_force(o->force), p->out_format, &p->rule,
-			      p->last, NULL, &l->population, err);
+	int rc = p->snap_every || p->snap_first ? L3D_OK : universe_let_go(l->e, err);
+	return rc ? rc : universe_write(l->e, o->output, outfile_may_force(o->force),
+					 p->out_format, &p->rule, p->last, NULL,
+					 &l->population, err);
 }
 
 /* The result could not be written (a full disk, a reader gone): the final

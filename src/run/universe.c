@@ -197,26 +197,32 @@ static int current_grid(engine *e, grid *tmp, grid **out, l3d_err *err)
 }
 
 /* A writer's source for a universe outside host memory: the engine's
- * rows, fetched a chunk at a time.  Each row is counted the first time it
- * passes (a writer may make two passes), for the population. */
-typedef struct engine_rows {
-	engine *e;
-	uint64_t words, counted, population;
-} engine_rows;
-
+ * rows, fetched a chunk at a time. */
 static int fetch_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 		      const uint64_t **rows, l3d_err *err)
 {
-	engine_rows *s = ctx;
-	int rc = engine_read_rows(s->e, first, n, buf, err);
-	if (rc)
-		return rc;
 	*rows = buf;
-	if (first == s->counted) {
-		s->population += words_population(buf, n * s->words);
+	return engine_read_rows(ctx, first, n, buf, err);
+}
+
+/* A source that counts each row's live cells the first time it passes (a
+ * writer may make two passes), for the population: on the thread that
+ * takes the rows, beside the encoding, not in a pass of its own. */
+typedef struct counted_rows {
+	row_source of;
+	uint64_t words, counted, population;
+} counted_rows;
+
+static int count_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
+		      const uint64_t **rows, l3d_err *err)
+{
+	counted_rows *s = ctx;
+	int rc = s->of.rows(s->of.ctx, first, n, buf, rows, err);
+	if (!rc && first == s->counted) {
+		s->population += words_population(*rows, n * s->words);
 		s->counted += n;
 	}
-	return L3D_OK;
+	return rc;
 }
 
 /* One process.  A universe in host memory is written from there.  One on
@@ -227,29 +233,28 @@ static int write_whole(engine *e, const char *path, outfile_may may, fmt_id f,
 		       uint64_t *population, l3d_err *err)
 {
 	grid tmp = {0}, *g = engine_host_grid(e);
-	engine_rows rows = {e, (e->nz + 63) / 64, 0, 0};
-	row_source src = {e->nx, e->ny, e->nz, gen, fetch_rows, &rows, stamp};
+	counted_rows counted = {{e->nx, e->ny, e->nz, gen, fetch_rows, e, stamp},
+				(e->nz + 63) / 64, 0, 0};
 	int rc = !g && f == FMT_RLE3 ? current_grid(e, &tmp, &g, err) : L3D_OK;
 	if (!rc && g) {
 		g->generation = gen;
-		if (population)
-			*population = grid_population(g);
+		row_source_of_grid(&counted.of, g);
+		counted.of.stamp = stamp;
 	}
+	row_source src = counted.of;
+	src.rows = count_rows;
+	src.ctx = &counted;
 	outfile out;
 	if (!rc)
 		rc = outfile_open_may(&out, path, may,
 				      comm_tty_guard(format_is_binary(f)), err);
-	if (g && f != FMT_RLE3) {
-		row_source_of_grid(&src, g);
-		src.stamp = stamp;
-	}
 	if (!rc) {
-		rc = g && f == FMT_RLE3 ? format_write(out.f, out.name, f, g, r, err)
-		       : format_write_rows(out.f, out.name, f, &src, r, err);
+		rc = f == FMT_RLE3 ? format_write(out.f, out.name, f, g, r, err)
+				   : format_write_rows(out.f, out.name, f, &src, r, err);
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 	}
-	if (!rc && !g && population)
-		*population = rows.population;
+	if (!rc && population)
+		*population = f == FMT_RLE3 ? grid_population(g) : counted.population;
 	grid_free(&tmp);
 	return rc;
 }
@@ -271,6 +276,11 @@ static int write_slabs(engine *e, const char *path, outfile_may may, fmt_id f,
 	return slab_io_write(&slab, x0, e->nx, path, may, f, r, gen, stamp, err);
 }
 #endif
+
+int universe_let_go(engine *e, l3d_err *err)
+{
+	return distributed() ? L3D_OK : engine_let_go(e, err);
+}
 
 int universe_write(engine *e, const char *path, outfile_may may, fmt_id f,
 		   const rule *r, uint64_t gen, const run_stamp *stamp,

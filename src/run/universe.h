@@ -58,6 +58,11 @@ int universe_engine(universe_source *u, const engine_opts *eo, const rule *r,
 /* What is left of a source that never reached universe_engine(). */
 void universe_close(universe_source *u);
 
+/* The run is over but for writing the universe out (engine_let_go): a
+ * single process's engine may take it into host memory and give its
+ * device back meanwhile.  Across ranks nothing is done. */
+int universe_let_go(engine *e, l3d_err *err);
+
 /* Write the engine's universe atomically to `path` (outfile.h) as
  * generation `gen` in format f, replacing what `may` allows there, a .l3d
  * file with `stamp` when it is not NULL (a checkpoint); *population, if

@@ -764,6 +764,40 @@ START_TEST(zero_steps_count_population)
 }
 END_TEST
 
+/* After engine_let_go the universe reads back from host memory: the
+ * CPU engine's cells, whole and a run of rows at a time; the description
+ * is what it was, a step is refused, and letting go twice is harmless.
+ * The device's context is reset: the suite runs this last. */
+START_TEST(let_go_keeps_the_universe)
+{
+	rule r = rule_default;
+	grid g;
+	l3d_err err;
+	make_random(&g, (box){67, 45, 200}, 0.25, 31);
+	engine *e = make_cuda(&g, &r);
+	engine_opts co = {.kind = "cpu", .threads = 2, .device = -1};
+	engine *c = NULL;
+	ck_assert_msg(engine_create(&co, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
+	step_both(c, e, 37, "before letting go");
+	char desc[320];
+	snprintf(desc, sizeof desc, "%s", engine_describe(e));
+	ck_assert_ptr_null(engine_host_grid(e));
+	ck_assert_msg(engine_let_go(e, &err) == L3D_OK, "%s", err.msg);
+	ck_assert_ptr_nonnull(engine_host_grid(e));
+	same_cells(c, e, "let go");
+	uint64_t rows[2 * 4];
+	ck_assert_msg(engine_read_rows(e, 1000, 2, rows, &err) == L3D_OK, "%s", err.msg);
+	ck_assert(memcmp(rows, engine_host_grid(c)->bits + 1000 * 4, sizeof rows) == 0);
+	ck_assert_str_eq(engine_describe(e), desc);
+	ck_assert_int_eq(engine_step(e, 1, NULL, &err), L3D_ERR_RUNTIME);
+	ck_assert_msg(strstr(err.msg, "let go"), "%s", err.msg);
+	ck_assert_msg(engine_let_go(e, &err) == L3D_OK, "%s", err.msg);
+	engine_destroy(e);
+	engine_destroy(c);
+	grid_free(&g);
+}
+END_TEST
+
 START_TEST(bad_device_and_too_large)
 {
 	rule r = rule_default;
@@ -1011,6 +1045,7 @@ static Suite *cuda_suite(void)
 	tcase_add_test(t, rule_compiled_in);
 #endif
 	tcase_add_test(t, streamed_upload_and_rows);
+	tcase_add_test(test_case(s, "let go"), let_go_keeps_the_universe);
 	return s;
 }
 

@@ -43,6 +43,8 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 
 #else /* HAVE_CUDA */
 
+#include <pthread.h>
+
 #include "kernels/kernels.h"
 #include "device.h"
 #include "graphs.h"
@@ -98,6 +100,9 @@ typedef struct cuda_engine {
 		bool pending;        /* ... for the graph before the last */
 	} tiles;
 	cuda_views view;             /* the view a snapshot is taking */
+	grid host;                   /* the universe once the device is let go */
+	pthread_t giver;             /* ... which gives the device back */
+	bool giving;
 } cuda_engine;
 
 static launch_mode read_launch_mode(int cc_major)
@@ -466,9 +471,21 @@ static uint64_t before_probe(const cuda_engine *c, uint64_t steps)
 	return n < steps ? n : steps;
 }
 
+/* Nothing but reads follows engine_let_go: a step would use memory given
+ * back. */
+static int let_go_already(const cuda_engine *c, l3d_err *err)
+{
+	return c->host.bits ? l3d_fail(err, L3D_ERR_RUNTIME,
+				       "engine 'cuda': used after its device was let go")
+			    : L3D_OK;
+}
+
 static int cuda_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
+	int gone = let_go_already(c, err);
+	if (gone)
+		return gone;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	engine_stats known = {0, 0, 0};
 	bool on_host = false, on_device = false, queued = false;
@@ -635,6 +652,10 @@ static int download(cuda_engine *c, void *host, size_t off, size_t len, l3d_err 
 static int cuda_read(engine *e, grid *out, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
+	if (c->host.bits) {
+		memcpy(out->bits, c->host.bits, c->bytes);
+		return L3D_OK;
+	}
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	return download(c, out->bits, 0, c->bytes, err);
 }
@@ -645,6 +666,10 @@ static int cuda_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
 			  l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
+	if (c->host.bits) {
+		memcpy(out, (const char *)c->host.bits + first * c->row_bytes, n * c->row_bytes);
+		return L3D_OK;
+	}
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	return download(c, out, (size_t)first * c->row_bytes, (size_t)n * c->row_bytes,
 			err);
@@ -701,11 +726,9 @@ static int cuda_slice(engine *e, int axis, uint64_t index, uint8_t *cells, l3d_e
 	return rc ? rc : cuda_view_wait(e, err);
 }
 
-static void cuda_destroy(engine *e)
+/* What cuda_destroy frees on the device and in pinned memory. */
+static void free_device(cuda_engine *c)
 {
-	cuda_engine *c = (cuda_engine *)e;
-	if (!c)
-		return;
 	cudaSetDevice(c->device);
 	if (c->stream)          /* steps may still be running (cuda_step) */
 		cudaStreamSynchronize(c->stream);
@@ -728,7 +751,61 @@ static void cuda_destroy(engine *e)
 		cudaEventDestroy(c->tiles.sized);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
+}
+
+static void cuda_destroy(engine *e)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (!c)
+		return;
+	if (c->giving)
+		pthread_join(c->giver, NULL);
+	else
+		free_device(c);
+	grid_free(&c->host);
 	free(c);
+}
+
+/* ---- letting the device go (engine_let_go) ---- */
+
+/* The device freed, then the primary context reset: the driver's
+ * teardown, about 70 ms on an H200, which the process's exit would
+ * otherwise pay after the result is written (kernels/NOTES.md). */
+static void *give_back(void *arg)
+{
+	cuda_engine *c = arg;
+	free_device(c);
+	cudaDeviceReset();
+	return NULL;
+}
+
+static const char *cuda_describe(const engine *e);
+
+static int cuda_let_go(engine *e, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	int rc = c->host.bits ? L3D_OK : cuda_finish(e, err);
+	if (rc || c->host.bits)
+		return rc;
+	cuda_describe(e);    /* the share of tiles stepped, while it can be read */
+	l3d_err no_room;
+	if (grid_alloc(&c->host, e->nx, e->ny, e->nz, &no_room) != L3D_OK)
+		return L3D_OK;
+	cudaError_t ce = cudaSetDevice(c->device);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(c->host.bits, c->buf[c->cur], c->bytes, cudaMemcpyDeviceToHost);
+	if (ce != cudaSuccess) {
+		grid_free(&c->host);
+		return cuda_fail(err, ce, "reading back");
+	}
+	c->giving = pthread_create(&c->giver, NULL, give_back, c) == 0;
+	return L3D_OK;
+}
+
+static grid *cuda_host_grid(engine *e)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	return c->host.bits ? &c->host : NULL;
 }
 
 /* The device's name, and the share of tiles stepped when tiles are. */
@@ -737,6 +814,8 @@ static const char *cuda_describe(const engine *e)
 	cuda_engine *c = (cuda_engine *)e;
 	uint64_t steps = c->tiles.pace.dense_steps + c->tiles.pace.tile_steps;
 	unsigned long long stepped = 0;
+	if (c->host.bits)    /* let go: as said before */
+		return c->desc;
 	c->desc[c->desc_len] = 0;
 	if (c->tiles.off || !c->tiles.t.base || !steps ||
 	    cudaSetDevice(c->device) != cudaSuccess ||
@@ -762,6 +841,8 @@ static const engine_ops cuda_ops = {
 	.render_start = cuda_render_start,
 	.render_prepare = cuda_render_prepare,
 	.destroy = cuda_destroy,
+	.host_grid = cuda_host_grid,
+	.let_go = cuda_let_go,
 	.describe = cuda_describe,
 };
 

@@ -384,6 +384,41 @@ void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed)
 			pthread_join(jobs[i].thread, NULL);
 }
 
+typedef struct touch_job {
+	char *from;
+	size_t bytes;
+	pthread_t thread;
+} touch_job;
+
+static void *touch_part(void *arg)
+{
+	const touch_job *j = arg;
+	memset(j->from, 0, j->bytes);
+	return NULL;
+}
+
+void grid_touch(grid *g)
+{
+	size_t bytes = grid_bytes(g);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = !mapped(bytes) || cores < 2 ? 1 : cores > 64 ? 64 : (size_t)cores;
+	touch_job jobs[64];
+	bool started[64] = {false};
+	for (size_t i = 0; i < n; i++) {
+		size_t a = bytes * i / n, b = bytes * (i + 1) / n;
+		jobs[i] = (touch_job){.from = (char *)g->bits + a, .bytes = b - a};
+		if (i > 0)
+			started[i] = pthread_create(&jobs[i].thread, NULL, touch_part,
+						    &jobs[i]) == 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!started[i])
+			touch_part(&jobs[i]);
+	for (size_t i = 1; i < n; i++)
+		if (started[i])
+			pthread_join(jobs[i].thread, NULL);
+}
+
 void grid_view_dims(const grid *g, int axis, uint64_t *width, uint64_t *height)
 {
 	switch (axis) {

@@ -48,6 +48,10 @@ int host_memory_check(size_t bytes, const char *what, l3d_err *err);
  * the sizes, so a grid's sizes must not change while it holds cells. */
 int grid_alloc(grid *g, uint64_t nx, uint64_t ny, uint64_t nz, l3d_err *err);
 void grid_free(grid *g);
+/* Write zeros over a freshly allocated g on a thread a core, so that the
+ * kernel clears its new pages in parallel now, not one fault at a time
+ * for whoever writes first (a device's copy into it: 20 ms at 1024^3). */
+void grid_touch(grid *g);
 
 static inline uint64_t *grid_row(const grid *g, uint64_t x, uint64_t y)
 {

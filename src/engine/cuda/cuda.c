@@ -101,6 +101,7 @@ typedef struct cuda_engine {
 	} tiles;
 	cuda_views view;             /* the view a snapshot is taking */
 	grid host;                   /* the universe once the device is let go */
+	bool pinned;                 /* ... registered with the driver for the copy */
 	pthread_t giver;             /* ... which gives the device back */
 	bool giving;
 } cuda_engine;
@@ -570,6 +571,19 @@ static int upload_range(cuda_engine *c, const char *host, size_t off, size_t len
 			l3d_err *err)
 {
 	char *dst = c->buf[c->cur];
+	/* The whole universe in one call (every row was read before the
+	 * device was ready, as at 1024^3 from a file): registered with the
+	 * driver and sent in one transfer: 9-14 ms at 1024^3 on an H200,
+	 * against 21-26 through the staging buffers. */
+	if (off == 0 && len == c->bytes && len > c->stage_bytes) {
+		if (cudaHostRegister((void *)host, len, cudaHostRegisterDefault) == cudaSuccess) {
+			cudaError_t e = cudaMemcpy(dst, host, len, cudaMemcpyHostToDevice);
+			cudaHostUnregister((void *)host);
+			CUDA_TRY(e, "uploading");
+			return L3D_OK;
+		}
+		cudaGetLastError();    /* refused: through the staging buffers */
+	}
 	if (!c->stage[0]) {
 		CUDA_TRY(cudaMemcpy(dst + off, host + off, len, cudaMemcpyHostToDevice),
 			 "uploading");
@@ -758,10 +772,13 @@ static void cuda_destroy(engine *e)
 	cuda_engine *c = (cuda_engine *)e;
 	if (!c)
 		return;
-	if (c->giving)
+	if (c->giving) {
 		pthread_join(c->giver, NULL);
-	else
+	} else {
+		if (c->pinned)
+			cudaHostUnregister(c->host.bits);
 		free_device(c);
+	}
 	grid_free(&c->host);
 	free(c);
 }
@@ -774,6 +791,8 @@ static void cuda_destroy(engine *e)
 static void *give_back(void *arg)
 {
 	cuda_engine *c = arg;
+	if (c->pinned)
+		cudaHostUnregister(c->host.bits);
 	free_device(c);
 	cudaDeviceReset();
 	return NULL;
@@ -791,10 +810,21 @@ static int cuda_let_go(engine *e, l3d_err *err)
 	l3d_err no_room;
 	if (grid_alloc(&c->host, e->nx, e->ny, e->nz, &no_room) != L3D_OK)
 		return L3D_OK;
+	/* Its pages made on every core, then pinned for the copy: 10-14 ms at
+	 * 1024^3 on an H200, against 38-45 for a copy into new pageable
+	 * memory, whose pages the kernel clears one fault at a time. */
+	grid_touch(&c->host);
 	cudaError_t ce = cudaSetDevice(c->device);
+	c->pinned = ce == cudaSuccess &&
+		    cudaHostRegister(c->host.bits, c->bytes, cudaHostRegisterDefault) == cudaSuccess;
+	if (!c->pinned)
+		cudaGetLastError();
 	if (ce == cudaSuccess)
 		ce = cudaMemcpy(c->host.bits, c->buf[c->cur], c->bytes, cudaMemcpyDeviceToHost);
 	if (ce != cudaSuccess) {
+		if (c->pinned)
+			cudaHostUnregister(c->host.bits);
+		c->pinned = false;
 		grid_free(&c->host);
 		return cuda_fail(err, ce, "reading back");
 	}

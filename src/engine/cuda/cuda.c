@@ -680,10 +680,6 @@ static int cuda_read_rows(engine *e, uint64_t first, uint64_t n, uint64_t *out,
 			  l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
-	if (c->host.bits) {
-		memcpy(out, (const char *)c->host.bits + first * c->row_bytes, n * c->row_bytes);
-		return L3D_OK;
-	}
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	return download(c, out, (size_t)first * c->row_bytes, (size_t)n * c->row_bytes,
 			err);
@@ -740,10 +736,14 @@ static int cuda_slice(engine *e, int axis, uint64_t index, uint8_t *cells, l3d_e
 	return rc ? rc : cuda_view_wait(e, err);
 }
 
-/* What cuda_destroy frees on the device and in pinned memory. */
+/* What cuda_destroy frees on the device and in pinned memory (the let-go
+ * copy's registration included). */
 static void free_device(cuda_engine *c)
 {
 	cudaSetDevice(c->device);
+	if (c->pinned)
+		cudaHostUnregister(c->host.bits);
+	c->pinned = false;
 	if (c->stream)          /* steps may still be running (cuda_step) */
 		cudaStreamSynchronize(c->stream);
 	graph_cache_clear(&c->graphs);
@@ -772,13 +772,10 @@ static void cuda_destroy(engine *e)
 	cuda_engine *c = (cuda_engine *)e;
 	if (!c)
 		return;
-	if (c->giving) {
+	if (c->giving)
 		pthread_join(c->giver, NULL);
-	} else {
-		if (c->pinned)
-			cudaHostUnregister(c->host.bits);
+	else
 		free_device(c);
-	}
 	grid_free(&c->host);
 	free(c);
 }
@@ -791,8 +788,6 @@ static void cuda_destroy(engine *e)
 static void *give_back(void *arg)
 {
 	cuda_engine *c = arg;
-	if (c->pinned)
-		cudaHostUnregister(c->host.bits);
 	free_device(c);
 	cudaDeviceReset();
 	return NULL;

@@ -53,7 +53,9 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * CPU reads and writes the cells in the open while the GPU's start hides
  * its reading): on the H200 machine 0.34 s at 512^3, 0.31 s at 704^3,
  * 0.23-0.26 s at 896^3 and 0.20-0.24 s at 1024^3, so SAMPLED_CPU_SECONDS
- * less SAMPLED_CPU_PER_GCELL for each 2^30 cells (kernels/NOTES.md).  The
+ * less SAMPLED_CPU_PER_GCELL for each 2^30 cells (kernels/NOTES.md;
+ * measured again once the GPU's start and end were shortened, the choice
+ * still turns between 768^3 and 800^3, where the two engines tie).  The
  * driver sets up every GPU the process may see before the first context
  * exists, about 0.26 s a GPU on a 2-GPU H200 machine, so each GPU beyond
  * the first adds SAMPLED_CPU_PER_GPU to the bound.  No

@@ -61,12 +61,12 @@ static void check_case(const char *text, int rc, const rule *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
-	rule r = { 0xdead, 0xbeef };
+	rule r = { 0xdead, 0xbeef, 0xcafe };
 	l3d_err err;
 	int rc = rule_parse(text, &r, &err);
 	if (rc != L3D_OK) {
 		check_error(rc, &err);
-		fuzz_require(r.birth == 0xdead && r.survive == 0xbeef,
+		fuzz_require(r.birth == 0xdead && r.survive == 0xbeef && r.hood == 0xcafe,
 			     "a failed parse changed the rule");
 	} else {
 		fuzz_require(!((r.birth | r.survive) & ~RULE_ALL_COUNTS),

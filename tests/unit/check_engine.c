@@ -104,7 +104,7 @@ static void trajectory_free(trajectory *t)
 
 static engine *make_engine(const grid *g, const rule *r, const char *simd, int threads)
 {
-	engine_opts o = {"cpu", threads, -1, simd};
+	engine_opts o = {.kind = "cpu", .threads = threads, .device = -1, .simd = simd};
 	engine *e = NULL;
 	l3d_err err = {0, ""};
 	int rc = engine_create(&o, g, r, &e, &err);
@@ -584,7 +584,7 @@ START_TEST(simd_paths_are_chosen_and_checked)
 	grid g;
 	ck_assert_int_eq(grid_alloc(&g, 4, 4, 64, NULL), L3D_OK);
 	rule r = rule_default;
-	engine_opts o = {"cpu", 2, -1, "sse9"};
+	engine_opts o = {.kind = "cpu", .threads = 2, .device = -1, .simd = "sse9"};
 	engine *e = NULL;
 	l3d_err err = {0, ""};
 	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_ERR_USAGE);
@@ -625,7 +625,7 @@ END_TEST
  * none for a path it cannot take. */
 START_TEST(cpu_rate_follows_threads_and_path)
 {
-	engine_opts one = {"auto", 1, -1, "portable", 0}, two = one;
+	engine_opts one = {.kind = "auto", .threads = 1, .device = -1, .simd = "portable"}, two = one;
 	two.threads = 2;
 	double r1 = engine_cpu_rate(&one), r2 = engine_cpu_rate(&two);
 	ck_assert(r1 > 1e9 && r1 < 1e11);
@@ -685,7 +685,8 @@ END_TEST
 static double estimate_of(const grid *g, const char *rule_text, double steps,
 			  double enough, char *why, row_progress *ready)
 {
-	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(g) * steps, steps};
+	engine_opts o = {.kind = "auto", .threads = 2, .device = -1,
+			 .work = (double)grid_cells(g) * steps, .steps = steps};
 	rule r = parse(rule_text);
 	return estimate_skipping_seconds(&o, g, ready, &r, enough, why, 200);
 }
@@ -696,7 +697,8 @@ START_TEST(estimate_tells_soups_from_chaos)
 	char why[200];
 	ck_assert_int_eq(grid_alloc(&g, 96, 80, 200, NULL), L3D_OK);
 	grid_random(&g, 0.25, 7);
-	engine_opts o = {"auto", 2, -1, NULL, (double)grid_cells(&g) * 1024, 1024};
+	engine_opts o = {.kind = "auto", .threads = 2, .device = -1,
+			 .work = (double)grid_cells(&g) * 1024, .steps = 1024};
 	double dense = estimate_dense_seconds(&o);
 	double soup = estimate_of(&g, "B6/S567", 1024, INFINITY, why, NULL);
 	ck_assert_msg(soup > 0 && soup < 0.5 * dense, "soup %g, dense %g: %s", soup, dense, why);
@@ -1035,7 +1037,7 @@ static int fake_make(void *ctx, const grid *now, engine **out, l3d_err *err)
 	f->made++;
 	if (f->unavailable)
 		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "none here");
-	engine_opts o = {"cpu", 1, -1, "portable"};
+	engine_opts o = {.kind = "cpu", .threads = 1, .device = -1, .simd = "portable"};
 	return engine_create(&o, now, &f->rule, out, err);
 }
 

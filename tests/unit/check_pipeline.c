@@ -360,7 +360,7 @@ static unsigned char *reference(fmt_id f, const grid *g, size_t *len)
 		le_put64(b + 8, g->generation);
 	} else {
 		native_header nh = {g->nx, g->ny, g->nz, g->generation, rule_default,
-				    (uint32_t)crc32(0, b + head, (uInt)body)};
+				    (uint32_t)crc32(0, b + head, (uInt)body), 0};
 		native_build_header(b, &nh);
 	}
 	*len = head + body;
@@ -877,7 +877,7 @@ START_TEST(test_engine_takes_rows_as_read)
 	ck_assert_uint_eq(in.generation, g.generation);
 	follower fl = {format_read_progress(s), {&g, &in, false}, 130 * 130, -1};
 	ck_assert_int_eq(pthread_create(&fth, NULL, follow, &fl), 0);
-	engine_opts o = {"cpu", 2, -1, NULL};
+	engine_opts o = {.kind = "cpu", .threads = 2, .device = -1};
 	engine *e = NULL;
 	ck_assert_int_eq(engine_create_streamed(&o, &in, format_read_progress(s),
 						&rule_default, &e, &err), L3D_OK);
@@ -921,7 +921,7 @@ START_TEST(test_engine_and_failing_input)
 		l3d_err err = {0, ""}, eerr = {0, ""};
 		reader_init(&r, f, "half.bin");
 		ck_assert_int_eq(format_read_start(&r, &in, &meta, NULL, &s, &err), L3D_OK);
-		engine_opts o = {"auto", 1, -1, NULL};
+		engine_opts o = {.kind = "auto", .threads = 1, .device = -1};
 		engine *e = NULL;
 		int erc = engine_create_streamed(&o, &in, format_read_progress(s),
 						 &rule_default, &e, &eerr);
@@ -973,7 +973,7 @@ START_TEST(test_write_from_engine_rows)
 	for (size_t i = 0; i < 3; i++) {
 		grid g;
 		random_grid(&g, cases[i][0], cases[i][1], cases[i][2], 20 + i);
-		engine_opts o = {"cpu", 1, -1, NULL};
+		engine_opts o = {.kind = "cpu", .threads = 1, .device = -1};
 		engine *e;
 		l3d_err err = {0, ""};
 		ck_assert_int_eq(engine_create(&o, &g, &rule_default, &e, &err), L3D_OK);
@@ -981,7 +981,7 @@ START_TEST(test_write_from_engine_rows)
 			if (f == FMT_RLE3 || (f == FMT_HPCGAME && i != 1))
 				continue;
 			engine_source es = {e, 0, 0, 0, false};
-			row_source src = {g.nx, g.ny, g.nz, g.generation, copy_rows, &es};
+			row_source src = {g.nx, g.ny, g.nz, g.generation, copy_rows, &es, NULL};
 			char *buf = NULL;
 			size_t len, want_len;
 			FILE *out = open_memstream(&buf, &len);

@@ -625,7 +625,8 @@ END_TEST
  * none for a path it cannot take. */
 START_TEST(cpu_rate_follows_threads_and_path)
 {
-	engine_opts one = {.kind = "auto", .threads = 1, .device = -1, .simd = "portable"}, two = one;
+	engine_opts one = {.kind = "auto", .threads = 1, .device = -1, .simd = "portable"};
+	engine_opts two = one;
 	two.threads = 2;
 	double r1 = engine_cpu_rate(&one), r2 = engine_cpu_rate(&two);
 	ck_assert(r1 > 1e9 && r1 < 1e11);

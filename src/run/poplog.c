@@ -183,6 +183,16 @@ static int open_fd(poplog *p, const char *path, int *fd, l3d_err *err)
  * bytes. */
 static int put(poplog *p, const char *text, size_t n, l3d_err *err);
 
+/* The header line of a new log: a log that cannot take even that is put
+ * back at once (the run has nothing to keep). */
+static int start(poplog *p, l3d_err *err)
+{
+	int rc = put(p, header, strlen(header), err);
+	if (rc)
+		poplog_resolve(p, false);
+	return rc;
+}
+
 int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume,
 		bool *resumed, uint64_t *last_logged, l3d_err *err)
 {
@@ -196,7 +206,7 @@ int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume
 	if (p->mode == POPLOG_STDOUT) {
 		p->f = stdout;
 		p->name = "(stdout)";
-		return put(p, header, strlen(header), err);
+		return start(p, err);
 	}
 	p->name = path;
 	p->path = path;
@@ -219,28 +229,55 @@ int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume
 	if (*resumed)
 		return fseek(p->f, 0, SEEK_END) == 0 ? L3D_OK
 		       : l3d_fail(err, L3D_ERR_IO, "%s: %s", path, strerror(errno));
-	return put(p, header, strlen(header), err);
+	return start(p, err);
 }
 
-/* After a write error: the file as it was before the run. */
-static void restore(poplog *p)
+/* After a write error: the stream closed, its file (when it is one) held
+ * open and cut to the whole lines written (p->bytes), until
+ * poplog_resolve keeps it or puts it back. */
+static void settle(poplog *p)
 {
 	int fd = p->path ? dup(fileno(p->f)) : -1;
 	if (p->f != stdout)
 		fclose(p->f);
 	p->f = NULL;
-	struct stat s, now;
+	p->broken = true;
+	p->held = -1;
+	struct stat s;
 	if (fd >= 0 && fstat(fd, &s) == 0 && s.st_dev == p->dev && s.st_ino == p->ino) {
-		if (p->mode == POPLOG_CONTINUE) {
-			if (ftruncate(fd, (off_t)p->kept) == 0 && p->tail_len)
-				(void)!pwrite(fd, p->tail, p->tail_len, (off_t)p->kept);
-		} else if (lstat(p->path, &now) == 0 && now.st_dev == p->dev &&
-			   now.st_ino == p->ino) {
-			unlink(p->path);
-		}
-	}
-	if (fd >= 0)
+		(void)!ftruncate(fd, (off_t)p->bytes);
+		p->held = fd;
+	} else if (fd >= 0) {
 		close(fd);
+	}
+}
+
+/* The held file as it was before the run: a continued log back to its old
+ * bytes, one the run created or replaced removed. */
+static void restore(poplog *p)
+{
+	struct stat now;
+	if (p->mode == POPLOG_CONTINUE) {
+		if (ftruncate(p->held, (off_t)p->kept) == 0 && p->tail_len)
+			(void)!pwrite(p->held, p->tail, p->tail_len, (off_t)p->kept);
+	} else if (lstat(p->path, &now) == 0 && now.st_dev == p->dev &&
+		   now.st_ino == p->ino) {
+		unlink(p->path);
+	}
+}
+
+void poplog_resolve(poplog *p, bool keep)
+{
+	if (!p->broken)
+		return;
+	if (p->held >= 0) {
+		if (!keep)
+			restore(p);
+		close(p->held);
+	}
+	p->gone = !keep;
+	p->broken = false;
+	p->held = -1;
 	free(p->tail);
 	p->tail = NULL;
 }
@@ -249,7 +286,7 @@ static int write_error(poplog *p, int e, l3d_err *err)
 {
 	int rc = l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", p->name,
 			  strerror(e ? e : EIO));
-	restore(p);
+	settle(p);
 	return rc;
 }
 
@@ -274,13 +311,14 @@ int poplog_write(poplog *p, uint64_t generation, const engine_stats *s,
 
 void poplog_identity(const poplog *p, uint64_t *bytes, uint32_t *crc)
 {
-	bool file = p->f && p->path && p->mode != POPLOG_STREAM;
+	bool file = p->path && p->mode != POPLOG_STREAM && !p->gone;
 	*bytes = file ? p->bytes : 0;
 	*crc = file ? p->crc : 0;
 }
 
 int poplog_close(poplog *p, l3d_err *err)
 {
+	poplog_resolve(p, false);
 	if (!p->f)
 		return L3D_OK;
 	errno = 0;

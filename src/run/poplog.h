@@ -11,10 +11,14 @@
  * a fresh file takes an existing log's name (outfile_fresh), so a hard
  * link to the old one keeps its bytes.  A run resumed from a checkpoint
  * continues the log only when the log is the one the checkpoint names (its
- * length and CRC-32 when the checkpoint was taken, io.h's run_stamp).  A
- * write error removes a log the run created or replaced (a replaced log's
- * old lines went when the run began) and puts a continued one back to its
- * old bytes. */
+ * length and CRC-32 when the checkpoint was taken, io.h's run_stamp).
+ *
+ * After a write error the log is cut to its whole lines and held until
+ * poplog_resolve: kept, when a checkpoint of the generation reached records
+ * those lines (so that resuming from it continues the log), or put back as
+ * it was before the run (a log the run created or replaced removed, a
+ * replaced log's old lines having gone when the run began; a continued one
+ * given its old bytes back).  poplog_close puts back a log left held. */
 #ifndef LIFE3D_RUN_POPLOG_H
 #define LIFE3D_RUN_POPLOG_H
 
@@ -45,6 +49,9 @@ typedef struct poplog {
 	size_t tail_len;
 	dev_t dev;
 	ino_t ino;
+	bool broken;             /* a write failed; not yet resolved */
+	int held;                /* broken: the file, open (-1: none) */
+	bool gone;               /* put back after a write error */
 } poplog;
 
 /* What poplog_open would do with `path`, without touching it; `resume` is
@@ -61,9 +68,13 @@ int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume
 		bool *resumed, uint64_t *last_logged, l3d_err *err);
 int poplog_write(poplog *p, uint64_t generation, const engine_stats *s,
 		 l3d_err *err);
-/* What identifies the log now, for a checkpoint's stamp: *bytes 0 when
- * there is no file to continue (stdout, a stream). */
+/* What identifies the log now (its whole lines, also once closed or
+ * broken), for a checkpoint's stamp: *bytes 0 when there is no file to
+ * continue (stdout, a stream, a log put back). */
 void poplog_identity(const poplog *p, uint64_t *bytes, uint32_t *crc);
+/* After a write error: keep the log's whole lines (a checkpoint records
+ * them) or put it back as it was before the run.  Nothing otherwise. */
+void poplog_resolve(poplog *p, bool keep);
 int poplog_close(poplog *p, l3d_err *err);
 
 #endif

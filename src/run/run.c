@@ -690,6 +690,39 @@ static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *
 	return stop_here(l, p, o, rc, err);
 }
 
+/* An output failed (rc) while the universe of generation l->gen is still
+ * here: a full disk, a reader gone, a snapshot's place taken.  For an I/O
+ * error, and for `also` (another status worth it), the universe goes to
+ * the checkpoint, as a stopped run's does, and the message says where.  A
+ * log that failed keeps its whole lines when the checkpoint records them,
+ * else is put back as it was (poplog_resolve).  Collective. */
+static int keep_generation(loop *l, const plan *p, const options *o, int rc,
+			   int also, l3d_err *err)
+{
+	rc = comm_agree(rc, err);
+	l3d_err ck = {0, ""};
+	bool kept = rc && (rc == L3D_ERR_IO || rc == also) &&
+		    write_checkpoint(l, p, o, &ck) == L3D_OK;
+	if (l->logging && comm_rank() == 0)
+		poplog_resolve(&l->log, kept);
+	if (!kept)
+		return rc;
+	char why[sizeof err->msg];
+	snprintf(why, sizeof why, "%s", err->msg);
+	return l3d_fail(err, rc, "%s; generation %" PRIu64 " is kept in the checkpoint %s",
+			why, l->gen, l->ckpt);
+}
+
+/* The events due after a step: one whose output failed keeps the
+ * generation reached (keep_generation; the status is one every rank
+ * agreed on, as abandoned's). */
+static int events(loop *l, const plan *p, const engine_stats *st, bool logged,
+		  bool snapped, const options *o, l3d_err *err)
+{
+	int rc = abandoned(l, p, o, emit(l, p, st, logged, snapped, o, err), err);
+	return rc ? keep_generation(l, p, o, rc, L3D_ERR_CANTCREAT, err) : rc;
+}
+
 /* Across ranks, once the last step is done, a signal no longer stops the
  * run: the last picture is encoded by its taking (universe_snapshot),
  * with no earlier one in flight, and is finished in full.  In one process
@@ -717,7 +750,7 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 		if (!rc)
 			last_step_done(l, p);
 		if (!rc && (logged || snapped))
-			rc = abandoned(l, p, o, emit(l, p, &st, logged, snapped, o, err), err);
+			rc = events(l, p, &st, logged, snapped, o, err);
 		/* The last picture is on its way (taking it may have waited for
 		 * an earlier one, which a signal abandons): from here a signal
 		 * no longer stops the run, as once the loop is left. */
@@ -749,22 +782,6 @@ static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 	return rc ? rc : universe_write(l->e, o->output, outfile_may_force(o->force),
 					 p->out_format, &p->rule, p->last, NULL,
 					 &l->population, err);
-}
-
-/* The result could not be written (a full disk, a reader gone): the final
- * universe is still here, so it goes to the checkpoint, as a stopped
- * run's does, and the message says where.  Collective. */
-static int keep_unwritten(loop *l, const plan *p, const options *o, int rc,
-			  l3d_err *err)
-{
-	rc = comm_agree(rc, err);
-	l3d_err ck = {0, ""};
-	if (rc != L3D_ERR_IO || write_checkpoint(l, p, o, &ck) != L3D_OK)
-		return rc;
-	char why[sizeof err->msg];
-	snprintf(why, sizeof why, "%s", err->msg);
-	return l3d_fail(err, rc, "%s; generation %" PRIu64 " is kept in the checkpoint %s",
-			why, l->gen, l->ckpt);
 }
 
 static void summary(const loop *l, const plan *p, const options *o)
@@ -869,22 +886,29 @@ int run(const options *o, l3d_err *err)
 	 * ends as a stopped run does, with a checkpoint).  Only rank 0 takes
 	 * pictures; every rank makes the same collective calls either way. */
 	bool develop_later = !rc && !picture_stop;
+	int last_picture = L3D_OK;
 	if (!develop_later) {
 		int src = snapshot_wait(rc ? NULL : err);
 		if (!rc)
-			rc = abandoned(&l, &p, o, src, err);
+			last_picture = abandoned(&l, &p, o, src, err);
 	}
 	rc = comm_agree(rc, err);
+	if (!rc)
+		rc = l.gen > p.first ? keep_generation(&l, &p, o, last_picture,
+						       L3D_ERR_CANTCREAT, err)
+				     : comm_agree(last_picture, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
-		rc = rc ? rc : lrc;
+		if (!rc)
+			rc = keep_generation(&l, &p, o, lrc, 0, err);
+		poplog_resolve(&l.log, false);
 		if (!rc && o->verbose && comm_rank() == 0)
 			fprintf(stderr, "life3d: log %s\n", o->log);
 	}
 	rc = comm_agree(rc, err);
 	double t_steps = l3d_seconds();
 	if (!rc)
-		rc = keep_unwritten(&l, &p, o, write_result(&l, &p, o, err), err);
+		rc = keep_generation(&l, &p, o, write_result(&l, &p, o, err), 0, err);
 	result_written = !rc;
 	if (!rc && o->verbose && comm_rank() == 0)
 		fprintf(stderr, "life3d: result %s (%s)\n",

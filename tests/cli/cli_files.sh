@@ -3,7 +3,8 @@
 # its mode, a file that appears while the result is written is not
 # clobbered, no output follows a link or pours into someone else's FIFO,
 # every output path is checked before the first step, a failed log is left
-# as it was, the default checkpoint is the run's own, and SIGHUP stops a
+# as it was (or kept whole with a checkpoint that continues it), the
+# default checkpoint is the run's own, and SIGHUP stops a
 # run like SIGTERM; -f replaces only what was there when the run began; a
 # closed standard descriptor is never taken over by a file of the run; a
 # result that cannot be written or renamed into place is kept.
@@ -161,15 +162,32 @@ for c in "73|snapshot name that exists|--snapshot-every 10 --snapshot-prefix tak
 	expect_absent same.l3d "$what"
 done
 
-# A log that cannot be written (a full disk, a file size limit) is left as
-# it was: removed when the run made it, its old bytes back when the run
-# continued it.
-expect_exit 74 "log over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q -n 400 --log big.tsv -o /dev/null u.l3d"
-expect_absent big.tsv "log over the file size limit"
+# A log that cannot be written (a full disk, a file size limit) once steps
+# were taken: the generation reached goes to the checkpoint, the log keeps
+# its whole lines, and resuming from the checkpoint continues both as the
+# run would have gone on.  (ulimit -f counts blocks of 512 bytes here: the
+# 400 lines need about 4 KiB, a checkpoint of u.l3d about 600 bytes.)
+"$LIFE3D" -q -n 400 --log whole.tsv -o whole.l3d u.l3d || fail "uninterrupted logged run"
+expect_exit 74 "log over the file size limit" -- sh -c "ulimit -f 2; exec '$LIFE3D' -q -n 400 --log big.tsv -o big.l3d u.l3d"
+expect_err_line "big.tsv: write error: File too large; generation [0-9]* is kept in the checkpoint big.l3d.ckpt.l3d" \
+	"log over the file size limit: message"
+[ "$(tail -c 1 big.tsv | od -An -c | tr -d ' ')" = '\n' ] && ok || fail "log over the file size limit: a line cut short"
+"$LIFE3D" -q --until 400 --log big.tsv -o big.l3d big.l3d.ckpt.l3d || fail "resumed after the file size limit"
+expect_same whole.tsv big.tsv "log over the file size limit, resumed: the log"
+expect_same whole.l3d big.l3d "log over the file size limit, resumed: the result"
+# Without a checkpoint to record its lines, the log is left as it was:
+# removed when the run made it, its old bytes back when the run continued it.
+expect_exit 74 "log and checkpoint over the file size limit" -- sh -c "ulimit -f 2; exec '$LIFE3D' -q -n 400 --log none.tsv --checkpoint /dev/full -o /dev/null u.l3d"
+expect_absent none.tsv "log and checkpoint over the file size limit"
 "$LIFE3D" -q -n 20 --checkpoint-every 10 --checkpoint c.l3d --log c.tsv -o /dev/null u.l3d || fail "checkpointed run"
 head -n 17 c.tsv >c.cut && cat c.cut >c.tsv && cp c.tsv c.before     # stopped at 15
-expect_exit 74 "continued log over the file size limit" -- sh -c "ulimit -f 1; '$LIFE3D' -q --until 400 --log c.tsv -o /dev/null c.l3d"
+expect_exit 74 "continued log over the file size limit" -- sh -c "ulimit -f 2; exec '$LIFE3D' -q --until 400 --log c.tsv --checkpoint /dev/full -o /dev/null c.l3d"
 expect_same c.before c.tsv "continued log over the file size limit"
+# ... and with one, a continued log keeps its whole lines too.
+expect_exit 74 "continued log over the file size limit, kept" -- sh -c "ulimit -f 2; exec '$LIFE3D' -q --until 400 --log c.tsv -o c400.l3d c.l3d"
+"$LIFE3D" -q --until 400 --log c.tsv -o c400.l3d c400.l3d.ckpt.l3d || fail "continued log: resumed again"
+expect_same whole.tsv c.tsv "continued log over the file size limit, resumed: the log"
+expect_same whole.l3d c400.l3d "continued log over the file size limit, resumed: the result"
 if [ -w /dev/full ]; then
 	expect_exit 74 "log to a full disk" -- "$LIFE3D" -q -n 2 --log /dev/full -o /dev/null u.l3d
 fi
@@ -245,6 +263,15 @@ if [ -w /dev/full ]; then
 	expect_err_line "/dev/full: write error: No space left on device; generation 7 is kept in the checkpoint" "result to a full disk: message"
 	[ -n "$ck" ] && "$LIFE3D" -q -n 0 -o kept7.l3d "$ck" && ok || fail "result to a full disk: no checkpoint: $(cat "$T/err")"
 	expect_same ref7.l3d kept7.l3d "result to a full disk: the checkpoint's universe"
+	rm -f life3d-*.ckpt.l3d
+	# The checkpoint records the run's log, so a resumed run continues it.
+	"$LIFE3D" -q -n 12 --log ref12.tsv -o ref12.l3d u.l3d || fail "logged reference for /dev/full"
+	expect_exit 74 "result to a full disk, logged" -- "$LIFE3D" -q -n 7 --log full7.tsv -o /dev/full u.l3d
+	ck=$(sed -n 's/.*generation 7 is kept in the checkpoint \(life3d-[0-9]*-[0-9]*\.ckpt\.l3d\)$/\1/p' "$T/err")
+	[ -n "$ck" ] && "$LIFE3D" -q --until 12 --log full7.tsv -o full12.l3d "$ck" && ok ||
+		fail "result to a full disk, logged: resumed: $(cat "$T/err")"
+	expect_same ref12.tsv full7.tsv "result to a full disk, logged: the log continued"
+	expect_same ref12.l3d full12.l3d "result to a full disk, logged: the result"
 	rm -f life3d-*.ckpt.l3d
 fi
 # A result that cannot take its name (an immutable file, where the file

@@ -30,9 +30,15 @@ mkdir pipe && cd pipe || exit 99
 (LIFE3D_SKIP=0 "$LIFE3D" -q --random 24 -r B4/S4 -n 100000 --log - --snapshot-every 50 \
 	-o out.l3d 2>../pipe.err; echo $? >../pipe.rc) | head -n 120 >/dev/null
 [ "$(cat ../pipe.rc)" = 74 ] && ok || fail "--log - | head: exit $(cat ../pipe.rc): $(cat ../pipe.err)"
-grep -q "(stdout): write error: Broken pipe" ../pipe.err && ok || fail "--log - | head: $(cat ../pipe.err)"
+grep -q "(stdout): write error: Broken pipe; generation [0-9]* is kept in the checkpoint out.l3d.ckpt.l3d$" ../pipe.err &&
+	ok || fail "--log - | head: $(cat ../pipe.err)"
 if ls -A | grep -q '\.tmp$'; then fail "--log - | head: temporary files left"; else ok; fi
 expect_absent out.l3d "--log - | head"
+# The steps taken are not lost: resumed from the checkpoint, the run ends
+# where it would have.
+"$LIFE3D" -q --random 24 -r B4/S4 -n 100000 -o ref.l3d || fail "--log - | head: reference"
+"$LIFE3D" -q --until 100000 -o out.l3d out.l3d.ckpt.l3d || fail "--log - | head: resumed"
+expect_same ref.l3d out.l3d "--log - | head, resumed"
 cd .. || exit 99
 
 # The last generation there is is logged only when it is due, and gets no

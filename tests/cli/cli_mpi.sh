@@ -413,6 +413,19 @@ expect_same_failure 3 "truncated .l3d" -- -q -n 2 -o x.l3d short.l3d
 expect_same_failure 2 "truncated HPCGame" -- -q -n 2 -o x.bin short.bin
 expect_same_failure 2 "output exists" -- -q -n 2 -o 7x5x9.ref.l3d 7x5x9.in.l3d
 expect_same_failure 2 "disk full" -- -q -f -n 2 --checkpoint df.ckpt.l3d -o /dev/full 7x5x9.in.l3d
+# A log whose reader goes away mid-run: the generation reached is kept in
+# the checkpoint, as by one process, and a resumed run ends where the run
+# would have.
+mkfifo mlog.fifo
+head -n 40 mlog.fifo >/dev/null &
+expect_exit 74 "log reader gone" -- mpi 2 -- -q -r B4/S4 -n 100000 --log mlog.fifo -o mlog.l3d 7x5x9.in.l3d
+wait
+grep '^life3d:' "$T/err" >np.msg
+grep -q "^life3d: mlog.fifo: write error: Broken pipe; generation [0-9]* is kept in the checkpoint mlog.l3d.ckpt.l3d$" np.msg &&
+	[ "$(wc -l <np.msg)" -eq 1 ] && ok || fail "log reader gone: said $(head -c 300 "$T/err")"
+"$LIFE3D" -q -r B4/S4 -n 100000 -o mlog.ref.l3d 7x5x9.in.l3d || fail "log reader gone: reference"
+"$LIFE3D" -q --until 100000 -o mlog.l3d mlog.l3d.ckpt.l3d || fail "log reader gone: resumed"
+expect_same mlog.ref.l3d mlog.l3d "log reader gone, resumed"
 # A SIGTERM to every rank once the last step is done, while rank 0
 # encodes the last picture (a 31-megapixel render): the run finishes as
 # one process does, with the picture, the result and status 0.

@@ -192,6 +192,20 @@ if [ -w /dev/full ]; then
 	expect_exit 74 "log to a full disk" -- "$LIFE3D" -q -n 2 --log /dev/full -o /dev/null u.l3d
 fi
 
+# A snapshot that cannot be written once steps were taken (here the
+# picture of generation 15, about 80 kB, over a file size limit of 40 KiB
+# that the earlier ones and a checkpoint fit): the generation reached goes
+# to the checkpoint, and the run can go on from there.
+printf '3D version=1 size=32\nx=1 y=1 z=1 rule=B1/S\no!\n' >spark.rle3
+"$LIFE3D" -q -n 40 -o spark40.l3d spark.rle3 || fail "spark: reference"
+expect_exit 74 "snapshot over the file size limit" -- sh -c "ulimit -f 80; exec '$LIFE3D' -q -n 40 \
+	--snapshot-every 5 --snapshot-kind render --snapshot-prefix spark- -o spark.l3d spark.rle3"
+expect_err_line "spark-000015.png: write error: File too large; generation [0-9]* is kept in the checkpoint spark.l3d.ckpt.l3d" \
+	"snapshot over the file size limit: message"
+expect_absent spark-000015.png "snapshot over the file size limit"
+"$LIFE3D" -q --until 40 -o spark.l3d spark.l3d.ckpt.l3d || fail "snapshot over the file size limit: resumed"
+expect_same spark40.l3d spark.l3d "snapshot over the file size limit, resumed"
+
 # The default checkpoint of a run whose result goes to standard output or
 # a device is its own (life3d-PID-TIME.ckpt.l3d), never /dev/null.ckpt.l3d
 # or a name every such run shares.

@@ -107,6 +107,18 @@ done
 "$LIFE3D" -q --engine cpu -n 2 -o ck.cpu.l3d odd.in.l3d && ok || fail "cpu to generation 2"
 "$LIFE3D" -q -n 0 -o ck.plain.l3d ck.l3d || fail "read back the checkpoint"
 expect_same ck.plain.l3d ck.cpu.l3d "checkpoint from the device"
+# A picture drawn on the device that cannot be written mid-run (over a
+# file size limit of 40 KiB; generation 15's is about 80 kB): the
+# device's universe at the generation reached goes to the checkpoint, and
+# resumed it ends where the CPU does.
+printf '3D version=1 size=32\nx=1 y=1 z=1 rule=B1/S\no!\n' >spark.rle3
+"$LIFE3D" -q --engine cpu -n 40 -o spark40.l3d spark.rle3 || fail "spark: reference"
+expect_exit 74 "device picture over the file size limit" -- sh -c "ulimit -f 80; exec '$LIFE3D' -q \
+	--engine cuda -n 40 --snapshot-every 5 --snapshot-kind render --snapshot-prefix spark- -o spark.l3d spark.rle3"
+expect_err_line "spark-000015.png: write error: File too large; generation [0-9]* is kept in the checkpoint spark.l3d.ckpt.l3d" \
+	"device picture over the file size limit: message"
+"$LIFE3D" -q --engine cuda --until 40 -o spark.l3d spark.l3d.ckpt.l3d || fail "device picture over the file size limit: resumed"
+expect_same spark40.l3d spark.l3d "device picture over the file size limit, resumed"
 # A truncated input: the reader's error, not the engine's.
 head -c 1000000 big.in.bin >cut.bin
 expect_exit 65 "truncated input with the CUDA engine" -- \

@@ -701,8 +701,13 @@ static int keep_generation(loop *l, const plan *p, const options *o, int rc,
 {
 	rc = comm_agree(rc, err);
 	l3d_err ck = {0, ""};
-	bool kept = rc && (rc == L3D_ERR_IO || rc == also) &&
-		    write_checkpoint(l, p, o, &ck) == L3D_OK;
+	int crc = rc && (rc == L3D_ERR_IO || rc == also) ? write_checkpoint(l, p, o, &ck)
+							 : L3D_ERR_RUNTIME;
+	bool kept = crc == L3D_OK;
+	/* A checkpoint kept aside (it could not take its name) that the
+	 * message will not name goes. */
+	if (comm_rank() == 0 && crc == L3D_ERR_CANTCREAT)
+		outfile_remove_kept(l->ckpt);
 	if (l->logging && comm_rank() == 0)
 		poplog_resolve(&l->log, kept);
 	if (!kept)

@@ -613,6 +613,8 @@ static int join(slot *s, int rc, l3d_err *err)
 	s->running = false;
 	if (s->rc && !rc && err)
 		*err = s->err;
+	else if (s->rc == L3D_ERR_CANTCREAT)
+		outfile_remove_kept(s->pic.path);   /* kept aside, but never said where */
 	return rc ? rc : s->rc;
 }
 

@@ -525,20 +525,22 @@ static void next_chunk(writer *w, uint64_t j, uint64_t *off, size_t *start,
 	w->bytes += *end - *start;
 }
 
-static int write_error(int mrc, const char *name, l3d_err *err)
+/* An MPI-IO call (`call`) failed: its library's words, which for an I/O
+ * error may be no more than MPI_ERR_OTHER, and which call it was. */
+static int write_error(int mrc, const char *call, const char *name, l3d_err *err)
 {
 	char what[4200];
-	snprintf(what, sizeof what, "%s: write error", name);
+	snprintf(what, sizeof what, "%s: write error in %s", name, call);
 	return comm_mpi_fail(mrc, L3D_ERR_IO, what, err);
 }
 
 /* A write at an offset: an error, or fewer bytes than asked (MPI-IO
  * reports a short write on a full disk as a success), is a write error. */
-static int check_write(int mrc, MPI_Status *st, size_t want, const char *name,
-		       l3d_err *err)
+static int check_write(int mrc, const char *call, MPI_Status *st, size_t want,
+		       const char *name, l3d_err *err)
 {
 	if (mrc != MPI_SUCCESS)
-		return write_error(mrc, name, err);
+		return write_error(mrc, call, name, err);
 	int got = 0;
 	MPI_Get_count(st, MPI_BYTE, &got);
 	if (got >= 0 && (size_t)got == want)
@@ -564,7 +566,8 @@ static int write_rounds(writer *w, const target *t, l3d_err *err)
 						w->buf + start, (int)(end - start),
 						MPI_BYTE, &st);
 		if (!rc)
-			rc = check_write(mrc, &st, end - start, t->name, err);
+			rc = check_write(mrc, "MPI_File_write_at_all", &st, end - start,
+					 t->name, err);
 	}
 	return rc;
 }
@@ -624,7 +627,7 @@ static int put_header(const target *t, const layout *L, const grid *u,
 		return format_put(t->f, t->name, h, n, err);
 	MPI_Status st;
 	int mrc = MPI_File_write_at(t->fh, 0, h, (int)n, MPI_BYTE, &st);
-	return check_write(mrc, &st, n, t->name, err);
+	return check_write(mrc, "MPI_File_write_at", &st, n, t->name, err);
 }
 
 /* Payload and header of an HPCGame or .l3d file.  A relayed .l3d makes a
@@ -761,10 +764,10 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		rc = comm_agree(rc, err);
 		int mrc = rc ? MPI_SUCCESS : MPI_File_sync(t.fh);
 		if (!rc && mrc != MPI_SUCCESS)
-			rc = write_error(mrc, path, err);
+			rc = write_error(mrc, "MPI_File_sync", path, err);
 		mrc = MPI_File_close(&t.fh);
 		if (!rc && mrc != MPI_SUCCESS)
-			rc = write_error(mrc, path, err);
+			rc = write_error(mrc, "MPI_File_close", path, err);
 		if (!rc && comm_rank() == 0)
 			rc = file_complete(&out, bytes, err);
 	}

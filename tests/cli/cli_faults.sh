@@ -33,6 +33,9 @@ check_run() {
 	    # 73: an output that could not take its name, kept beside it.
 	    [ $rc -eq 74 ] || grep -q ": cannot rename into place: .*; the result is in " err &&
 		ok || fail "$what: exit 73: $(cat err)" ;;
+	69) # The GPU's driver, whose own calls failed as it started.
+	    [ "$sweep" = cuda ] && grep -q "^life3d: engine 'cuda': " err && ok ||
+		fail "$what: exit 69: $(head -c 300 err)" ;;
 	*) fail "$what: exit $rc: $(head -c 300 err)" ;;
 	esac
 	# A picture kept under another name when it could not take its own
@@ -173,4 +176,15 @@ faults calls 30 ../../in.l3d "write pwrite fsync close fclose fflush fwrite rena
 	--threads 1 --log run.tsv --snapshot-every 10 --snapshot-size 64 --checkpoint-every 7 \
 	--checkpoint run.ckpt.l3d -o run.l3d
 [ $kept_seen -ge 10 ] && ok || fail "only $kept_seen runs with failing calls kept a generation in the checkpoint"
+
+# With a GPU, the CUDA engine too: its universe and its 3D views (drawn on
+# the device) are what the checkpoints and pictures hold.
+case $("$LIFE3D" --version | sed -n 's/^gpus: //p') in
+"" | none*) ;;
+*)
+	faults cuda 30 ../../in.l3d "fsync fwrite renameat2" -- \
+		--engine cuda --log run.tsv --snapshot-every 10 --snapshot-kind render --snapshot-size 64 \
+		--checkpoint-every 7 --checkpoint run.ckpt.l3d -o run.l3d
+	;;
+esac
 finish

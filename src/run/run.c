@@ -906,6 +906,8 @@ int run(const options *o, l3d_err *err)
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		if (!rc)
 			rc = keep_generation(&l, &p, o, lrc, 0, err);
+		/* A log whose close failed after the run had failed already
+		 * (nothing kept it) is put back. */
 		poplog_resolve(&l.log, false);
 		if (!rc && o->verbose && comm_rank() == 0)
 			fprintf(stderr, "life3d: log %s\n", o->log);

@@ -845,6 +845,18 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 	return rc;
 }
 
+/* -v: how many of the pictures' bands were the same as an earlier
+ * picture's, and put again rather than compressed (bandmemo.h). */
+static void say_bands(void)
+{
+	uint64_t put, again;
+	snapshot_bands(&put, &again);
+	if (put)
+		fprintf(stderr, "life3d: snapshot bands %" PRIu64 ", %" PRIu64
+			" of them as an earlier picture had them (not compressed again)\n",
+			put, again);
+}
+
 int run(const options *o, l3d_err *err)
 {
 	/* Rank 0 alone reports; the other ranks work as if quiet. */
@@ -927,6 +939,8 @@ int run(const options *o, l3d_err *err)
 		fprintf(stderr, "life3d: input %.3f s, engine set-up %.3f s, steps and "
 			"events %.3f s, output %.3f s\n", t_input - l.t0,
 			t_engine - t_input, t_steps - t_engine, l3d_seconds() - t_steps);
+	if (!rc && o->verbose)
+		say_bands();
 	if (!rc)
 		summary(&l, &p, o);
 	engine_destroy(l.e);

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "base/pipeline.h"
 #include "base/pool.h"
 #include "base/render.h"
+#include "bandmemo.h"
 #include "pngwrite.h"
 
 /* A picture is drawn and compressed in about BANDS bands (four for each
@@ -161,7 +163,8 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 	uint64_t bands = (uint64_t)band_slots(o, w, h) * slot_bytes(w, h);
 	/* Two pictures may be in flight (snapshot_start), each with its
 	 * bands, and a GPU's pinned copy of a view; one when it is drawn from
-	 * a copy of the universe. */
+	 * a copy of the universe.  Besides, up to three memos of a picture's
+	 * bands: the latest, and one made by each picture in flight. */
 	if (o->kind == SNAP_RENDER) {
 		dims.words = (n[2] + 63) / 64;
 		*bytes = grid_bytes(&dims) + bands;
@@ -173,6 +176,7 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 		*bytes = 3 * vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) +
 			 2 * bands;
 	}
+	*bytes += 3 * bandmemo_bytes(w, h);
 	return L3D_OK;
 }
 
@@ -316,7 +320,16 @@ struct bands {
 	render_view view;        /* of a render drawn here */
 	uint8_t *px[PIPELINE_MAX_SLOTS];
 	pngw_band band[PIPELINE_MAX_SLOTS];
+	/* The bands of an earlier picture of this size (NULL: none), and
+	 * those of this one, kept for the next (NULL: not kept); a slot's
+	 * band taken from the earlier one instead of compressed. */
+	bandmemo *before, *memo;
+	const pngw_band *same[PIPELINE_MAX_SLOTS];
 };
+
+/* Bands compressed, and of them put again as an earlier picture had them,
+ * since the program started (snapshot_bands). */
+static _Atomic uint64_t bands_put, bands_again;
 
 /* Projections and slices: a row of cells is coloured once and its
  * pixels copied for the rows of a larger scale. */
@@ -358,6 +371,9 @@ static int encode_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
 	uint64_t first = chunk * b->rows, left = b->height - first;
 	uint64_t n = left < b->rows ? left : b->rows;
 	const uint8_t *px = b->draw(b, first, n, b->px[slot]);
+	bandmemo_keep_rows(b->memo, chunk, px);
+	if ((b->same[slot] = bandmemo_match(b->before, chunk, px)))
+		return L3D_OK;
 	return pngw_encode((uint32_t)b->width, px, (uint32_t)n, 3 * (size_t)b->width,
 			   chunk + 1 == b->chunks, &b->band[slot], err);
 }
@@ -365,9 +381,19 @@ static int encode_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
 /* The consumer: write the bands in order. */
 static int put_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
 {
-	(void)chunk;
 	bands *b = ctx;
-	return pngw_put(b->png, &b->band[slot], err);
+	const pngw_band *same = b->same[slot];
+	int rc = pngw_put(b->png, same ? same : &b->band[slot], err);
+	if (rc)
+		return rc;
+	if (same)
+		bandmemo_keep_copy(b->memo, chunk, same);
+	else
+		bandmemo_keep_band(b->memo, chunk, &b->band[slot]);
+	atomic_fetch_add_explicit(&bands_put, 1, memory_order_relaxed);
+	if (same)
+		atomic_fetch_add_explicit(&bands_again, 1, memory_order_relaxed);
+	return L3D_OK;
 }
 
 static int run_bands(bands *b, l3d_err *err)
@@ -382,8 +408,17 @@ static int run_bands(bands *b, l3d_err *err)
 	for (int s = 0; s < p.slots && !rc && b->draw != view_rows; s++)
 		if (!(b->px[s] = malloc(b->rows * b->width * 3)))
 			rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
+	/* LIFE3D_SKIP=0 compresses every band, for comparison. */
+	if (engine_skip_wanted()) {
+		b->before = bandmemo_latest(b->width, b->height, b->rows);
+		b->memo = bandmemo_new(b->width, b->height, b->rows);
+	}
 	if (!rc)
 		rc = pipeline_run(&p, err);
+	if (!rc)
+		bandmemo_publish(b->memo);
+	bandmemo_release(b->memo);
+	bandmemo_release(b->before);
 	for (int s = 0; s < p.slots; s++) {
 		free(b->px[s]);
 		pngw_band_free(&b->band[s]);
@@ -634,7 +669,15 @@ static bool holds_copy(const slot *s)
 int snapshot_wait(l3d_err *err)
 {
 	int rc = join(&slots[newest ^ 1], L3D_OK, err);
-	return join(&slots[newest], rc, err);
+	rc = join(&slots[newest], rc, err);
+	bandmemo_forget();
+	return rc;
+}
+
+void snapshot_bands(uint64_t *put, uint64_t *again)
+{
+	*put = atomic_load(&bands_put);
+	*again = atomic_load(&bands_again);
 }
 
 /* A slot for the next picture, the engine free to take it. */

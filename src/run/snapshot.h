@@ -89,6 +89,11 @@ int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 int snapshot_prepare(engine *e, const snapshot_opts *o, l3d_err *err);
 int snapshot_wait(l3d_err *err);
 
+/* Bands of pictures written since the program started, and of them those
+ * put again as an earlier picture of the same size had them, their rows
+ * being the same bytes (bandmemo.h), instead of compressed. */
+void snapshot_bands(uint64_t *put, uint64_t *again);
+
 /* Write one snapshot at once from what a distributed run assembled on
  * rank 0: for a projection or slice the view (uint32_t counts or uint8_t
  * cells, w x h as grid_view_dims), for a render the whole universe `g`

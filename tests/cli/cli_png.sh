@@ -222,4 +222,41 @@ if [ -z "${LIFE3D_VALGRIND:-}" ]; then
 		[ -e last$n.ckpt.l3d ] && fail "-n $n, SIGTERM after the last step: a checkpoint" || ok
 	done
 fi
+
+# Bands kept from an earlier picture (bandmemo.h): a band whose rows are
+# the same bytes as an earlier picture's is put again, not compressed.  A
+# glider (the 2D one on two planes) moving past a still block: bands of
+# the block's and the empty rows are kept, the glider's are not, and every
+# file is the bytes that LIFE3D_SKIP=0 (every band compressed) writes.  A
+# still universe (the block alone): every band after the first picture's
+# is kept.
+printf '3D version=1 size=24\nx=17 y=17 z=2 rule=3D5..7/6\n%s/%s!\n' \
+	'2$3bo$4bo$2b3o11$15b2o$15b2o' '2$3bo$4bo$2b3o11$15b2o$15b2o' >glider.rle3
+printf '3D version=1 size=24\nx=2 y=2 z=2 rule=3D5..7/6\n2o$2o/2o$2o!\n' >block.rle3
+for kind in projection slice render; do
+	for in in glider block; do
+		mkdir -p $kind.$in.memo $kind.$in.dense
+		"$LIFE3D" -v $in.rle3 -n 8 --snapshot-every 1 --snapshot-kind $kind --slice-index 0 --snapshot-size 256 \
+			--snapshot-prefix $kind.$in.memo/s -o /dev/null 2>memo.err || fail "$kind, $in: $(cat memo.err)"
+		LIFE3D_SKIP=0 "$LIFE3D" -v $in.rle3 -n 8 --snapshot-every 1 --snapshot-kind $kind --snapshot-size 256 \
+			--slice-index 0 --snapshot-prefix $kind.$in.dense/s -o /dev/null 2>dense.err ||
+			fail "$kind, $in, LIFE3D_SKIP=0: $(cat dense.err)"
+		for f in $kind.$in.dense/*.png; do
+			expect_same "$f" "$kind.$in.memo/${f##*/}" "$kind, $in: a picture with bands kept"
+		done
+		set -- $(sed -n 's/^life3d: snapshot bands \([0-9]*\), \([0-9]*\) of them .*/\1 \2/p' memo.err) x x
+		all=$1 kept=$2
+		set -- $(sed -n 's/^life3d: snapshot bands \([0-9]*\), \([0-9]*\) of them .*/\1 \2/p' dense.err) x x
+		[ "$1 $2" = "$all 0" ] && ok || fail "$kind, $in, LIFE3D_SKIP=0: bands '$1 $2', expected $all and none kept"
+		# 9 pictures of all/9 bands each.  The first picture's bands are
+		# new, and so may be the second's, taken while the first is being
+		# written; from the third on a picture finds an earlier one's.
+		first=$((all / 9))
+		case $in in
+		glider) [ "$kept" -gt 0 ] && [ "$kept" -lt $((all - first)) ] ;;
+		block) [ "$kept" -ge $((all - 2 * first)) ] && [ "$kept" -le $((all - first)) ] ;;
+		esac && ok || fail "$kind, $in: $kept of $all bands kept ($first in the first picture)"
+	done
+done
+
 finish

@@ -4,6 +4,9 @@
  * threads in no particular order, put in order, then decoded by libpng's
  * reader and by zlib alone (which checks the stream's checksum) and
  * compared pixel for pixel; misuse and failing writes give errors.
+ * The bands kept from one picture (bandmemo.h) are offered for another
+ * of the same size only where its rows are the same bytes, and are then
+ * the bytes that compressing those rows gives.
  * Helper threads never call ck_assert (Check's failures are not thread
  * safe): they keep their error, and the test asserts afterwards. */
 #include <check.h>
@@ -16,6 +19,7 @@
 #include <zlib.h>
 
 #include "check_run.h"
+#include "run/bandmemo.h"
 #include "run/pngwrite.h"
 
 #define THREADS 4
@@ -355,6 +359,98 @@ START_TEST(closed_pipe)
 }
 END_TEST
 
+/* ---- bands kept from one picture for the next ---- */
+
+/* The picture's bands, encoded, kept in a new memo, which is published. */
+static void keep_picture(const picture *pic, uint32_t rows, pngw_band *band)
+{
+	uint32_t bands = (pic->h + rows - 1) / rows;
+	encode(pic, rows, false, band);
+	bandmemo *m = bandmemo_new(pic->w, pic->h, rows);
+	ck_assert_ptr_nonnull(m);
+	for (uint32_t k = 0; k < bands; k++) {
+		bandmemo_keep_rows(m, k, pic->px + (size_t)k * rows * 3 * pic->w);
+		if (k % 2)
+			bandmemo_keep_band(m, k, &band[k]);
+		else
+			bandmemo_keep_copy(m, k, &band[k]);
+	}
+	bandmemo_publish(m);
+	bandmemo_release(m);
+	for (uint32_t k = 0; k < bands; k++)
+		pngw_band_free(&band[k]);
+}
+
+static bool same_band(const pngw_band *a, const pngw_band *b)
+{
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0 &&
+	       a->adler == b->adler && a->raw == b->raw && a->last == b->last;
+}
+
+START_TEST(kept_bands_are_the_bytes_of_the_same_rows)
+{
+	enum { W = 97, H = 50, ROWS = 7, BANDS = (H + ROWS - 1) / ROWS };
+	picture a = make_picture(W, H, _i == 1);
+	pngw_band band[BANDS] = {{0}};
+	keep_picture(&a, ROWS, band);
+	/* The next picture: one byte changed in band 3, one in the last. */
+	a.px[(3 * ROWS + 2) * 3 * W + 5] ^= 1;
+	a.px[3 * W * H - 1] ^= 0x80;
+	encode(&a, ROWS, false, band);
+	bandmemo *m = bandmemo_latest(W, H, ROWS);
+	ck_assert_ptr_nonnull(m);
+	for (uint32_t k = 0; k < BANDS; k++) {
+		const pngw_band *kept = bandmemo_match(m, k, a.px + (size_t)k * ROWS * 3 * W);
+		if (k == 3 || k == BANDS - 1)
+			ck_assert_msg(!kept, "band %u changed, yet offered", k);
+		else
+			ck_assert_msg(kept && same_band(kept, &band[k]),
+				      "band %u: not offered, or not the bytes of its rows", k);
+	}
+	bandmemo_release(m);
+	for (uint32_t k = 0; k < BANDS; k++)
+		pngw_band_free(&band[k]);
+	bandmemo_forget();
+	ck_assert_ptr_null(bandmemo_latest(W, H, ROWS));
+	free(a.px);
+}
+END_TEST
+
+START_TEST(kept_bands_only_for_the_same_size)
+{
+	picture a = make_picture(40, 30, false);
+	pngw_band band[5] = {{0}};
+	keep_picture(&a, 6, band);
+	ck_assert_ptr_null(bandmemo_latest(40, 31, 6));
+	ck_assert_ptr_null(bandmemo_latest(41, 30, 6));
+	ck_assert_ptr_null(bandmemo_latest(40, 30, 5));
+	bandmemo *m = bandmemo_latest(40, 30, 6);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(bandmemo_match(m, 5, a.px));
+	/* A memo missing a band is never the latest. */
+	bandmemo *part = bandmemo_new(40, 30, 6);
+	ck_assert_ptr_nonnull(part);
+	encode(&a, 6, false, band);
+	for (uint32_t k = 0; k < 4; k++) {
+		bandmemo_keep_rows(part, k, a.px + (size_t)k * 6 * 3 * 40);
+		bandmemo_keep_band(part, k, &band[k]);
+	}
+	bandmemo_publish(part);
+	bandmemo_release(part);
+	bandmemo *still = bandmemo_latest(40, 30, 6);
+	ck_assert_ptr_eq(still, m);
+	bandmemo_release(still);
+	bandmemo_release(m);
+	pngw_band_free(&band[4]);
+	/* Too large a picture is not kept. */
+	ck_assert_ptr_null(bandmemo_new(BANDMEMO_MAX_BYTES / 3 + 1, 1, 1));
+	ck_assert_uint_eq(bandmemo_bytes(BANDMEMO_MAX_BYTES / 3 + 1, 1), 0);
+	ck_assert_uint_ge(bandmemo_bytes(40, 30), 2 * 3 * 40 * 30);
+	bandmemo_forget();
+	free(a.px);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pngwrite");
@@ -369,6 +465,10 @@ int main(void)
 	tcase_add_test(tc, incomplete_picture_refused);
 	tcase_add_test(tc, disk_full);
 	tcase_add_test(tc, closed_pipe);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("bands kept");
+	tcase_add_loop_test(tc, kept_bands_are_the_bytes_of_the_same_rows, 0, 2);
+	tcase_add_test(tc, kept_bands_only_for_the_same_size);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true) ? 1 : 0;
 }

@@ -122,6 +122,11 @@ bool engine_renders(const engine *e)
 	return e->ops->renders ? e->ops->renders(e) : e->ops->render_start != NULL;
 }
 
+bool engine_repeats(const engine *e)
+{
+	return e->ops->repeats && e->ops->repeats(e);
+}
+
 int engine_project(engine *e, int axis, uint32_t *counts, l3d_err *err)
 {
 	if (e->ops->project)

@@ -93,6 +93,8 @@ typedef struct engine_ops {
 	const char *(*describe)(const engine *e);
 	/* optional: engine_let_go */
 	int (*let_go)(engine *e, l3d_err *err);
+	/* optional: engine_repeats (NULL: never known) */
+	bool (*repeats)(const engine *e);
 } engine_ops;
 
 /* The common head of every engine; implementations embed it first. */
@@ -149,6 +151,12 @@ int engine_render_prepare(engine *e, const render_view *v, l3d_err *err);
 /* True when the engine draws renders itself, from its own memory (a GPU):
  * cheaper than taking the universe to draw it. */
 bool engine_renders(const engine *e);
+/* True when the engine knows that the current universe is the one of two
+ * generations back, as activity skipping finds out (the rule being
+ * deterministic, it then repeats with period 2 for good: a universe of
+ * generation g is the one of every later generation g + 2k).  False when
+ * that is not known, which is always the case with LIFE3D_SKIP=0. */
+bool engine_repeats(const engine *e);
 const char *engine_describe(const engine *e);
 /* The engine's current universe if it is a host grid, else NULL; valid
  * until the next engine call. */

@@ -142,6 +142,11 @@ static bool handover_renders(const engine *e)
 	return engine_renders(((const handover *)e)->cur);
 }
 
+static bool handover_repeats(const engine *e)
+{
+	return engine_repeats(((const handover *)e)->cur);
+}
+
 static grid *handover_host_grid(engine *e)
 {
 	return engine_host_grid(((handover *)e)->cur);
@@ -187,6 +192,7 @@ static const engine_ops handover_ops = {
 	.render_start = handover_render_start,
 	.render_prepare = handover_render_prepare,
 	.renders = handover_renders,
+	.repeats = handover_repeats,
 	.host_grid = handover_host_grid,
 	.destroy = handover_destroy,
 	.describe = handover_describe,

@@ -43,11 +43,24 @@ static void destroy(bandmemo *m)
 	free(m);
 }
 
+bool bandmemo_is(const bandmemo *m, uint64_t width, uint64_t height, uint64_t rows)
+{
+	return m && m->width == width && m->height == height && m->rows == rows;
+}
+
+bandmemo *bandmemo_ref(bandmemo *m)
+{
+	pthread_mutex_lock(&lock);
+	m->refs++;
+	pthread_mutex_unlock(&lock);
+	return m;
+}
+
 bandmemo *bandmemo_latest(uint64_t width, uint64_t height, uint64_t rows)
 {
 	pthread_mutex_lock(&lock);
 	bandmemo *m = latest;
-	if (m && m->width == width && m->height == height && m->rows == rows)
+	if (bandmemo_is(m, width, height, rows))
 		m->refs++;
 	else
 		m = NULL;
@@ -79,6 +92,11 @@ const pngw_band *bandmemo_match(const bandmemo *m, uint64_t chunk, const uint8_t
 		return NULL;
 	size_t n = band_height(m, chunk) * row_bytes(m);
 	return memcmp(px, band_rows_at(m, chunk), n) == 0 ? &m->band[chunk] : NULL;
+}
+
+const pngw_band *bandmemo_band(const bandmemo *m, uint64_t chunk)
+{
+	return m && chunk < m->chunks && m->band[chunk].data ? &m->band[chunk] : NULL;
 }
 
 void bandmemo_keep_rows(bandmemo *m, uint64_t chunk, const uint8_t *px)
@@ -123,19 +141,21 @@ void bandmemo_keep_copy(bandmemo *m, uint64_t chunk, const pngw_band *b)
 	counted(m, to);
 }
 
-void bandmemo_publish(bandmemo *m)
+bool bandmemo_publish(bandmemo *m)
 {
 	if (!m)
-		return;
+		return false;
 	pthread_mutex_lock(&lock);
 	bandmemo *old = NULL;
-	if (m->kept == m->chunks && !m->short_of_memory) {
+	bool whole = m->kept == m->chunks && !m->short_of_memory;
+	if (whole) {
 		old = latest;
 		latest = m;
 		m->refs++;
 	}
 	pthread_mutex_unlock(&lock);
 	bandmemo_release(old);
+	return whole;
 }
 
 void bandmemo_release(bandmemo *m)

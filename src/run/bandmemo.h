@@ -43,6 +43,16 @@ bandmemo *bandmemo_new(uint64_t width, uint64_t height, uint64_t rows);
  * NULL. */
 const pngw_band *bandmemo_match(const bandmemo *m, uint64_t chunk, const uint8_t *px);
 
+/* Band `chunk` of m whatever its rows, for a picture known to be the same
+ * as m's (NULL: m does not hold it). */
+const pngw_band *bandmemo_band(const bandmemo *m, uint64_t chunk);
+
+/* Is m of a width x height picture in bands of `rows` rows? */
+bool bandmemo_is(const bandmemo *m, uint64_t width, uint64_t height, uint64_t rows);
+
+/* Another reference to m. */
+bandmemo *bandmemo_ref(bandmemo *m);
+
 /* Keep band `chunk`'s rows (px, as above) in m. */
 void bandmemo_keep_rows(bandmemo *m, uint64_t chunk, const uint8_t *px);
 
@@ -52,8 +62,9 @@ void bandmemo_keep_rows(bandmemo *m, uint64_t chunk, const uint8_t *px);
 void bandmemo_keep_band(bandmemo *m, uint64_t chunk, pngw_band *b);
 void bandmemo_keep_copy(bandmemo *m, uint64_t chunk, const pngw_band *b);
 
-/* m, every band kept, becomes the latest (an incomplete m is not). */
-void bandmemo_publish(bandmemo *m);
+/* m, every band kept, becomes the latest (an incomplete m does not: then
+ * false). */
+bool bandmemo_publish(bandmemo *m);
 
 /* Hand back a reference; NULL is fine. */
 void bandmemo_release(bandmemo *m);

@@ -845,16 +845,18 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 	return rc;
 }
 
-/* -v: how many of the pictures' bands were the same as an earlier
- * picture's, and put again rather than compressed (bandmemo.h). */
+/* -v: how many pictures repeated an earlier one, and how many of their
+ * bands were the same as an earlier picture's, put again rather than
+ * compressed (snapshot_tally). */
 static void say_bands(void)
 {
-	uint64_t put, again;
-	snapshot_bands(&put, &again);
-	if (put)
-		fprintf(stderr, "life3d: snapshot bands %" PRIu64 ", %" PRIu64
-			" of them as an earlier picture had them (not compressed again)\n",
-			put, again);
+	snapshot_counts c;
+	snapshot_tally(&c);
+	if (c.pictures)
+		fprintf(stderr, "life3d: snapshots: %" PRIu64 " pictures, %" PRIu64
+			" of them the same as an earlier one (nothing drawn); %" PRIu64
+			" bands, %" PRIu64 " of them kept from an earlier picture (not compressed)\n",
+			c.pictures, c.repeated, c.bands, c.kept);
 }
 
 int run(const options *o, l3d_err *err)

@@ -163,8 +163,9 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 	uint64_t bands = (uint64_t)band_slots(o, w, h) * slot_bytes(w, h);
 	/* Two pictures may be in flight (snapshot_start), each with its
 	 * bands, and a GPU's pinned copy of a view; one when it is drawn from
-	 * a copy of the universe.  Besides, up to three memos of a picture's
-	 * bands: the latest, and one made by each picture in flight. */
+	 * a copy of the universe.  Besides, up to five memos of a picture's
+	 * bands: the latest, one made by each picture in flight, and the
+	 * two of a universe that repeats (twins). */
 	if (o->kind == SNAP_RENDER) {
 		dims.words = (n[2] + 63) / 64;
 		*bytes = grid_bytes(&dims) + bands;
@@ -176,7 +177,7 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 		*bytes = 3 * vw * vh * (o->kind == SNAP_PROJECTION ? sizeof(uint32_t) : 1) +
 			 2 * bands;
 	}
-	*bytes += 3 * bandmemo_bytes(w, h);
+	*bytes += 5 * bandmemo_bytes(w, h);
 	return L3D_OK;
 }
 
@@ -256,6 +257,9 @@ typedef struct picture {
 	bool own_view;           /* view is ours to free */
 	grid copy;               /* a render's universe, when ours */
 	const grid *universe;    /* a render's universe */
+	bool repeats;            /* taken while the universe repeated */
+	bandmemo *twin;          /* the bands of an earlier picture of the
+	                            same universe: nothing to take or draw */
 	snapshot_opts o;
 	uint64_t n[3], gen;
 	uint64_t w, h;           /* the view, in cells */
@@ -327,9 +331,51 @@ struct bands {
 	const pngw_band *same[PIPELINE_MAX_SLOTS];
 };
 
-/* Bands compressed, and of them put again as an earlier picture had them,
- * since the program started (snapshot_bands). */
-static _Atomic uint64_t bands_put, bands_again;
+/* What was written since the program started (snapshot_tally). */
+static _Atomic uint64_t bands_put, bands_again, pictures_put, pictures_again;
+
+/* ---- pictures of a universe that repeats ----
+ *
+ * Once the engine finds the universe repeating with period 2
+ * (engine_repeats), the picture of generation g is also the picture of
+ * every later generation g + 2k.  For each parity of the generation, the
+ * latest picture taken while it repeated leaves its bands here, and a
+ * later picture of that parity is put from them: no view is taken and
+ * nothing is drawn, compared or compressed. */
+static bandmemo *twins[2];
+static pthread_mutex_t twin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The bands of the picture pic repeats, if there are such (a reference). */
+static bandmemo *twin_of(const picture *pic)
+{
+	uint64_t w, h;
+	picture_size(&pic->o, pic->n, pic->o.scale, &w, &h);
+	pthread_mutex_lock(&twin_lock);
+	bandmemo *m = twins[pic->gen & 1];
+	m = bandmemo_is(m, w, h, band_rows(w, h)) ? bandmemo_ref(m) : NULL;
+	pthread_mutex_unlock(&twin_lock);
+	return m;
+}
+
+/* The bands of generation g's picture, taken while the universe repeated. */
+static void twin_keep(uint64_t g, bandmemo *m)
+{
+	pthread_mutex_lock(&twin_lock);
+	bandmemo *old = twins[g & 1];
+	twins[g & 1] = bandmemo_ref(m);
+	pthread_mutex_unlock(&twin_lock);
+	bandmemo_release(old);
+}
+
+static void twins_forget(void)
+{
+	pthread_mutex_lock(&twin_lock);
+	bandmemo *old[2] = {twins[0], twins[1]};
+	twins[0] = twins[1] = NULL;
+	pthread_mutex_unlock(&twin_lock);
+	bandmemo_release(old[0]);
+	bandmemo_release(old[1]);
+}
 
 /* Projections and slices: a row of cells is coloured once and its
  * pixels copied for the rows of a larger scale. */
@@ -368,6 +414,12 @@ static int encode_band(void *ctx, uint64_t chunk, int slot, l3d_err *err)
 	int rc = stopped(b->pic, err);
 	if (rc)
 		return rc;
+	if (b->pic->twin) {
+		b->same[slot] = bandmemo_band(b->pic->twin, chunk);
+		return b->same[slot] ? L3D_OK
+				     : l3d_fail(err, L3D_ERR_RUNTIME, "%s: band %" PRIu64
+						" of the picture repeated is missing", b->pic->path, chunk);
+	}
 	uint64_t first = chunk * b->rows, left = b->height - first;
 	uint64_t n = left < b->rows ? left : b->rows;
 	const uint8_t *px = b->draw(b, first, n, b->px[slot]);
@@ -401,22 +453,23 @@ static int run_bands(bands *b, l3d_err *err)
 	const snapshot_opts *o = &b->pic->o;
 	b->rows = band_rows(b->width, b->height);
 	b->chunks = (b->height + b->rows - 1) / b->rows;
+	/* A picture repeated is only put: no work for helper threads. */
 	pipeline p = {.work = encode_band, .consume = put_band, .ctx = b,
 		      .chunks = b->chunks, .slots = band_slots(o, b->width, b->height),
-		      .threads = picture_threads(o)};
+		      .threads = b->pic->twin ? 1 : picture_threads(o)};
 	int rc = L3D_OK;
-	for (int s = 0; s < p.slots && !rc && b->draw != view_rows; s++)
+	for (int s = 0; s < p.slots && !rc && b->draw && b->draw != view_rows; s++)
 		if (!(b->px[s] = malloc(b->rows * b->width * 3)))
 			rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
 	/* LIFE3D_SKIP=0 compresses every band, for comparison. */
-	if (engine_skip_wanted()) {
+	if (!b->pic->twin && engine_skip_wanted()) {
 		b->before = bandmemo_latest(b->width, b->height, b->rows);
 		b->memo = bandmemo_new(b->width, b->height, b->rows);
 	}
 	if (!rc)
 		rc = pipeline_run(&p, err);
-	if (!rc)
-		bandmemo_publish(b->memo);
+	if (!rc && bandmemo_publish(b->memo) && b->pic->repeats)
+		twin_keep(b->pic->gen, b->memo);
 	bandmemo_release(b->memo);
 	bandmemo_release(b->before);
 	for (int s = 0; s < p.slots; s++) {
@@ -453,7 +506,9 @@ static int write_picture(picture *pic, pngw *png, l3d_err *err)
 {
 	bands b = {.pic = pic, .png = png};
 	const snapshot_opts *o = &pic->o;
-	if (pic->drawn) {
+	if (pic->twin) {
+		picture_size(o, pic->n, o->scale, &b.width, &b.height);
+	} else if (pic->drawn) {
 		b.draw = view_rows;
 		b.width = pic->rv.width;
 		b.height = pic->rv.height;
@@ -508,10 +563,17 @@ static int develop_received(picture *pic, int rc, l3d_err *err)
 		pngw_free(png);
 		rc = rc ? (outfile_abort(&f), rc) : outfile_commit(&f, err);
 	}
+	if (!rc) {
+		atomic_fetch_add_explicit(&pictures_put, 1, memory_order_relaxed);
+		if (pic->twin)
+			atomic_fetch_add_explicit(&pictures_again, 1, memory_order_relaxed);
+	}
 	if (pic->own_view)
 		free(pic->view);
 	pic->view = NULL;
 	grid_free(&pic->copy);
+	bandmemo_release(pic->twin);
+	pic->twin = NULL;
 	return rc;
 }
 
@@ -571,6 +633,11 @@ static int take(engine *e, const snapshot_opts *o, uint64_t generation,
 	const uint64_t n[3] = {e->nx, e->ny, e->nz};
 	frame(pic, o, n, generation);
 	pic->e = e;
+	pic->repeats = engine_repeats(e);
+	if (pic->repeats && (pic->twin = twin_of(pic))) {
+		pic->e = NULL;    /* no view to wait for */
+		return L3D_OK;
+	}
 	if (drawn_view(e, o, &pic->rv))
 		return take_drawn(e, pic, err);
 	if (o->kind == SNAP_RENDER) {
@@ -670,14 +737,15 @@ int snapshot_wait(l3d_err *err)
 {
 	int rc = join(&slots[newest ^ 1], L3D_OK, err);
 	rc = join(&slots[newest], rc, err);
+	twins_forget();
 	bandmemo_forget();
 	return rc;
 }
 
-void snapshot_bands(uint64_t *put, uint64_t *again)
+void snapshot_tally(snapshot_counts *c)
 {
-	*put = atomic_load(&bands_put);
-	*again = atomic_load(&bands_again);
+	*c = (snapshot_counts){atomic_load(&pictures_put), atomic_load(&pictures_again),
+			       atomic_load(&bands_put), atomic_load(&bands_again)};
 }
 
 /* A slot for the next picture, the engine free to take it. */

@@ -89,10 +89,17 @@ int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 int snapshot_prepare(engine *e, const snapshot_opts *o, l3d_err *err);
 int snapshot_wait(l3d_err *err);
 
-/* Bands of pictures written since the program started, and of them those
- * put again as an earlier picture of the same size had them, their rows
- * being the same bytes (bandmemo.h), instead of compressed. */
-void snapshot_bands(uint64_t *put, uint64_t *again);
+/* What snapshots cost since the program started: pictures written, and of
+ * them those of a universe that repeats, put whole from an earlier picture
+ * of the same universe (engine_repeats(): nothing taken or drawn); bands
+ * of pictures written, and of them those put again as an earlier picture
+ * of the same size had them (bandmemo.h: their rows the same bytes, or the
+ * picture repeated) instead of compressed. */
+typedef struct snapshot_counts {
+	uint64_t pictures, repeated;
+	uint64_t bands, kept;
+} snapshot_counts;
+void snapshot_tally(snapshot_counts *c);
 
 /* Write one snapshot at once from what a distributed run assembled on
  * rank 0: for a projection or slice the view (uint32_t counts or uint8_t

@@ -177,6 +177,13 @@ faults calls 30 ../../in.l3d "write pwrite fsync close fclose fflush fwrite rena
 	--checkpoint run.ckpt.l3d -o run.l3d
 [ $kept_seen -ge 10 ] && ok || fail "only $kept_seen runs with failing calls kept a generation in the checkpoint"
 
+# A universe that repeats (a still block): once the engine knows it, each
+# picture is written from the bands of the one two generations back.
+printf '3D version=1 size=16\nx=2 y=2 z=2 rule=3D5..7/6\n2o$2o/2o$2o!\n' >block.rle3
+faults repeats 30 ../../block.rle3 "fsync fwrite renameat2" -- \
+	--threads 1 --log run.tsv --snapshot-every 2 --snapshot-kind render --snapshot-size 64 \
+	--checkpoint-every 7 --checkpoint run.ckpt.l3d -o run.l3d
+
 # With a GPU, the CUDA engine too: its universe and its 3D views (drawn on
 # the device) are what the checkpoints and pictures hold.
 case $("$LIFE3D" --version | sed -n 's/^gpus: //p') in

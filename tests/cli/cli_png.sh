@@ -224,17 +224,26 @@ if [ -z "${LIFE3D_VALGRIND:-}" ]; then
 fi
 
 # Bands kept from an earlier picture (bandmemo.h): a band whose rows are
-# the same bytes as an earlier picture's is put again, not compressed.  A
-# glider (the 2D one on two planes) moving past a still block: bands of
-# the block's and the empty rows are kept, the glider's are not, and every
-# file is the bytes that LIFE3D_SKIP=0 (every band compressed) writes.  A
-# still universe (the block alone): every band after the first picture's
-# is kept.
+# the same bytes as an earlier picture's is put again, not compressed; and
+# once the engine finds the universe repeating with period 2, a picture of
+# a generation of the same parity as an earlier one taken since is that
+# picture, put whole without drawing anything.  A glider (the 2D one on
+# two planes) moving past a still block: bands of the block's and the
+# empty rows are kept, the glider's are not, no picture repeats; the block
+# alone: every band after the first picture's is kept, and pictures
+# repeat; a blinker (period 2): pictures repeat the one two generations
+# back, not the one before.  Every file is the bytes that LIFE3D_SKIP=0 (every picture drawn
+# and every band compressed) writes.
 printf '3D version=1 size=24\nx=17 y=17 z=2 rule=3D5..7/6\n%s/%s!\n' \
 	'2$3bo$4bo$2b3o11$15b2o$15b2o' '2$3bo$4bo$2b3o11$15b2o$15b2o' >glider.rle3
 printf '3D version=1 size=24\nx=2 y=2 z=2 rule=3D5..7/6\n2o$2o/2o$2o!\n' >block.rle3
+printf '3D version=1 size=24\nx=3 y=1 z=2 rule=3D5..7/6\n3o/3o!\n' >blinker.rle3
+# tally FILE: "pictures repeated bands kept" from -v's line in FILE.
+tally() {
+	sed -n 's/^life3d: snapshots: \([0-9]*\) pictures, \([0-9]*\) of them .*; \([0-9]*\) bands, \([0-9]*\) of them .*/\1 \2 \3 \4/p' "$1"
+}
 for kind in projection slice render; do
-	for in in glider block; do
+	for in in glider block blinker; do
 		mkdir -p $kind.$in.memo $kind.$in.dense
 		"$LIFE3D" -v $in.rle3 -n 8 --snapshot-every 1 --snapshot-kind $kind --slice-index 0 --snapshot-size 256 \
 			--snapshot-prefix $kind.$in.memo/s -o /dev/null 2>memo.err || fail "$kind, $in: $(cat memo.err)"
@@ -244,18 +253,22 @@ for kind in projection slice render; do
 		for f in $kind.$in.dense/*.png; do
 			expect_same "$f" "$kind.$in.memo/${f##*/}" "$kind, $in: a picture with bands kept"
 		done
-		set -- $(sed -n 's/^life3d: snapshot bands \([0-9]*\), \([0-9]*\) of them .*/\1 \2/p' memo.err) x x
-		all=$1 kept=$2
-		set -- $(sed -n 's/^life3d: snapshot bands \([0-9]*\), \([0-9]*\) of them .*/\1 \2/p' dense.err) x x
-		[ "$1 $2" = "$all 0" ] && ok || fail "$kind, $in, LIFE3D_SKIP=0: bands '$1 $2', expected $all and none kept"
+		set -- $(tally memo.err) x x x x
+		pictures=$1 repeated=$2 all=$3 kept=$4
+		set -- $(tally dense.err) x x x x
+		[ "$*" = "9 0 $all 0 x x x x" ] && ok ||
+			fail "$kind, $in, LIFE3D_SKIP=0: '$*', expected 9 pictures and $all bands, none kept"
 		# 9 pictures of all/9 bands each.  The first picture's bands are
 		# new, and so may be the second's, taken while the first is being
 		# written; from the third on a picture finds an earlier one's.
 		first=$((all / 9))
 		case $in in
-		glider) [ "$kept" -gt 0 ] && [ "$kept" -lt $((all - first)) ] ;;
-		block) [ "$kept" -ge $((all - 2 * first)) ] && [ "$kept" -le $((all - first)) ] ;;
-		esac && ok || fail "$kind, $in: $kept of $all bands kept ($first in the first picture)"
+		glider) [ "$pictures $repeated" = "9 0" ] && [ "$kept" -gt 0 ] &&
+			[ "$kept" -lt $((all - first)) ] ;;
+		block) [ "$pictures" = 9 ] && [ "$repeated" -gt 0 ] &&
+			[ "$kept" -ge $((all - 2 * first)) ] && [ "$kept" -le $((all - first)) ] ;;
+		blinker) [ "$pictures" = 9 ] && [ "$repeated" -gt 0 ] ;;
+		esac && ok || fail "$kind, $in: $repeated of $pictures pictures repeated, $kept of $all bands kept ($first a picture)"
 	done
 done
 

@@ -426,7 +426,10 @@ START_TEST(kept_bands_only_for_the_same_size)
 	ck_assert_ptr_null(bandmemo_latest(40, 30, 5));
 	bandmemo *m = bandmemo_latest(40, 30, 6);
 	ck_assert_ptr_nonnull(m);
+	ck_assert(bandmemo_is(m, 40, 30, 6) && !bandmemo_is(m, 40, 30, 5));
 	ck_assert_ptr_null(bandmemo_match(m, 5, a.px));
+	ck_assert_ptr_nonnull(bandmemo_band(m, 4));
+	ck_assert_ptr_null(bandmemo_band(m, 5));
 	/* A memo missing a band is never the latest. */
 	bandmemo *part = bandmemo_new(40, 30, 6);
 	ck_assert_ptr_nonnull(part);
@@ -435,7 +438,7 @@ START_TEST(kept_bands_only_for_the_same_size)
 		bandmemo_keep_rows(part, k, a.px + (size_t)k * 6 * 3 * 40);
 		bandmemo_keep_band(part, k, &band[k]);
 	}
-	bandmemo_publish(part);
+	ck_assert(!bandmemo_publish(part));
 	bandmemo_release(part);
 	bandmemo *still = bandmemo_latest(40, 30, 6);
 	ck_assert_ptr_eq(still, m);

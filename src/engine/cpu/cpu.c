@@ -101,6 +101,13 @@ static void cpu_destroy(engine *e)
 	free(c);
 }
 
+/* Skipping found the last generation the same as the one two before. */
+static bool cpu_repeats(const engine *e)
+{
+	const cpu_engine *c = (const cpu_engine *)e;
+	return c->skip && cpu_skip_quiet(c->skip);
+}
+
 static const engine_ops cpu_ops = {
 	.name = "cpu",
 	.step = cpu_step,
@@ -110,6 +117,7 @@ static const engine_ops cpu_ops = {
 	.host_grid = cpu_host_grid,
 	.destroy = cpu_destroy,
 	.describe = cpu_describe,
+	.repeats = cpu_repeats,
 };
 
 /* Rows of the universe being read, copied in as they come. */

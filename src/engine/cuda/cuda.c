@@ -853,6 +853,12 @@ static const char *cuda_describe(const engine *e)
 	return c->desc;
 }
 
+/* An empty list of tiles, or a probe, found the universe repeating. */
+static bool cuda_repeats(const engine *e)
+{
+	return ((const cuda_engine *)e)->settle.on;
+}
+
 static const engine_ops cuda_ops = {
 	.name = "cuda",
 	.step = cuda_step,
@@ -869,6 +875,7 @@ static const engine_ops cuda_ops = {
 	.host_grid = cuda_host_grid,
 	.let_go = cuda_let_go,
 	.describe = cuda_describe,
+	.repeats = cuda_repeats,
 };
 
 /* Fail before allocating when the two buffers cannot fit. */

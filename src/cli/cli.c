@@ -184,6 +184,7 @@ int cli_check_environment(l3d_err *err)
 	} vars[] = {
 		{"LIFE3D_SKIP", bits, "0 or 1"},
 		{"LIFE3D_CPU_STREAM", bits, "0 or 1"},
+		{"LIFE3D_CPU_RULE_CODE", bits, "0 or 1"},
 		{"LIFE3D_CUDA_LAUNCH", launches, "plain, graph or pdl"},
 		{"LIFE3D_CPU_TILE", NULL, "a whole number from 1 to 1073741824"},
 		{"LIFE3D_HALO_DEPTH", NULL, "a whole number from 1 to 1073741824"},

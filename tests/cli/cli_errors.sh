@@ -171,13 +171,13 @@ expect_err_line "^life3d: rule '3D5/6XX.*\\.\\.\\..*XX': unexpected 'X' at colum
 # The environment's measurement settings: a value the engines would
 # misread is refused before any work, as a bad option is; empty is unset.
 for bad in LIFE3D_SKIP=yes LIFE3D_SKIP=2 LIFE3D_CPU_STREAM=on LIFE3D_CUDA_LAUNCH=graphs \
-	   LIFE3D_CUDA_LAUNCH=plain,graph LIFE3D_CPU_TILE=abc LIFE3D_CPU_TILE=0 LIFE3D_HALO_DEPTH=2x \
+	   LIFE3D_CUDA_LAUNCH=plain,graph LIFE3D_CPU_RULE_CODE=no LIFE3D_CPU_TILE=abc LIFE3D_CPU_TILE=0 LIFE3D_HALO_DEPTH=2x \
 	   LIFE3D_HALO_DEPTH=-1 LIFE3D_HALO_DEPTH=99999999999999999999; do
 	expect_exit 64 "$bad" -- env "$bad" "$LIFE3D" -q --random 4 -n 1 -o envbad.l3d
 	expect_err_line "^life3d: ${bad%%=*}: '${bad#*=}' is not" "$bad: message"
 	expect_absent envbad.l3d "$bad"
 done
-for good in LIFE3D_SKIP=0 LIFE3D_SKIP=1 LIFE3D_SKIP= LIFE3D_CPU_STREAM=1 LIFE3D_CUDA_LAUNCH=pdl \
+for good in LIFE3D_SKIP=0 LIFE3D_SKIP=1 LIFE3D_SKIP= LIFE3D_CPU_STREAM=1 LIFE3D_CPU_RULE_CODE=0 LIFE3D_CUDA_LAUNCH=pdl \
 	    LIFE3D_CPU_TILE=8 LIFE3D_HALO_DEPTH=3; do
 	expect_exit 0 "$good" -- env "$good" "$LIFE3D" -q --random 4 -n 1 -o /dev/null
 done

@@ -19,6 +19,7 @@
 #include "check_run.h"
 #include "engine/choose.h"
 #include "engine/cpu/cpu.h"
+#include "engine/cpu/rulejit.h"
 #include "engine/cpu/skip.h"
 #include "engine/estimate.h"
 #include "engine/handover.h"
@@ -180,6 +181,12 @@ static void check_all_paths(const trajectory *t, const rule *r, const char *labe
 				setenv("LIFE3D_CPU_STREAM", "1", 1);
 			}
 			check_engine_run(t, r, all_paths[p], thread_counts[k], what);
+			if (k == 0 && strcmp(all_paths[p], "avx512") == 0) {
+				/* the groups by rule_of's switch, not compiled */
+				setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
+				check_engine_run(t, r, all_paths[p], thread_counts[k], what);
+				unsetenv("LIFE3D_CPU_RULE_CODE");
+			}
 			unsetenv("LIFE3D_CPU_TILE");
 			unsetenv("LIFE3D_CPU_STREAM");
 		}
@@ -261,6 +268,126 @@ START_TEST(random_hoods_match_reference)
 	double densities[2] = {0.2 + 0.05 * (_i % 5), 0.4};
 	for (int k = 0; k < 2; k++)
 		check_case(c, &rules[k], densities[k], 3000 + (uint64_t)_i * 5 + (uint64_t)k);
+}
+END_TEST
+
+/* ---- the rule compiled (rulejit.h) ---- */
+
+#if defined(__x86_64__)
+/* Run rule code on eight-word planes in[0] (the cell) and in[1..5] (s0..s4)
+ * in the registers its convention names; its result (vl words) to out. */
+__attribute__((target("avx512f")))
+static void call_rule_code(const void *code, const uint64_t in[6][8], uint64_t out[8])
+{
+	__asm__ volatile("vmovdqu64 0(%[in]), %%zmm16\n\t"
+			 "vmovdqu64 64(%[in]), %%zmm17\n\t"
+			 "vmovdqu64 128(%[in]), %%zmm18\n\t"
+			 "vmovdqu64 192(%[in]), %%zmm19\n\t"
+			 "vmovdqu64 256(%[in]), %%zmm20\n\t"
+			 "vmovdqu64 320(%[in]), %%zmm21\n\t"
+			 "lea -128(%%rsp), %%rsp\n\t"
+			 "call *%[code]\n\t"
+			 "lea 128(%%rsp), %%rsp\n\t"
+			 "vmovdqu64 %%zmm16, (%[out])"
+			 :
+			 : [in] "r"(in), [out] "r"(out), [code] "r"(code)
+			 : "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+			   "xmm23", "xmm24", "memory");
+}
+
+/* Every (cell, count) at once: bit b of every word is the cell b / 32 with
+ * the count b % 32 (0..31, beyond every neighbourhood's counts), and the
+ * code's bit b must be the rule's outcome there: Moore's count includes
+ * the cell (a live cell survives on S - 1), the others may count one
+ * more (count_carry).  Every neighbourhood, random rules and the listed
+ * ones, every vector width, with the carry free and not. */
+static void check_rule_code(const rule *r, bool carry_free, unsigned vl)
+{
+	cpu_plan p = {.vl = vl};
+	cpu_plan_rule(&p, r, carry_free);
+	const char *why = "";
+	const void *code = cpu_rulejit_make(&p, &why);
+	if (p.rule_kind != CPU_RULE_GROUPS) {
+		ck_assert_ptr_null(code);
+		return;
+	}
+	ck_assert_msg(code != NULL, "rule code not made: %s", why);
+	uint64_t in[6][8], out[8];
+	for (unsigned w = 0; w < 8; w++)
+		for (unsigned plane = 0; plane < 6; plane++) {
+			in[plane][w] = 0;
+			for (unsigned b = 0; b < 64; b++) {
+				unsigned bit = plane == 0 ? b >> 5 : (b & 31) >> (plane - 1);
+				in[plane][w] |= (uint64_t)(bit & 1) << b;
+			}
+		}
+	call_rule_code(code, (const uint64_t(*)[8])in, out);
+	cpu_rulejit_free(code);
+	unsigned more = r->hood == RULE_MOORE ? 1 : p.count_carry ? 1 : 0;
+	uint64_t dead = (uint64_t)r->birth << (r->hood == RULE_MOORE ? 0 : more);
+	uint64_t live = (uint64_t)r->survive << more;
+	uint64_t want = (dead & 0xFFFFFFFFu) | (live & 0xFFFFFFFFu) << 32;
+	char text[64];
+	rule_format(r, text, sizeof text);
+	for (unsigned w = 0; w < vl; w++)
+		ck_assert_msg(out[w] == want, "%s, %u lanes%s: word %u is %016llx, not %016llx",
+			      text, vl, p.count_carry ? ", count + 1" : "", w,
+			      (unsigned long long)out[w], (unsigned long long)want);
+}
+#endif
+
+START_TEST(rule_code_matches_rule)
+{
+#if defined(__x86_64__)
+	if (!path_usable("avx512"))
+		return;
+	static const char *const texts[] = {
+		"B5/S45", "B5..7/S4..9", "B3,6/S3..8", "B/S", "B0..26/S0..26", "B26/S0",
+		"3D1,2/2F", "3D0..6/1,3F", "3D0,1/2C", "3D4..8/3C", "3D4/3,4E",
+		"3D3..5/4E", "3D3/3H", "3D2..4/2,3H", "3D3..5,12/4,12E",
+	};
+	static const unsigned widths[] = {2, 4, 8};
+	for (size_t k = 0; k < sizeof texts / sizeof *texts; k++)
+		for (size_t w = 0; w < 3; w++)
+			for (int carry = 0; carry < 2; carry++) {
+				rule r = parse(texts[k]);
+				check_rule_code(&r, carry, widths[w]);
+			}
+	for (uint64_t seed = 0; seed < 500; seed++) {
+		rule r = random_hood_rule(seed, (rule_hood)(seed % 5));
+		check_rule_code(&r, seed & 1, widths[seed / 2 % 3]);
+	}
+	/* B6/S567 and single words have kernels of their own */
+	cpu_plan p = {.vl = 8};
+	cpu_plan_rule(&p, &rule_default, true);
+	const char *why = "";
+	ck_assert_ptr_null(cpu_rulejit_make(&p, &why));
+	ck_assert(*why);
+#endif
+}
+END_TEST
+
+/* A rule of groups is compiled on AVX-512 unless LIFE3D_CPU_RULE_CODE=0,
+ * and the description says so. */
+START_TEST(rule_code_is_said)
+{
+	if (!path_usable("avx512"))
+		return;
+	grid g;
+	ck_assert_int_eq(grid_alloc(&g, 4, 4, 256, NULL), L3D_OK);
+	rule r = parse("B5..7/S4..9");
+	engine *e = make_engine(&g, &r, "avx512", 2);
+	ck_assert_str_eq(engine_describe(e), "cpu/avx512 x2 threads (rule compiled)");
+	engine_destroy(e);
+	setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
+	e = make_engine(&g, &r, "avx512", 2);
+	ck_assert_str_eq(engine_describe(e), "cpu/avx512 x2 threads");
+	engine_destroy(e);
+	unsetenv("LIFE3D_CPU_RULE_CODE");
+	e = make_engine(&g, &rule_default, "avx512", 2);
+	ck_assert_str_eq(engine_describe(e), "cpu/avx512 x2 threads");
+	engine_destroy(e);
+	grid_free(&g);
 }
 END_TEST
 
@@ -642,12 +769,14 @@ START_TEST(cpu_rate_follows_threads_and_path)
 }
 END_TEST
 
-/* ... and of the rule and the rows: B6/S567's own kernel is the fastest,
- * and rows that are not a whole number of vectors waste part of the last
- * one (every row is whole words on the portable path). */
+/* ... and of the rule and the rows: B6/S567's own kernel is the fastest
+ * where the rule is not compiled (the portable path), as fast as a
+ * compiled rule (AVX-512, rulejit.h), and rows that are not a whole
+ * number of vectors waste part of the last one (every row is whole words
+ * on the portable path). */
 START_TEST(cpu_rate_follows_rule_and_rows)
 {
-	engine_opts o = {"auto", 1, -1, NULL, 0, 0, NULL, 64, 512};
+	engine_opts o = {"auto", 1, -1, "portable", 0, 0, NULL, 64, 512};
 	double whole = engine_cpu_rate(&o);
 	rule r = parse("B5..7/S4..9"), h = parse("3D3/3H"), d = rule_default;
 	o.rule = &d;
@@ -665,7 +794,19 @@ START_TEST(cpu_rate_follows_rule_and_rows)
 	double three_groups = engine_cpu_rate(&o);
 	o.rule = &r;
 	ck_assert(three_groups < engine_cpu_rate(&o) && engine_cpu_rate(&o) < one_group);
+	if (path_usable("avx512")) {
+		o.simd = "avx512";
+		o.rule = NULL;
+		whole = engine_cpu_rate(&o);
+		o.rule = &three;
+		ck_assert(engine_cpu_rate(&o) == whole);
+		setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
+		ck_assert(engine_cpu_rate(&o) < 0.7 * whole);
+		unsetenv("LIFE3D_CPU_RULE_CODE");
+	}
+	o.simd = NULL;
 	o.rule = NULL;
+	whole = engine_cpu_rate(&o);
 	o.nz = 576;                /* 9 words */
 	double odd = engine_cpu_rate(&o);
 	o.simd = "portable";
@@ -1106,6 +1247,10 @@ static Suite *engine_suite(void)
 	tcase_add_test(t, blinker_has_period_two);
 	tcase_add_test(t, glider_moves_diagonally);
 	tcase_add_test(t, b5s45_glider_moves);
+	suite_add_tcase(s, t);
+	t = tcase_create("rule code");
+	tcase_add_test(t, rule_code_matches_rule);
+	tcase_add_test(t, rule_code_is_said);
 	suite_add_tcase(s, t);
 	t = tcase_create("interface");
 	tcase_set_timeout(t, 60);

@@ -73,7 +73,16 @@ typedef struct cpu_plan {
 	 * and the kernel's ternary operations make the carry free
 	 * (cpu_carry_free); other kernels never add it. */
 	uint64_t count_carry;
+	/* CPU_RULE_GROUPS on AVX-512's vectors: the groups compiled to machine
+	 * code (rulejit.h), which the kernels call instead of rule_of's
+	 * switch; NULL where it was not made. */
+	const void *rule_code;
 } cpu_plan;
+
+/* The rule's part of the plan: rule_kind, hood, the groups and
+ * count_carry (taken only where carry_free, cpu_carry_free).  The
+ * stepper's, and the tests' way to the groups of any rule. */
+void cpu_plan_rule(cpu_plan *p, const rule *r, bool carry_free);
 
 /* Words of ring scratch one thread needs (two planes of Y for a tile). */
 uint64_t cpu_ring_words(const cpu_plan *p);

@@ -319,7 +319,9 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
  * function (rule_of): five operations a group the rule uses, none for one
  * it does not.  The code picks one of 256 cases of a switch, the same
  * branch for every vector.  Measured against the multiplexer tree over
- * the bits of S that this replaces (kernels/NOTES.md).
+ * the bits of S that this replaces (kernels/NOTES.md).  On AVX-512 the
+ * plan usually carries the same operations compiled, the switch's choices
+ * fixed (rulejit.h), and rule_of and rule_of2 call that instead.
  *
  * A pair code's outcome (0: never, 1: on s0, 2: on ~s0, 3: always) as a
  * function of x = s0. */
@@ -381,6 +383,7 @@ typedef struct FN(hot) {
 	uint64_t jbits[CPU_GROUPS][3];
 	int groups;
 	uint64_t carry;
+	const void *rule_code;
 } FN(hot);
 
 ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
@@ -391,6 +394,7 @@ ALWAYS_INLINE void FN(hot_init)(const cpu_plan *p, FN(hot) *h)
 	memcpy(h->jbits, p->group_jbits, sizeof h->jbits);
 	h->groups = p->groups;
 	h->carry = p->count_carry;
+	h->rule_code = p->rule_code;
 }
 
 /* The carry into F's, C's, E's and H's counts (cpu_plan.count_carry):
@@ -421,8 +425,36 @@ ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
  * constants are j's bits (broadcast from memory), not a switch: with a
  * switch the compiler made all seven tests for every vector, kept some
  * of them on the stack and branched twice a group (kernels/NOTES.md). */
+#if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
+/* rule_of by the rule's machine code (rulejit.h): the cell and s0..s4 go
+ * in the registers it reads, and the stack pointer steps over the red
+ * zone (where this function may keep values) before the call pushes its
+ * return address.  The code writes only zmm22..24. */
+ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
+{
+	register V self16 __asm__("xmm16") = self;
+	register V s17 __asm__("xmm17") = s[0];
+	register V s18 __asm__("xmm18") = s[1];
+	register V s19 __asm__("xmm19") = s[2];
+	register V s20 __asm__("xmm20") = s[3];
+	register V s21 __asm__("xmm21") = s[4];
+	__asm__("lea -128(%%rsp), %%rsp\n\tcall *%[code]\n\tlea 128(%%rsp), %%rsp"
+		: "+v"(self16)
+		: "v"(s17), "v"(s18), "v"(s19), "v"(s20), "v"(s21), [code] "r"(code)
+		: "xmm22", "xmm23", "xmm24");
+	return self16;
+}
+#define RULE_CODE(h, s, self) FN(rule_code)((h)->rule_code, s, self)
+#define HAS_RULE_CODE(h) ((h)->rule_code != NULL)
+#else
+#define RULE_CODE(h, s, self) VSPLAT(0)
+#define HAS_RULE_CODE(h) false
+#endif
+
 ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 {
+	if (HAS_RULE_CODE(h))
+		return RULE_CODE(h, s, self);
 	V out = VSPLAT(0);
 	for (int k = 0; k < h->groups; k++) {
 		V f = FN(group_fn)(h->group_code[k], self, s[1], s[0]);
@@ -437,6 +469,11 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[5], V self_a,
 				const V sb[5], V self_b, V *out_a, V *out_b)
 {
+	if (HAS_RULE_CODE(h)) {
+		*out_a = RULE_CODE(h, sa, self_a);
+		*out_b = RULE_CODE(h, sb, self_b);
+		return;
+	}
 	V oa = VSPLAT(0), ob = VSPLAT(0);
 	for (int k = 0; k < h->groups; k++) {
 		V fa, fb;
@@ -735,6 +772,8 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 #undef BAND_ROWS
 #undef BY_ROWS
 #undef BAND_LAYOUT
+#undef RULE_CODE
+#undef HAS_RULE_CODE
 #undef BY_LAYOUT
 #undef TXOR3
 #undef TMAJ

@@ -31,6 +31,8 @@ typedef uint64_t v2u __attribute__((vector_size(16), aligned(8), may_alias));
 /* A carry into F's, C's, E's and H's counts is one more input of a
  * ternary operation already made: these kernels add it (cpu_carry_free). */
 #define KERNEL_CARRY 1
+/* A rule of groups may be compiled for these vectors (rulejit.h). */
+#define KERNEL_RULE_CODE 1
 
 #define VL 8
 #define V v8
@@ -72,6 +74,7 @@ typedef uint64_t v2u __attribute__((vector_size(16), aligned(8), may_alias));
 #include "kernel_body.h"
 
 #undef KERNEL_CARRY
+#undef KERNEL_RULE_CODE
 #define VSTREAM(p, v) _mm_stream_si64((long long *)(p), (long long)(v))
 #include "kernel_w1.h"
 

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "kernel.h"
+#include "rulejit.h"
 #include "base/pool.h"
 
 /* Ring bytes per thread: 2 planes of Y (4 bits per cell) for a tile. */
@@ -120,7 +121,7 @@ static bool runs_b6s567(const rule *r);
 static uint64_t row_chunks(uint64_t words, unsigned vl);
 static uint64_t row_cost(uint64_t words, unsigned vl);
 static void plan_width(cpu_plan *p, unsigned max_lanes);
-static void plan_rule(cpu_plan *p, const rule *r, bool carry_free);
+static bool rule_code_wanted(void);
 
 /* What a vector of vl lanes costs, for the rate, in vectors of 256 bits:
  * on the H200 machine's Xeon a 512-bit operation takes about 1.5 times a
@@ -155,13 +156,15 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
  * (B5/S45, 3D3/3H, 3D1,2/2F) stepped at 0.67-0.82 of B6/S567, two
  * (B5..7/S4..9, and 3D4/3,4E before count_carry made it one) at
  * 0.58-0.63, three (B3,6/S3..8) at 0.50-0.51;
- * at 512^3, where B6/S567 meets the memory, at 0.68-0.87. */
-static double rule_share(const rule *r, bool carry_free)
+ * at 512^3, where B6/S567 meets the memory, at 0.68-0.87.  With the rule
+ * compiled (AVX-512, rulejit.h) the groups cost next to nothing: the
+ * general Moore rules at 0.96-1.0 of B6/S567 on a 2-core Xeon. */
+static double rule_share(const rule *r, bool carry_free, bool compiled)
 {
-	if (!r || runs_b6s567(r))
+	if (!r || runs_b6s567(r) || compiled)
 		return 1;
 	cpu_plan p = {0};
-	plan_rule(&p, r, carry_free);
+	cpu_plan_rule(&p, r, carry_free);
 	return 1 / (1 + 0.32 * p.groups);
 }
 
@@ -187,7 +190,8 @@ double engine_cpu_rate(const engine_opts *opts)
 	if (opts && opts->nz && opts->ny)
 		rate *= width_share(opts->ny, opts->nz, s);
 	return rate * rule_share(opts ? opts->rule : NULL,
-				 cpu_carry_free(s, cpu_simd_max_lanes(s)));
+				 cpu_carry_free(s, cpu_simd_max_lanes(s)),
+				 s == CPU_SIMD_AVX512 && rule_code_wanted());
 }
 
 /* name: NULL or "auto" (then $LIFE3D_SIMD, then the best), or a path. */
@@ -257,7 +261,7 @@ static bool runs_b6s567(const rule *r)
  * that puts the rule's counts in fewer groups: 3D3..5/4E's 3, 4 and 5 are
  * two groups (0..3 and 4..7), as 4, 5 and 6 one.  Moore's S counts the
  * cell too, so a live cell survives on S - 1. */
-static void plan_rule(cpu_plan *p, const rule *r, bool carry_free)
+void cpu_plan_rule(cpu_plan *p, const rule *r, bool carry_free)
 {
 	p->hood = (int)r->hood;
 	p->count_carry = 0;
@@ -351,7 +355,7 @@ static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
 	p->tile_rows = rows < 1 ? 1 : rows > ny ? ny : rows;
 	/* the next plane's rows, one pass ahead of their use */
 	p->prefetch = (int64_t)(ny * p->words);
-	plan_rule(p, r, cpu_carry_free(simd, p->vl));
+	cpu_plan_rule(p, r, cpu_carry_free(simd, p->vl));
 }
 
 uint64_t cpu_ring_words(const cpu_plan *p)
@@ -598,10 +602,20 @@ void cpu_stepper_destroy(cpu_stepper *st)
 	if (!st)
 		return;
 	cpu_pool_destroy(st->pool);
+	cpu_rulejit_free(st->plan.rule_code);
 	free(st->save);
 	free(st->ring);
 	free(st->counts);
 	free(st);
+}
+
+/* Whether a rule of groups is compiled (rulejit.h): unless
+ * LIFE3D_CPU_RULE_CODE is 0, which keeps rule_of's switch, for
+ * measurements (main checks the value). */
+static bool rule_code_wanted(void)
+{
+	const char *v = getenv("LIFE3D_CPU_RULE_CODE");
+	return !(v && *v && atoi(v) == 0);
 }
 
 static int resolve_threads(int threads)
@@ -629,6 +643,9 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
 	const char *stream = getenv("LIFE3D_CPU_STREAM");
 	st->stream = stream && *stream ? atoi(stream) != 0 : -1;
 	plan_init(&st->plan, ny, nz, r, path);
+	const char *why_not = "";    /* the rule then runs by rule_of's switch */
+	if (path == CPU_SIMD_AVX512 && rule_code_wanted())
+		st->plan.rule_code = cpu_rulejit_make(&st->plan, &why_not);
 	st->band = simd_kernel(path, st->plan.vl);
 	st->ring_words = cpu_ring_words(&st->plan);
 	size_t ring_bytes = (size_t)(st->ring_words * 8 * (uint64_t)st->threads);
@@ -645,8 +662,9 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
 		cpu_stepper_destroy(st);
 		return rc;
 	}
-	snprintf(st->desc, sizeof st->desc, "cpu/%s x%d thread%s", simd_names[path],
-		 st->threads, st->threads == 1 ? "" : "s");
+	snprintf(st->desc, sizeof st->desc, "cpu/%s x%d thread%s%s", simd_names[path],
+		 st->threads, st->threads == 1 ? "" : "s",
+		 st->plan.rule_code ? " (rule compiled)" : "");
 	*out = st;
 	return L3D_OK;
 }

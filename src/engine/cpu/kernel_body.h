@@ -429,7 +429,7 @@ ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
 /* rule_of by the rule's machine code (rulejit.h): the cell and s0..s4 go
  * in the registers it reads, and the stack pointer steps over the red
  * zone (where this function may keep values) before the call pushes its
- * return address.  The code writes only zmm22..24. */
+ * return address.  The code writes only zmm22..25. */
 ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
 {
 	register V self16 __asm__("xmm16") = self;
@@ -441,7 +441,7 @@ ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
 	__asm__("lea -128(%%rsp), %%rsp\n\tcall *%[code]\n\tlea 128(%%rsp), %%rsp"
 		: "+v"(self16)
 		: "v"(s17), "v"(s18), "v"(s19), "v"(s20), "v"(s21), [code] "r"(code)
-		: "xmm22", "xmm23", "xmm24");
+		: "xmm22", "xmm23", "xmm24", "xmm25");
 	return self16;
 }
 #define RULE_CODE(h, s, self) FN(rule_code)((h)->rule_code, s, self)

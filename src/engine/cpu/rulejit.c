@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 /* The calling convention's registers (rulejit.h). */
-enum { R_SELF = 16, R_S0, R_S1, R_S2, R_S3, R_S4, R_LEAF, R_HIT, R_ACC };
+enum { R_SELF = 16, R_S0, R_S1, R_S2, R_S3, R_S4, R_TMP };
 
 /* vpternlog's truth tables of its inputs: the destination, then the two
  * sources. */
@@ -56,12 +56,6 @@ static void move(emitter *e, unsigned dst, unsigned src)
 	evex(e, 1, 0x6F, dst, 0, src, -1);
 }
 
-/* dst = a & b (vpandq). */
-static void and3(emitter *e, unsigned dst, unsigned a, unsigned b)
-{
-	evex(e, 1, 0xDB, dst, a, b, -1);
-}
-
 /* A pair code's outcome (kernel.h: 0 never, 1 on x, 2 on ~x, 3 always). */
 static unsigned pair_leaf(unsigned code, unsigned x)
 {
@@ -77,12 +71,59 @@ static unsigned leaf_table(unsigned code)
 	return ((~TA & dead) | (TA & live)) & 0xFF;
 }
 
-/* [(s4 s3 s2) = j] as the truth table of a function of (s4, s3, s2), from
- * j's bits as the plan holds them (group_jbits: words of all ones or
- * none). */
-static unsigned hit_table(const uint64_t jbits[3])
+/* The largest count the plan's kernel gives: Moore's S counts the cell
+ * (0..27); the others count their neighbours, one more with the carry. */
+static unsigned count_max(const cpu_plan *p)
 {
-	return (jbits[0] ? TA : ~TA) & (jbits[1] ? TB : ~TB) & (jbits[2] ? TC : ~TC) & 0xFF;
+	if (p->hood == RULE_MOORE)
+		return 27;
+	return rule_hood_max((rule_hood)p->hood) + (p->count_carry ? 1 : 0);
+}
+
+/* The groups' functions of (self, s1, s0) by j = (s4 s3 s2), 0 where the
+ * rule has no group (never a live cell there). */
+static void leaf_tables(const cpu_plan *p, unsigned leaf[8])
+{
+	for (unsigned j = 0; j < 8; j++)
+		leaf[j] = 0;
+	for (int k = 0; k < p->groups; k++) {
+		unsigned j = (unsigned)(p->group_jbits[k][0] & 4) | (unsigned)(p->group_jbits[k][1] & 2) |
+			     (unsigned)(p->group_jbits[k][2] & 1);
+		leaf[j] = leaf_table(p->group_code[k]);
+	}
+}
+
+enum { NONE = 0 };    /* a subtree that is 0 everywhere: no register */
+
+/* The subtree of groups j0 .. j0 + 2^level - 1, selected by s2 .. s(level
+ * + 1), into a register from R_TMP up (`free` the first one unused), or
+ * NONE.  Each node is one vpternlog (a multiplexer, or an AND where one
+ * side is 0), each leaf a move and one vpternlog of (self, s1, s0). */
+static unsigned subtree(emitter *e, const unsigned leaf[8], unsigned j0, unsigned level,
+			unsigned free)
+{
+	if (level == 0) {
+		if (!leaf[j0])
+			return NONE;
+		move(e, free, R_SELF);
+		tern(e, free, R_S1, R_S0, leaf[j0]);
+		return free;
+	}
+	unsigned lo = subtree(e, leaf, j0, level - 1, free);
+	unsigned hi = subtree(e, leaf, j0 + (1u << (level - 1)), level - 1, lo ? free + 1 : free);
+	unsigned sel = R_S2 + level - 1;
+	if (!lo && !hi)
+		return NONE;
+	if (!hi) {
+		tern(e, lo, sel, sel, TA & ~TB);          /* lo where sel is 0 */
+		return lo;
+	}
+	if (!lo) {
+		tern(e, hi, sel, sel, TA & TB);           /* hi where sel is 1 */
+		return hi;
+	}
+	tern(e, lo, sel, hi, (TB & TC) | (~TB & TA));     /* sel ? hi : lo */
+	return lo;
 }
 
 size_t cpu_rulejit_emit(const cpu_plan *p, unsigned char *buf)
@@ -91,18 +132,14 @@ size_t cpu_rulejit_emit(const cpu_plan *p, unsigned char *buf)
 	static const unsigned char endbr64[] = {0xF3, 0x0F, 0x1E, 0xFA};
 	for (size_t i = 0; i < sizeof endbr64; i++)    /* a landing pad where CET asks one */
 		buf[e.n++] = endbr64[i];
-	for (int k = 0; k < p->groups; k++) {
-		move(&e, R_LEAF, R_SELF);
-		tern(&e, R_LEAF, R_S1, R_S0, leaf_table(p->group_code[k]));
-		move(&e, R_HIT, R_S4);
-		tern(&e, R_HIT, R_S3, R_S2, hit_table(p->group_jbits[k]));
-		if (k == 0)
-			and3(&e, R_ACC, R_HIT, R_LEAF);
-		else
-			tern(&e, R_ACC, R_HIT, R_LEAF, TA | (TB & TC));
-	}
-	if (p->groups)
-		move(&e, R_SELF, R_ACC);
+	unsigned leaf[8], max = count_max(p);
+	leaf_tables(p, leaf);
+	/* only the bits of S that the counts reach select: F's counts stop
+	 * below 8 (no s3, s4), C's, E's and H's below 16 (no s4) */
+	unsigned levels = max >= 16 ? 3 : max >= 8 ? 2 : max >= 4 ? 1 : 0;
+	unsigned r = subtree(&e, leaf, 0, levels, R_TMP);
+	if (r)
+		move(&e, R_SELF, r);
 	else
 		evex(&e, 1, 0xEF, R_SELF, R_SELF, R_SELF, -1);    /* vpxorq: 0 */
 	buf[e.n++] = 0xC3;                                         /* ret */

@@ -5,13 +5,15 @@
  * The code is a handful of vpternlogq, one function of the cell and the
  * count's five bit planes, written into a page of its own that is made
  * executable only after it is written (never writable and executable at
- * once).  It is the same function as rule_of's groups, operation for
- * operation: for each group k of the plan, [j = (s4 s3 s2)] and the
- * group's function of (self, s1, s0), ORed together.
+ * once).  It gives what rule_of gives for every count the plan's kernel
+ * can make: each group's function of (self, s1, s0) is one vpternlog,
+ * and a multiplexer tree over the bits of j = (s4 s3 s2) that those
+ * counts reach (one vpternlog a node) picks among them; groups the rule
+ * does not use are 0 and cost nothing.
  *
  * Its calling convention is its own (the kernels' inline call,
- * RULEJIT_CALL in kernel_body.h): inputs in zmm16 (the cell), zmm17..21
- * (s0..s4), the result in zmm16; it writes zmm22..24 and nothing else,
+ * rule_code in kernel_body.h): inputs in zmm16 (the cell), zmm17..21
+ * (s0..s4), the result in zmm16; it writes zmm22..25 and nothing else,
  * touches no memory and needs no stack beyond its return address.  Only
  * vectors of the plan's width (128, 256 or 512 bits) are read.
  *

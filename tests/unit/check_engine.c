@@ -181,7 +181,7 @@ static void check_all_paths(const trajectory *t, const rule *r, const char *labe
 				setenv("LIFE3D_CPU_STREAM", "1", 1);
 			}
 			check_engine_run(t, r, all_paths[p], thread_counts[k], what);
-			if (k == 0 && strcmp(all_paths[p], "avx512") == 0) {
+			if (k == 0 && strcmp(all_paths[p], "portable") != 0) {
 				/* the groups by rule_of's switch, not compiled */
 				setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
 				check_engine_run(t, r, all_paths[p], thread_counts[k], what);
@@ -295,6 +295,26 @@ static void call_rule_code(const void *code, const uint64_t in[6][8], uint64_t o
 			   "xmm23", "xmm24", "xmm25", "memory");
 }
 
+/* The same for the AVX2 convention: ymm8 (the cell), ymm9..13. */
+__attribute__((target("avx2")))
+static void call_rule_code_avx2(const void *code, const uint64_t in[6][8], uint64_t out[8])
+{
+	__asm__ volatile("vmovdqu 0(%[in]), %%ymm8\n\t"
+			 "vmovdqu 64(%[in]), %%ymm9\n\t"
+			 "vmovdqu 128(%[in]), %%ymm10\n\t"
+			 "vmovdqu 192(%[in]), %%ymm11\n\t"
+			 "vmovdqu 256(%[in]), %%ymm12\n\t"
+			 "vmovdqu 320(%[in]), %%ymm13\n\t"
+			 "lea -128(%%rsp), %%rsp\n\t"
+			 "call *%[code]\n\t"
+			 "lea 128(%%rsp), %%rsp\n\t"
+			 "vmovdqu %%ymm8, (%[out])"
+			 :
+			 : [in] "r"(in), [out] "r"(out), [code] "r"(code)
+			 : "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+			   "xmm12", "xmm13", "xmm14", "xmm15", "memory");
+}
+
 /* Every (cell, count) at once: bit b of every word is the cell b / 32 with
  * the count b % 32, and for every count the kernel can make the code's
  * bit b must be the rule's outcome there: Moore's count includes the cell
@@ -302,12 +322,12 @@ static void call_rule_code(const void *code, const uint64_t in[6][8], uint64_t o
  * neighbours, or one more (count_carry).  Every neighbourhood, random
  * rules and the listed ones, every vector width, with the carry free and
  * not. */
-static void check_rule_code(const rule *r, bool carry_free, unsigned vl)
+static void check_rule_code(const rule *r, bool carry_free, unsigned vl, rulejit_isa isa)
 {
 	cpu_plan p = {.vl = vl};
 	cpu_plan_rule(&p, r, carry_free);
 	const char *why = "";
-	const void *code = cpu_rulejit_make(&p, &why);
+	const void *code = cpu_rulejit_make(&p, isa, &why);
 	if (p.rule_kind != CPU_RULE_GROUPS) {
 		ck_assert_ptr_null(code);
 		return;
@@ -322,7 +342,10 @@ static void check_rule_code(const rule *r, bool carry_free, unsigned vl)
 				in[plane][w] |= (uint64_t)(bit & 1) << b;
 			}
 		}
-	call_rule_code(code, (const uint64_t(*)[8])in, out);
+	if (isa == RULEJIT_AVX512)
+		call_rule_code(code, (const uint64_t(*)[8])in, out);
+	else
+		call_rule_code_avx2(code, (const uint64_t(*)[8])in, out);
 	cpu_rulejit_free(code);
 	unsigned more = r->hood == RULE_MOORE ? 1 : p.count_carry ? 1 : 0;
 	uint64_t dead = (uint64_t)r->birth << (r->hood == RULE_MOORE ? 0 : more);
@@ -335,8 +358,9 @@ static void check_rule_code(const rule *r, bool carry_free, unsigned vl)
 	rule_format(r, text, sizeof text);
 	for (unsigned w = 0; w < vl; w++)
 		ck_assert_msg((out[w] & made) == (want & made),
-			      "%s, %u lanes%s: word %u is %016llx, not %016llx (bits %016llx)",
-			      text, vl, p.count_carry ? ", count + 1" : "", w,
+			      "%s, %s, %u lanes%s: word %u is %016llx, not %016llx (bits %016llx)",
+			      text, isa == RULEJIT_AVX512 ? "avx512" : "avx2", vl,
+			      p.count_carry ? ", count + 1" : "", w,
 			      (unsigned long long)out[w], (unsigned long long)want,
 			      (unsigned long long)made);
 }
@@ -345,7 +369,8 @@ static void check_rule_code(const rule *r, bool carry_free, unsigned vl)
 START_TEST(rule_code_matches_rule)
 {
 #if defined(__x86_64__)
-	if (!path_usable("avx512"))
+	rulejit_isa isa = _i ? RULEJIT_AVX2 : RULEJIT_AVX512;
+	if (!path_usable(_i ? "avx2" : "avx512"))
 		return;
 	static const char *const texts[] = {
 		"B5/S45", "B5..7/S4..9", "B3,6/S3..8", "B/S", "B0..26/S0..26", "B26/S0",
@@ -353,45 +378,54 @@ START_TEST(rule_code_matches_rule)
 		"3D3..5/4E", "3D3/3H", "3D2..4/2,3H", "3D3..5,12/4,12E",
 	};
 	static const unsigned widths[] = {2, 4, 8};
+	unsigned nw = isa == RULEJIT_AVX512 ? 3 : 2;    /* AVX2's widest is 4 */
 	for (size_t k = 0; k < sizeof texts / sizeof *texts; k++)
-		for (size_t w = 0; w < 3; w++)
+		for (size_t w = 0; w < nw; w++)
 			for (int carry = 0; carry < 2; carry++) {
 				rule r = parse(texts[k]);
-				check_rule_code(&r, carry, widths[w]);
+				check_rule_code(&r, carry, widths[w], isa);
 			}
-	for (uint64_t seed = 0; seed < 500; seed++) {
+	for (uint64_t seed = 0; seed < 2000; seed++) {
 		rule r = random_hood_rule(seed, (rule_hood)(seed % 5));
-		check_rule_code(&r, seed & 1, widths[seed / 2 % 3]);
+		check_rule_code(&r, seed & 1, widths[seed / 2 % nw], isa);
 	}
 	/* B6/S567 and single words have kernels of their own */
-	cpu_plan p = {.vl = 8};
+	cpu_plan p = {.vl = 4};
 	cpu_plan_rule(&p, &rule_default, true);
 	const char *why = "";
-	ck_assert_ptr_null(cpu_rulejit_make(&p, &why));
+	ck_assert_ptr_null(cpu_rulejit_make(&p, isa, &why));
 	ck_assert(*why);
+	rule r = parse("B5/S45");
+	cpu_plan_rule(&p, &r, true);
+	p.vl = 1;
+	ck_assert_ptr_null(cpu_rulejit_make(&p, isa, &why));
 #endif
 }
 END_TEST
 
-/* A rule of groups is compiled on AVX-512 unless LIFE3D_CPU_RULE_CODE=0,
- * and the description says so. */
+/* A rule of groups is compiled on AVX-512 and AVX2 unless
+ * LIFE3D_CPU_RULE_CODE=0, and the description says so. */
 START_TEST(rule_code_is_said)
 {
-	if (!path_usable("avx512"))
+	const char *path = _i ? "avx2" : "avx512";
+	if (!path_usable(path))
 		return;
 	grid g;
 	ck_assert_int_eq(grid_alloc(&g, 4, 4, 256, NULL), L3D_OK);
 	rule r = parse("B5..7/S4..9");
-	engine *e = make_engine(&g, &r, "avx512", 2);
-	ck_assert_str_eq(engine_describe(e), "cpu/avx512 x2 threads (rule compiled)");
+	char plain[64], compiled[80];
+	snprintf(plain, sizeof plain, "cpu/%s x2 threads", path);
+	snprintf(compiled, sizeof compiled, "%s (rule compiled)", plain);
+	engine *e = make_engine(&g, &r, path, 2);
+	ck_assert_str_eq(engine_describe(e), compiled);
 	engine_destroy(e);
 	setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
-	e = make_engine(&g, &r, "avx512", 2);
-	ck_assert_str_eq(engine_describe(e), "cpu/avx512 x2 threads");
+	e = make_engine(&g, &r, path, 2);
+	ck_assert_str_eq(engine_describe(e), plain);
 	engine_destroy(e);
 	unsetenv("LIFE3D_CPU_RULE_CODE");
-	e = make_engine(&g, &rule_default, "avx512", 2);
-	ck_assert_str_eq(engine_describe(e), "cpu/avx512 x2 threads");
+	e = make_engine(&g, &rule_default, path, 2);
+	ck_assert_str_eq(engine_describe(e), plain);
 	engine_destroy(e);
 	grid_free(&g);
 }
@@ -777,7 +811,7 @@ END_TEST
 
 /* ... and of the rule and the rows: B6/S567's own kernel is the fastest
  * where the rule is not compiled (the portable path), as fast as a
- * compiled rule (AVX-512, rulejit.h), and rows that are not a whole
+ * compiled rule (AVX-512 and AVX2, rulejit.h), and rows that are not a whole
  * number of vectors waste part of the last one (every row is whole words
  * on the portable path). */
 START_TEST(cpu_rate_follows_rule_and_rows)
@@ -800,8 +834,10 @@ START_TEST(cpu_rate_follows_rule_and_rows)
 	double three_groups = engine_cpu_rate(&o);
 	o.rule = &r;
 	ck_assert(three_groups < engine_cpu_rate(&o) && engine_cpu_rate(&o) < one_group);
-	if (path_usable("avx512")) {
-		o.simd = "avx512";
+	for (int p = 0; p < 2; p++) {
+		o.simd = all_paths[p];    /* avx512, avx2: the rule compiled */
+		if (!path_usable(o.simd))
+			continue;
 		o.rule = NULL;
 		whole = engine_cpu_rate(&o);
 		o.rule = &three;
@@ -1255,8 +1291,8 @@ static Suite *engine_suite(void)
 	tcase_add_test(t, b5s45_glider_moves);
 	suite_add_tcase(s, t);
 	t = tcase_create("rule code");
-	tcase_add_test(t, rule_code_matches_rule);
-	tcase_add_test(t, rule_code_is_said);
+	tcase_add_loop_test(t, rule_code_matches_rule, 0, 2);
+	tcase_add_loop_test(t, rule_code_is_said, 0, 2);
 	suite_add_tcase(s, t);
 	t = tcase_create("interface");
 	tcase_set_timeout(t, 60);

@@ -73,9 +73,9 @@ typedef struct cpu_plan {
 	 * and the kernel's ternary operations make the carry free
 	 * (cpu_carry_free); other kernels never add it. */
 	uint64_t count_carry;
-	/* CPU_RULE_GROUPS on AVX-512's vectors: the groups compiled to machine
-	 * code (rulejit.h), which the kernels call instead of rule_of's
-	 * switch; NULL where it was not made. */
+	/* CPU_RULE_GROUPS on AVX-512's and AVX2's vectors: the groups
+	 * compiled to machine code (rulejit.h), which the kernels call instead
+	 * of rule_of's switch; NULL where it was not made. */
 	const void *rule_code;
 } cpu_plan;
 

@@ -319,8 +319,8 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
  * function (rule_of): five operations a group the rule uses, none for one
  * it does not.  The code picks one of 256 cases of a switch, the same
  * branch for every vector.  Measured against the multiplexer tree over
- * the bits of S that this replaces (kernels/NOTES.md).  On AVX-512 the
- * plan usually carries the same operations compiled, the switch's choices
+ * the bits of S that this replaces (kernels/NOTES.md).  On AVX-512 and
+ * AVX2 the plan usually carries the rule compiled, the switch's choices
  * fixed (rulejit.h), and rule_of and rule_of2 call that instead.
  *
  * A pair code's outcome (0: never, 1: on s0, 2: on ~s0, 3: always) as a
@@ -429,21 +429,36 @@ ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
 /* rule_of by the rule's machine code (rulejit.h): the cell and s0..s4 go
  * in the registers it reads, and the stack pointer steps over the red
  * zone (where this function may keep values) before the call pushes its
- * return address.  The code writes only zmm22..25. */
+ * return address.  The code writes only the registers its convention
+ * names: zmm22..25 for AVX-512 (KERNEL_RULE_CODE 1), ymm4..7, ymm14 and
+ * ymm15 for AVX2 (2). */
+#if KERNEL_RULE_CODE == 1
+#define RC_SELF "xmm16"
+#define RC_CLOBBERS "xmm22", "xmm23", "xmm24", "xmm25"
+#else
+#define RC_SELF "xmm8"
+#define RC_CLOBBERS "xmm4", "xmm5", "xmm6", "xmm7", "xmm14", "xmm15"
+#endif
 ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
 {
-	register V self16 __asm__("xmm16") = self;
-	register V s17 __asm__("xmm17") = s[0];
-	register V s18 __asm__("xmm18") = s[1];
-	register V s19 __asm__("xmm19") = s[2];
-	register V s20 __asm__("xmm20") = s[3];
-	register V s21 __asm__("xmm21") = s[4];
+#if KERNEL_RULE_CODE == 1
+	register V s0 __asm__("xmm17") = s[0], s1 __asm__("xmm18") = s[1];
+	register V s2 __asm__("xmm19") = s[2], s3 __asm__("xmm20") = s[3];
+	register V s4 __asm__("xmm21") = s[4];
+#else
+	register V s0 __asm__("xmm9") = s[0], s1 __asm__("xmm10") = s[1];
+	register V s2 __asm__("xmm11") = s[2], s3 __asm__("xmm12") = s[3];
+	register V s4 __asm__("xmm13") = s[4];
+#endif
+	register V self_r __asm__(RC_SELF) = self;
 	__asm__("lea -128(%%rsp), %%rsp\n\tcall *%[code]\n\tlea 128(%%rsp), %%rsp"
-		: "+v"(self16)
-		: "v"(s17), "v"(s18), "v"(s19), "v"(s20), "v"(s21), [code] "r"(code)
-		: "xmm22", "xmm23", "xmm24", "xmm25");
-	return self16;
+		: "+v"(self_r)
+		: "v"(s0), "v"(s1), "v"(s2), "v"(s3), "v"(s4), [code] "r"(code)
+		: RC_CLOBBERS);
+	return self_r;
 }
+#undef RC_CLOBBERS
+#undef RC_SELF
 #define RULE_CODE(h, s, self) FN(rule_code)((h)->rule_code, s, self)
 #define HAS_RULE_CODE(h) ((h)->rule_code != NULL)
 #else

@@ -42,6 +42,10 @@ static inline v2 popcount2(v2 v)
 	return (v2)_mm_sad_epu8(_mm_add_epi8(lo, hi), _mm_setzero_si128());
 }
 
+/* A rule of groups may be compiled for these vectors (rulejit.h, AVX2's
+ * convention). */
+#define KERNEL_RULE_CODE 2
+
 #define VL 4
 #define V v4
 #define VU v4u
@@ -66,6 +70,7 @@ static inline v2 popcount2(v2 v)
 #define FN(name) name##_w2
 #include "kernel_body.h"
 
+#undef KERNEL_RULE_CODE
 #define VSTREAM(p, v) _mm_stream_si64((long long *)(p), (long long)(v))
 #include "kernel_w1.h"
 

@@ -31,7 +31,8 @@ typedef uint64_t v2u __attribute__((vector_size(16), aligned(8), may_alias));
 /* A carry into F's, C's, E's and H's counts is one more input of a
  * ternary operation already made: these kernels add it (cpu_carry_free). */
 #define KERNEL_CARRY 1
-/* A rule of groups may be compiled for these vectors (rulejit.h). */
+/* A rule of groups may be compiled for these vectors (rulejit.h,
+ * AVX-512's convention). */
 #define KERNEL_RULE_CODE 1
 
 #define VL 8

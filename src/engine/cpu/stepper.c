@@ -157,8 +157,9 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
  * (B5..7/S4..9, and 3D4/3,4E before count_carry made it one) at
  * 0.58-0.63, three (B3,6/S3..8) at 0.50-0.51;
  * at 512^3, where B6/S567 meets the memory, at 0.68-0.87.  With the rule
- * compiled (AVX-512, rulejit.h) the groups cost next to nothing: the
- * general Moore rules at 0.96-1.0 of B6/S567 on a 2-core Xeon. */
+ * compiled (AVX-512 and AVX2, rulejit.h) the groups cost next to nothing:
+ * the general Moore rules at 0.96-1.0 of B6/S567 with AVX-512 and
+ * 0.89-0.94 with AVX2 on a 2-core Xeon, counted here as 1. */
 static double rule_share(const rule *r, bool carry_free, bool compiled)
 {
 	if (!r || runs_b6s567(r) || compiled)
@@ -191,7 +192,7 @@ double engine_cpu_rate(const engine_opts *opts)
 		rate *= width_share(opts->ny, opts->nz, s);
 	return rate * rule_share(opts ? opts->rule : NULL,
 				 cpu_carry_free(s, cpu_simd_max_lanes(s)),
-				 s == CPU_SIMD_AVX512 && rule_code_wanted());
+				 s != CPU_SIMD_PORTABLE && rule_code_wanted());
 }
 
 /* name: NULL or "auto" (then $LIFE3D_SIMD, then the best), or a path. */
@@ -644,8 +645,9 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
 	st->stream = stream && *stream ? atoi(stream) != 0 : -1;
 	plan_init(&st->plan, ny, nz, r, path);
 	const char *why_not = "";    /* the rule then runs by rule_of's switch */
-	if (path == CPU_SIMD_AVX512 && rule_code_wanted())
-		st->plan.rule_code = cpu_rulejit_make(&st->plan, &why_not);
+	if ((path == CPU_SIMD_AVX512 || path == CPU_SIMD_AVX2) && rule_code_wanted())
+		st->plan.rule_code = cpu_rulejit_make(&st->plan, path == CPU_SIMD_AVX512 ?
+							     RULEJIT_AVX512 : RULEJIT_AVX2, &why_not);
 	st->band = simd_kernel(path, st->plan.vl);
 	st->ring_words = cpu_ring_words(&st->plan);
 	size_t ring_bytes = (size_t)(st->ring_words * 8 * (uint64_t)st->threads);

@@ -431,26 +431,27 @@ ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
  * zone (where this function may keep values) before the call pushes its
  * return address.  The code writes only the registers its convention
  * names: zmm22..25 for AVX-512 (KERNEL_RULE_CODE 1), ymm4..7, ymm14 and
- * ymm15 for AVX2 (2). */
-#if KERNEL_RULE_CODE == 1
-#define RC_SELF "xmm16"
-#define RC_CLOBBERS "xmm22", "xmm23", "xmm24", "xmm25"
-#else
-#define RC_SELF "xmm8"
-#define RC_CLOBBERS "xmm4", "xmm5", "xmm6", "xmm7", "xmm14", "xmm15"
-#endif
+ * ymm15 for AVX2 (2).  Every input is in a register (the empty asm)
+ * before the first register variable is set: between those and the call
+ * nothing may run that could write the registers, and a sanitizer's
+ * check of a 32- or 64-byte load is a call that may. */
 ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
 {
+	V c = self, a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], a4 = s[4];
+	__asm__("" : "+v"(c), "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4));
 #if KERNEL_RULE_CODE == 1
-	register V s0 __asm__("xmm17") = s[0], s1 __asm__("xmm18") = s[1];
-	register V s2 __asm__("xmm19") = s[2], s3 __asm__("xmm20") = s[3];
-	register V s4 __asm__("xmm21") = s[4];
+	register V self_r __asm__("xmm16") = c;
+	register V s0 __asm__("xmm17") = a0, s1 __asm__("xmm18") = a1;
+	register V s2 __asm__("xmm19") = a2, s3 __asm__("xmm20") = a3;
+	register V s4 __asm__("xmm21") = a4;
+#define RC_CLOBBERS "xmm22", "xmm23", "xmm24", "xmm25"
 #else
-	register V s0 __asm__("xmm9") = s[0], s1 __asm__("xmm10") = s[1];
-	register V s2 __asm__("xmm11") = s[2], s3 __asm__("xmm12") = s[3];
-	register V s4 __asm__("xmm13") = s[4];
+	register V self_r __asm__("xmm8") = c;
+	register V s0 __asm__("xmm9") = a0, s1 __asm__("xmm10") = a1;
+	register V s2 __asm__("xmm11") = a2, s3 __asm__("xmm12") = a3;
+	register V s4 __asm__("xmm13") = a4;
+#define RC_CLOBBERS "xmm4", "xmm5", "xmm6", "xmm7", "xmm14", "xmm15"
 #endif
-	register V self_r __asm__(RC_SELF) = self;
 	__asm__("lea -128(%%rsp), %%rsp\n\tcall *%[code]\n\tlea 128(%%rsp), %%rsp"
 		: "+v"(self_r)
 		: "v"(s0), "v"(s1), "v"(s2), "v"(s3), "v"(s4), [code] "r"(code)
@@ -458,7 +459,6 @@ ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
 	return self_r;
 }
 #undef RC_CLOBBERS
-#undef RC_SELF
 #define RULE_CODE(h, s, self) FN(rule_code)((h)->rule_code, s, self)
 #define HAS_RULE_CODE(h) ((h)->rule_code != NULL)
 #else

@@ -3,12 +3,10 @@
  * includes it once per width, with its macros and helpers in force.
  *
  * These neighbourhoods have 6 to 12 cells, so they do not go through
- * Moore's shared box sums.  F: for every input plane x-1, x, x+1 the
- * kernel keeps the rows y-1, y, y+1 (cells and their z-shifted copies,
- * zrow) in registers as it slides along y, and a full-adder tree sums the
- * 6 words (sum6: 8 operations).  C, E and H: each row's contribution to
- * the counts of the rows beside it and to its own is summed once, when
- * the row is loaded, and shared (plane_parts, below).  The rule is then
+ * Moore's shared box sums.  Every neighbour of each lies in row y - 1, y
+ * or y + 1, so each row's contribution to the counts of the rows beside
+ * it and to its own is summed once, when the row is loaded, and shared
+ * (plane_parts, below).  The rule is then
  * applied by its groups of four counts, as for Moore's general rules
  * (rule_groups in kernel_body.h), to the count of neighbours alone (the
  * cell is not part of it), or to that count plus one (cpu_plan's
@@ -19,45 +17,7 @@
  *
  * Offsets (dx,dy,dz) are plane, row and bit: dx picks the input plane,
  * dy the row (for packed short rows, the neighbouring rows of the same
- * vector by a shuffle), dz the zrow copy (dn for -1, up for +1).
- *
- * F's rows before, at and after the output vector live in three sets of
- * three planes that take turns (the y loop unrolled by six, two rows at a
- * time, for rule_of2): moving the
- * window on by copies, which do not fit in registers, made about a third
- * of the loop's instructions loads and stores, and F steps 1.3 to 1.8
- * times as fast without them (M = 256, on 16 and on 2 AVX-512 cores). */
-
-/* One row's three copies in each of the three input planes, for the rows
- * before (p), at (c) and after (n) the output vector: pointers into the
- * three sets. */
-typedef struct FN(window) {
-	const FN(zrow) *p, *c, *n;
-} FN(window);
-
-ALWAYS_INLINE V FN(pick)(FN(zrow) r, const int dz)
-{
-	return dz < 0 ? r.dn : dz > 0 ? r.up : r.c;
-}
-
-/* The cells at offset (dx, dy, dz) from every cell of the output vector. */
-ALWAYS_INLINE V FN(nb)(const FN(chunk) *k, const FN(window) *w, const int dx,
-		       const int dy, const int dz, const bool packed)
-{
-	V c = FN(pick)(w->c[dx + 1], dz);
-	if (dy == 0)
-		return c;
-	V other = FN(pick)(dy < 0 ? w->p[dx + 1] : w->n[dx + 1], dz);
-#if VL > 1
-	if (packed)
-		return dy < 0 ? __builtin_shuffle(other, c, k->up_idx)
-			      : __builtin_shuffle(c, other, k->down_idx);
-#else
-	(void)k;
-	(void)packed;
-#endif
-	return other;
-}
+ * vector by a shuffle), dz the zrow copy (dn for -1, up for +1). */
 
 /* Full adder: *sum and *carry of three bit planes. */
 ALWAYS_INLINE void FN(fa)(V a, V b, V c, V *sum, V *carry)
@@ -76,18 +36,6 @@ ALWAYS_INLINE void FN(sum6)(const V in[6], V cin, V n[4])
 	FN(fa)(s1, s2, cin, &n[0], &k);
 	FN(fa)(c1, c2, k, &n[1], &n[2]);
 	n[3] = VSPLAT(0);
-}
-
-/* F's neighbour count (plus cin) of every cell of the output vector, as
- * four bit planes.  The offsets are those of rule.h, exactly. */
-ALWAYS_INLINE void FN(face_count)(const FN(chunk) *k, const FN(window) *w, V cin,
-				  V n[4], const bool packed)
-{
-#define NB(dx, dy, dz) FN(nb)(k, w, dx, dy, dz, packed)
-	V in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0), NB(0, 0, 1),
-		   NB(0, 0, -1)};
-	FN(sum6)(in, cin, n);
-#undef NB
 }
 
 /* The next generation of one output vector from its neighbour count:
@@ -111,65 +59,29 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
 	FN(decide2)(h, sa, self_a, sb, self_b, out_a, out_b, mask, cnt, acc, count);
 }
 
-/* F's count of output row y of a chunk from the rows before (pr) and at
- * (cu) it, and after it (nx), which is loaded here from row y + g. */
-ALWAYS_INLINE void FN(face_next)(const cpu_plan *p, const FN(chunk) *k,
-				 const uint64_t *const in[3], uint64_t y,
-				 const FN(zrow) *pr, const FN(zrow) *cu, FN(zrow) *nx,
-				 V cin, V n[4], const bool whole, const bool packed)
-{
-	const uint64_t w = p->words, g = packed ? p->group : 1;
-	const uint64_t yn = (y + g == p->ny ? 0 : y + g) * w;
-	for (int d = 0; d < 3; d++)
-		nx[d] = FN(zrow_at)(in[d] + yn, k, whole, packed);
-	FN(window) win = {pr, cu, nx};
-	FN(face_count)(k, &win, cin, n, packed);
-}
-
-/* F's output rows y and y + g (when below yb) from the sets of rows
- * y - g (a), y (b) and y + g (c, loaded here); row y + 2 g is loaded into
- * a.  Two rows a turn, so the rule's groups branch once for both
- * (rule_of2).  Whether a second row was made. */
-ALWAYS_INLINE bool FN(face_pair)(const cpu_plan *p, const FN(chunk) *k,
-				 const FN(hot) *h, const uint64_t *const in[3],
-				 uint64_t *out_plane, uint64_t y, uint64_t yb,
-				 FN(zrow) *a, FN(zrow) *b, FN(zrow) *c, V acc[3],
-				 const bool count, const bool whole, const bool packed)
-{
-	const uint64_t w = p->words, g = packed ? p->group : 1;
-	V na[4], nb[4], cin = FN(carry)(h);
-	uint64_t *out = out_plane + y * w + k->off;
-	FN(face_next)(p, k, in, y, a, b, c, cin, na, whole, packed);
-	if (y + g >= yb) {
-		FN(emit_hood)(h, na, b[1].c, out, k->outmask, k->cntmask, acc, count);
-		return false;
-	}
-	FN(face_next)(p, k, in, y + g, b, c, a, cin, nb, whole, packed);
-	FN(emit_hood2)(h, na, nb, b[1].c, c[1].c, out, out + g * w, k->outmask,
-		       k->cntmask, acc, count);
-	return true;
-}
-
-/* ---- C, E and H: partial sums made once a row, shared between rows ----
- * Every neighbour of these three lies in row y - 1, y or y + 1, and what
+/* ---- Partial sums made once a row, shared between rows ----
+ * Every neighbour of these four lies in row y - 1, y or y + 1, and what
  * a row r gives the counts of the rows beside it depends on row r alone.
  * So each row's parts are summed once, when the row is loaded: a, what it
  * gives the row after it (as that row's y - 1); b, what it gives the row
  * before it (as y + 1); m, what it gives its own.  The count is
  * a(y - 1) + b(y + 1) + m(y).  With lo, mid and hi row r of planes x - 1,
  * x and x + 1 (cells c, z neighbours dn and up), as the offsets of rule.h:
+ *   F: a = b = mid.c, m = lo.c + hi.c + mid.dn (0..2) and e = mid.up;
  *   C: a = b = lo.dn + lo.up + hi.dn + hi.up (0..4), m = 0;
  *   E: a = b = lo.c + hi.c + mid.dn + mid.up (0..4),
  *      m = lo.dn + lo.up + hi.dn + hi.up (0..4);
  *   H: a = mid.c + mid.up + hi.c (0..3), b = mid.c + mid.dn + lo.c (0..3),
  *      m = lo.c + hi.c + mid.dn + mid.up + hi.dn + lo.up (0..6).
+ * F's e, a part of weight one apart from m, keeps its count at six full
+ * adders, as a sum of six bits; only mid is shifted along z.
  * C's a and E's m sum lo and hi before the z shifts (zrow_pair): the
  * sum's two bit planes are shifted instead of the two rows.
  * The window is three rows of parts, not 27 vectors of rows.  The parts
  * are named fields, every one set (zero where a neighbourhood has none),
  * which keeps them in registers. */
 typedef struct FN(parts) {
-	V a0, a1, a2, b0, b1, m0, m1, m2;
+	V a0, a1, a2, b0, b1, m0, m1, m2, e;
 } FN(parts);
 
 /* Two numbers of two bit planes summed into three. */
@@ -186,7 +98,15 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 				      const bool packed)
 {
 	V z = VSPLAT(0);
-	FN(parts) q = {z, z, z, z, z, z, z, z};
+	FN(parts) q = {z, z, z, z, z, z, z, z, z};
+	if (hood == RULE_FACE) {
+		V lo = *(const VU *)(in[0] + at + k->off), hi = *(const VU *)(in[2] + at + k->off);
+		FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
+		q.a0 = mid.c;
+		FN(fa)(lo, hi, mid.dn, &q.m0, &q.m1);
+		q.e = mid.up;
+		return q;
+	}
 	if (hood == RULE_CORNER || hood == RULE_EDGE) {
 		/* lo + hi (s1 s0) summed before the shifts: their four z
 		 * neighbours are (s1 s0).dn + (s1 s0).up. */
@@ -244,12 +164,20 @@ ALWAYS_INLINE void FN(add3b)(V x0, V x1, V x2, V y0, V y1, V y2, V cin, V out[4]
 }
 
 /* The count (plus cin) of the vector of rows at c from the parts of the
- * vectors before (p), at (c) and after (n) it; b is a for C and E. */
+ * vectors before (p), at (c) and after (n) it; b is a for F, C and E. */
 ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 				   const FN(parts) *c, const FN(parts) *n, V cin,
 				   V out[4], const int hood, const bool packed)
 {
 	V u0 = FN(row_beside)(k, p->a0, c->a0, true, packed), u1 = FN(row_beside)(k, p->a1, c->a1, true, packed);
+	if (hood == RULE_FACE) {        /* six bits and cin: at most 7 */
+		V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), s, k1, k2;
+		FN(fa)(c->m0, c->e, u0, &s, &k1);
+		FN(fa)(s, d0, cin, &out[0], &k2);
+		FN(fa)(c->m1, k1, k2, &out[1], &out[2]);
+		out[3] = VSPLAT(0);
+		return;
+	}
 	if (hood == RULE_HEX) {
 		V d0 = FN(row_beside)(k, n->b0, c->b0, false, packed);
 		V d1 = FN(row_beside)(k, n->b1, c->b1, false, packed);
@@ -276,8 +204,7 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 	out[3] = s[3] ^ k2;
 }
 
-/* C, E or H: output plane x, rows [ya, yb), from input planes x-1, x,
- * x+1.  Two rows a turn, so that the rule's groups branch once for both
+/* Output plane x, rows [ya, yb), from input planes x-1, x, x+1.  Two rows a turn, so that the rule's groups branch once for both
  * (rule_of2). */
 ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3],
 				   uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
@@ -321,43 +248,6 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 	}
 }
 
-/* F's output plane x, rows [ya, yb), from input planes x-1, x, x+1. */
-ALWAYS_INLINE void FN(plane_face)(const cpu_plan *p, const uint64_t *const in[3],
-				  uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
-				  const bool count, const bool whole, const bool packed)
-{
-	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
-	const uint64_t g = packed ? p->group : 1;
-	FN(hot) h;
-	FN(hot_init)(p, &h);
-	for (uint64_t c = 0; c < chunks; c++) {
-		FN(chunk) k;
-		FN(chunk_init)(p, c, &k, packed);
-		FN(zrow) set[3][3];       /* rows y - g, y, y + g, taking turns */
-		uint64_t ym = (ya ? ya - g : ny - g) * w;
-		for (int d = 0; d < 3; d++) {
-			set[0][d] = FN(zrow_at)(in[d] + ym, &k, whole, packed);
-			set[1][d] = FN(zrow_at)(in[d] + ya * w, &k, whole, packed);
-		}
-		/* the sets take turns with a period of three rows, the pairs
-		 * of two: six rows a turn */
-		for (uint64_t y = ya; y < yb; y += 6 * g) {
-			if (!FN(face_pair)(p, &k, &h, in, out_plane, y, yb, set[0], set[1],
-					   set[2], acc, count, whole, packed) ||
-			    y + 2 * g >= yb)
-				break;
-			if (!FN(face_pair)(p, &k, &h, in, out_plane, y + 2 * g, yb, set[2],
-					   set[0], set[1], acc, count, whole, packed) ||
-			    y + 4 * g >= yb)
-				break;
-			if (!FN(face_pair)(p, &k, &h, in, out_plane, y + 4 * g, yb, set[1],
-					   set[2], set[0], acc, count, whole, packed) ||
-			    y + 6 * g >= yb)
-				break;
-		}
-	}
-}
-
 ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 				      uint64_t xa, uint64_t xb, uint64_t ya,
 				      uint64_t yb, engine_stats *counts,
@@ -371,14 +261,10 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 					 FN(plane)(s, plane, (int64_t)x),
 					 FN(plane)(s, plane, (int64_t)x + 1)};
 		uint64_t *out = s->dst + x * plane;
-		if (hood != RULE_FACE && counts)
+		if (counts)
 			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed);
-		else if (hood != RULE_FACE)
-			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed);
-		else if (counts)
-			FN(plane_face)(p, in, out, ya, yb, acc, true, whole, packed);
 		else
-			FN(plane_face)(p, in, out, ya, yb, acc, false, whole, packed);
+			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed);
 	}
 	if (counts) {
 		counts->population += LANESUM(acc[0]);

@@ -271,6 +271,32 @@ START_TEST(random_hoods_match_reference)
 }
 END_TEST
 
+/* The neighbourhoods on rows packed two to a vector (whose rows beside
+ * come from the vector itself and its neighbours by one shuffle): 256
+ * bits a row on AVX-512, 128 on AVX2, 64 on two-word vectors; one, two and
+ * three vectors of rows, so the rows beside wrap within a vector and
+ * across two; rules with the carry into the count (3D4..8/3C,
+ * 3D3..5,12/4,12E, 3D3..6/3F) and without. */
+static const size_case two_row_sizes[] = {
+	{3, 6, 256, 8}, {2, 2, 256, 12}, {3, 4, 250, 8}, {3, 6, 128, 10},
+	{2, 4, 100, 10}, {3, 6, 64, 12}, {2, 2, 40, 20},
+};
+static const char *const two_row_rules[] = {
+	"3D4..8/3C", "3D0,1/2C", "3D3..5,12/4,12E", "3D4/3,4E", "3D1,5,9/2,12E",
+	"3D3..6/3F", "3D1,2/2F", "3D3/3H", "3D2..4/2,3H",
+};
+
+START_TEST(rows_two_a_vector_match_reference)
+{
+	const size_case *c = &two_row_sizes[_i];
+	size_t n = sizeof two_row_rules / sizeof *two_row_rules;
+	for (size_t k = 0; k < n; k++) {
+		rule r = parse(two_row_rules[k]);
+		check_case(c, &r, 0.25 + 0.05 * (double)k, 7000 + (uint64_t)_i * 11 + k);
+	}
+}
+END_TEST
+
 /* ---- the rule compiled (rulejit.h) ---- */
 
 #if defined(__x86_64__)
@@ -1278,6 +1304,8 @@ static Suite *engine_suite(void)
 			    (int)(sizeof sizes / sizeof *sizes));
 	tcase_add_loop_test(t, random_hoods_match_reference, 0,
 			    (int)(sizeof sizes / sizeof *sizes));
+	tcase_add_loop_test(t, rows_two_a_vector_match_reference, 0,
+			    (int)(sizeof two_row_sizes / sizeof *two_row_sizes));
 	tcase_add_test(t, slabs_with_separate_halos_match_reference);
 	tcase_add_loop_test(t, skipping_matches_dense, 0,
 			    (int)(sizeof skip_cases / sizeof *skip_cases));

@@ -120,7 +120,11 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 		}
 		q.m0 = n0, q.m1 = n1, q.m2 = n2;
 		FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
-		FN(add22)(s0.c, s1.c, mid.dn ^ mid.up, mid.dn & mid.up, &q.a0, &q.a1, &q.a2);
+		/* a = s0.c + mid.dn + mid.up (a full adder: a0, k) + 2 s1.c */
+		V k1;
+		FN(fa)(s0.c, mid.dn, mid.up, &q.a0, &k1);
+		q.a1 = s1.c ^ k1;
+		q.a2 = s1.c & k1;
 		return q;
 	}
 	FN(zrow) lo = FN(zrow_at)(in[0] + at, k, whole, packed);
@@ -193,8 +197,11 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 		FN(add3b)(u0, u1, u2, d0, d1, d2, cin, out);
 		return;
 	}
-	V s[4];        /* E: a(y - 1) + a(y + 1), then + m (0..4) + cin: at most 13 */
-	FN(add3b)(u0, u1, u2, d0, d1, d2, VSPLAT(0), s);
+	/* E: a(y - 1) + a(y + 1) (0..8), then + m (0..4) + cin: at most 13.
+	 * Where a part is 4 its low planes are 0, so no carry reaches its top
+	 * plane: that plane is u2 ^ d2 ^ k, and 8 is u2 & d2. */
+	V j0 = u0 & d0, j1 = TL(u1, d1, j0, TMAJ);
+	V s[4] = {u0 ^ d0, TL(u1, d1, j0, TXOR3), TL(u2, d2, j1, TXOR3), u2 & d2};
 	V k0 = TL(s[0], c->m0, cin, TMAJ);
 	V k1 = TL(s[1], c->m1, k0, TMAJ);
 	V k2 = TL(s[2], c->m2, k1, TMAJ);

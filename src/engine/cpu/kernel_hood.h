@@ -120,7 +120,7 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 		}
 		q.m0 = n0, q.m1 = n1, q.m2 = n2;
 		FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
-		/* a = s0.c + mid.dn + mid.up (a full adder: a0, k) + 2 s1.c */
+		/* a = s0.c + mid.dn + mid.up (a full adder: a0, carry k1) + 2 s1.c */
 		V k1;
 		FN(fa)(s0.c, mid.dn, mid.up, &q.a0, &k1);
 		q.a1 = s1.c ^ k1;

@@ -26,16 +26,14 @@ ALWAYS_INLINE void FN(fa)(V a, V b, V c, V *sum, V *carry)
 	*carry = TL(a, b, c, TMAJ);
 }
 
-/* Six bit planes and a carry in (cin: 0 or 1 in every bit) summed into
- * three (0..7). */
-ALWAYS_INLINE void FN(sum6)(const V in[6], V cin, V n[4])
+/* Six bit planes summed into three (0..6). */
+ALWAYS_INLINE void FN(sum6)(const V in[6], V n[3])
 {
-	V s1, c1, s2, c2, k;
+	V s1, c1, s2, c2;
 	FN(fa)(in[0], in[1], in[2], &s1, &c1);
 	FN(fa)(in[3], in[4], in[5], &s2, &c2);
-	FN(fa)(s1, s2, cin, &n[0], &k);
-	FN(fa)(c1, c2, k, &n[1], &n[2]);
-	n[3] = VSPLAT(0);
+	n[0] = s1 ^ s2;
+	FN(fa)(c1, c2, s1 & s2, &n[1], &n[2]);
 }
 
 /* The next generation of one output vector from its neighbour count:
@@ -134,8 +132,8 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 	q.a1 = TL(mid.c, mid.up, hi.c, TMAJ);
 	q.b0 = TL(mid.c, mid.dn, lo.c, TXOR3);
 	q.b1 = TL(mid.c, mid.dn, lo.c, TMAJ);
-	V in6[6] = {lo.c, hi.c, mid.dn, mid.up, hi.dn, lo.up}, n[4];
-	FN(sum6)(in6, VSPLAT(0), n);
+	V in6[6] = {lo.c, hi.c, mid.dn, mid.up, hi.dn, lo.up}, n[3];
+	FN(sum6)(in6, n);
 	q.m0 = n[0], q.m1 = n[1], q.m2 = n[2];
 	return q;
 }

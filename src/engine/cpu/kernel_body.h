@@ -130,6 +130,13 @@ ALWAYS_INLINE void FN(chunk_init)(const cpu_plan *p, uint64_t c, FN(chunk) *k,
 	}
 }
 
+/* The mask of a chunk's output: all ones (an AND the compiler drops)
+ * when nz is a multiple of 64 (`whole`) and no row has padding. */
+ALWAYS_INLINE V FN(outmask)(const FN(chunk) *k, const bool whole)
+{
+	return whole ? VSPLAT(~(uint64_t)0) : k->outmask;
+}
+
 /* A row's cells (c) and its two copies shifted along z: dn holds each
  * cell's z - 1 neighbour, up its z + 1 neighbour.  When nz is a multiple
  * of 64 (`whole`) the words around the row's ends need no shifting, and
@@ -620,7 +627,7 @@ ALWAYS_INLINE void FN(pass)(const cpu_plan *p, const uint64_t *in,
 				V s[4], hi[2];
 				FN(xsum)(ring_a[i], ring_b[i], ys, s, hi);
 				uint64_t at = y * w + k.off;
-				FN(emit)(&h, s, hi, self_plane + at, out_plane + at, k.outmask,
+				FN(emit)(&h, s, hi, self_plane + at, out_plane + at, FN(outmask)(&k, whole),
 					 k.cntmask, acc, count, kind);
 			}
 			if (ring_new)
@@ -673,7 +680,7 @@ ALWAYS_INLINE void FN(pass2)(const cpu_plan *p, const uint64_t *in0,
 			FN(add54)(mid, ring_a[i], sa, ha);
 			FN(add54)(mid, y1, sb, hb);
 			FN(emit2)(&h, sa, ha, sb, hb, self_plane + at, self_plane + plane + at,
-				  out_plane + at, out_plane + plane + at, k.outmask,
+				  out_plane + at, out_plane + plane + at, FN(outmask)(&k, whole),
 				  k.cntmask, acc, count, kind);
 			ring_a[i] = y0;
 			ring_b[i] = y1;

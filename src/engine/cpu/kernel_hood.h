@@ -237,7 +237,8 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			FN(parts_count)(&k, &q1, &q2, &q3, cin, nb, hood, packed);
 			FN(emit_hood2)(&h, na, nb, *(const VU *)(in[1] + y * w + k.off),
 				       *(const VU *)(in[1] + y1 + k.off), out_plane + y * w + k.off,
-				       out_plane + y1 + k.off, k.outmask, k.cntmask, acc, count);
+				       out_plane + y1 + k.off, FN(outmask)(&k, whole), k.cntmask, acc,
+				       count);
 			q0 = q2;
 			q1 = q3;
 		}
@@ -247,8 +248,8 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			V n[4];
 			FN(parts_count)(&k, &q0, &q1, &q2, cin, n, hood, packed);
 			V self = *(const VU *)(in[1] + y * w + k.off);
-			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off, k.outmask,
-				      k.cntmask, acc, count);
+			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off,
+				      FN(outmask)(&k, whole), k.cntmask, acc, count);
 		}
 	}
 }

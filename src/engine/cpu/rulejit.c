@@ -106,35 +106,62 @@ static void leaf_tables(const cpu_plan *p, unsigned leaf[8])
 
 enum { NONE = 0 };    /* a subtree that is 0 everywhere: no register */
 
+/* A subtree's value: its register (or NONE), and a condition on one
+ * selector not yet applied (pending: the value holds only where sel is
+ * `want`), so that two such conditions in a row take one vpternlog. */
+typedef struct tval {
+	unsigned reg, sel;
+	bool want, pending;
+} tval;
+
+/* The truth table of input t, or of its complement where want is 0. */
+static unsigned where(unsigned t, bool want)
+{
+	return want ? t : ~t & 0xFF;
+}
+
+/* v's register with its pending condition applied. */
+static unsigned settle(emitter *e, tval v)
+{
+	if (v.reg && v.pending)
+		tern(e, v.reg, v.sel, v.sel, TA & where(TB, v.want));
+	return v.reg;
+}
+
 /* The subtree of groups j0 .. j0 + 2^level - 1, selected by s2 .. s(level
  * + 1), into a register from R_TMP up (`free` the first one unused), or
- * NONE.  Each node is one vpternlog (a multiplexer, or an AND where one
- * side is 0), each leaf a move and one vpternlog of (self, s1, s0). */
-static unsigned subtree(emitter *e, const unsigned leaf[8], unsigned j0, unsigned level,
-			unsigned free)
+ * NONE.  Each leaf is a move and one vpternlog of (self, s1, s0); a node
+ * is one vpternlog, a multiplexer, or where one side is 0 a condition on
+ * its selector, two of which in a row (a rule's lone group: j = 1 is s2
+ * and not s3 and not s4) make one vpternlog. */
+static tval subtree(emitter *e, const unsigned leaf[8], unsigned j0, unsigned level,
+		    unsigned free)
 {
+	tval none = {NONE, 0, false, false};
 	if (level == 0) {
 		if (!leaf[j0])
-			return NONE;
+			return none;
 		move(e, free, R_SELF);
 		tern(e, free, R_S1, R_S0, leaf[j0]);
-		return free;
+		return (tval){free, 0, false, false};
 	}
-	unsigned lo = subtree(e, leaf, j0, level - 1, free);
-	unsigned hi = subtree(e, leaf, j0 + (1u << (level - 1)), level - 1, lo ? free + 1 : free);
+	tval lo = subtree(e, leaf, j0, level - 1, free);
+	tval hi = subtree(e, leaf, j0 + (1u << (level - 1)), level - 1,
+			  lo.reg ? free + 1 : free);
 	unsigned sel = R_S2 + level - 1;
-	if (!lo && !hi)
-		return NONE;
-	if (!hi) {
-		tern(e, lo, sel, sel, TA & ~TB);          /* lo where sel is 0 */
-		return lo;
+	if (!lo.reg && !hi.reg)
+		return none;
+	if (!lo.reg || !hi.reg) {
+		tval v = lo.reg ? lo : hi;
+		bool want = !lo.reg;                      /* hi: where sel is 1 */
+		if (!v.pending)
+			return (tval){v.reg, sel, want, true};
+		tern(e, v.reg, v.sel, sel, TA & where(TB, v.want) & where(TC, want));
+		return (tval){v.reg, 0, false, false};
 	}
-	if (!lo) {
-		tern(e, hi, sel, sel, TA & TB);           /* hi where sel is 1 */
-		return hi;
-	}
-	tern(e, lo, sel, hi, (TB & TC) | (~TB & TA));     /* sel ? hi : lo */
-	return lo;
+	unsigned a = settle(e, lo), b = settle(e, hi);
+	tern(e, a, sel, b, (TB & TC) | (~TB & TA));       /* sel ? hi : lo */
+	return (tval){a, 0, false, false};
 }
 
 /* The code for AVX-512 (vpternlog on zmm16-25). */
@@ -143,7 +170,7 @@ static size_t emit_avx512(const unsigned leaf[8], unsigned levels, unsigned vl,
 {
 	emitter e = {buf, 0, vl == 8 ? 2 : vl == 4 ? 1 : 0};
 	landing_pad(buf, &e.n);
-	unsigned r = subtree(&e, leaf, 0, levels, R_TMP);
+	unsigned r = settle(&e, subtree(&e, leaf, 0, levels, R_TMP));
 	if (r)
 		move(&e, R_SELF, r);
 	else

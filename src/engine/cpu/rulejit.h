@@ -10,8 +10,9 @@
  * plan's kernel can make: each group's function of (self, s1, s0) is a
  * leaf, and a multiplexer tree over the bits of j = (s4 s3 s2) that those
  * counts reach picks among them; groups the rule does not use are 0 and
- * cost nothing.  On AVX-512 a leaf and a node are one vpternlog each; on
- * AVX2 they are built from and, andn, or and xor.
+ * cost nothing.  On AVX-512 a leaf and a node are one vpternlog each, and
+ * two nodes in a row with one side 0 (conditions on two bits of j) one
+ * for both; on AVX2 they are built from and, andn, or and xor.
  *
  * Its calling convention is its own (the kernels' inline call, rule_code
  * in kernel_body.h); it touches no memory and needs no stack beyond its

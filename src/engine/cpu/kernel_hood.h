@@ -68,11 +68,12 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
  *   F: a = b = mid.c, m = lo.c + hi.c + mid.dn (0..2) and e = mid.up;
  *   C: a = b = lo.dn + lo.up + hi.dn + hi.up (0..4), m = 0;
  *   E: a = b = lo.c + hi.c + mid.dn + mid.up (0..4),
- *      m = lo.dn + lo.up + hi.dn + hi.up (0..4);
+ *      m = lo.dn + lo.up + hi.dn + hi.up (0..4), kept as four bits;
  *   H: a = mid.c + mid.up + hi.c (0..3), b = mid.c + mid.dn + lo.c (0..3),
  *      m = lo.c + hi.c + mid.dn + mid.up + hi.dn + lo.up (0..6).
  * F's e, a part of weight one apart from m, keeps its count at six full
- * adders, as a sum of six bits; only mid is shifted along z.
+ * adders, as a sum of six bits; only mid is shifted along z.  E's m is
+ * its four bits: m0 and m1 of weight one, m2 and e of weight two.
  * C's a and E's m sum lo and hi before the z shifts (zrow_pair): the
  * sum's two bit planes are shifted instead of the two rows.
  * The window is three rows of parts, not 27 vectors of rows.  The parts
@@ -110,13 +111,13 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 		 * neighbours are (s1 s0).dn + (s1 s0).up. */
 		FN(zrow) s0, s1;
 		FN(zrow_pair)(in[0] + at, in[2] + at, k, whole, packed, &s0, &s1);
-		V n0, n1, n2;
-		FN(add22)(s0.dn, s1.dn, s0.up, s1.up, &n0, &n1, &n2);
 		if (hood == RULE_CORNER) {
-			q.a0 = n0, q.a1 = n1, q.a2 = n2;
+			FN(add22)(s0.dn, s1.dn, s0.up, s1.up, &q.a0, &q.a1, &q.a2);
 			return q;
 		}
-		q.m0 = n0, q.m1 = n1, q.m2 = n2;
+		/* E's m as its four bits, of weights 1, 1, 2 and 2: summed
+		 * into the count column by column (parts_count) */
+		q.m0 = s0.dn, q.m1 = s0.up, q.m2 = s1.dn, q.e = s1.up;
 		FN(zrow) mid = FN(zrow_at)(in[1] + at, k, whole, packed);
 		/* a = s0.c + mid.dn + mid.up (a full adder: a0, carry k1) + 2 s1.c */
 		V k1;
@@ -195,18 +196,19 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 		FN(add3b)(u0, u1, u2, d0, d1, d2, cin, out);
 		return;
 	}
-	/* E: a(y - 1) + a(y + 1) (0..8), then + m (0..4) + cin: at most 13.
-	 * Where a part is 4 its low planes are 0, so no carry reaches its top
-	 * plane: that plane is u2 ^ d2 ^ k, and 8 is u2 & d2. */
-	V j0 = u0 & d0, j1 = TL(u1, d1, j0, TMAJ);
-	V s[4] = {u0 ^ d0, TL(u1, d1, j0, TXOR3), TL(u2, d2, j1, TXOR3), u2 & d2};
-	V k0 = TL(s[0], c->m0, cin, TMAJ);
-	V k1 = TL(s[1], c->m1, k0, TMAJ);
-	V k2 = TL(s[2], c->m2, k1, TMAJ);
-	out[0] = TL(s[0], c->m0, cin, TXOR3);
-	out[1] = TL(s[1], c->m1, k0, TXOR3);
-	out[2] = TL(s[2], c->m2, k1, TXOR3);
-	out[3] = s[3] ^ k2;
+	/* E: a(y - 1) + a(y + 1) + cin (0..9), then m's bits added column by
+	 * column, at most 13: m0 and m1 with the sum's bit 0, m2 and e with
+	 * bit 1 and the carry (9 operations, where m summed first and then
+	 * added took 11). */
+	V j0 = TL(u0, d0, cin, TMAJ), j1 = TL(u1, d1, j0, TMAJ);
+	V s0 = TL(u0, d0, cin, TXOR3), s1 = TL(u1, d1, j0, TXOR3);
+	V s2 = TL(u2, d2, j1, TXOR3), s3 = TL(u2, d2, j1, TMAJ);
+	V c1, t, c2, c3;
+	FN(fa)(s0, c->m0, c->m1, &out[0], &c1);
+	FN(fa)(s1, c->m2, c->e, &t, &c2);
+	out[1] = t ^ c1;
+	FN(fa)(s2, c2, t & c1, &out[2], &c3);
+	out[3] = s3 ^ c3;
 }
 
 /* Output plane x, rows [ya, yb), from input planes x-1, x, x+1.  Two rows a turn, so that the rule's groups branch once for both

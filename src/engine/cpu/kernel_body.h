@@ -101,8 +101,8 @@ ALWAYS_INLINE void FN(chunk_init)(const cpu_plan *p, uint64_t c, FN(chunk) *k,
 #if VL > 1
 	if (packed) {
 		/* w divides VL, so it is a power of two: l % w is l & (w - 1),
-		 * not a division (sixteen of which took a few per cent of a
-		 * pass over a plane of 256 rows) */
+		 * not a division (sixteen of which took 1-2% of a pass over a
+		 * plane of 256 rows) */
 		uint64_t w = p->words, wm = w - 1;
 		for (uint64_t l = 0; l < VL; l++) {
 			bool first = (l & wm) == 0, last = ((l + 1) & wm) == 0;
@@ -627,8 +627,8 @@ ALWAYS_INLINE void FN(pass)(const cpu_plan *p, const uint64_t *in,
 				V s[4], hi[2];
 				FN(xsum)(ring_a[i], ring_b[i], ys, s, hi);
 				uint64_t at = y * w + k.off;
-				FN(emit)(&h, s, hi, self_plane + at, out_plane + at, FN(outmask)(&k, whole),
-					 k.cntmask, acc, count, kind);
+				FN(emit)(&h, s, hi, self_plane + at, out_plane + at,
+					 FN(outmask)(&k, whole), k.cntmask, acc, count, kind);
 			}
 			if (ring_new)
 				ring_new[i] = ys;

@@ -200,15 +200,13 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 	 * column, at most 13: m0 and m1 with the sum's bit 0, m2 and e with
 	 * bit 1 and the carry (9 operations, where m summed first and then
 	 * added took 11). */
-	V j0 = TL(u0, d0, cin, TMAJ), j1 = TL(u1, d1, j0, TMAJ);
-	V s0 = TL(u0, d0, cin, TXOR3), s1 = TL(u1, d1, j0, TXOR3);
-	V s2 = TL(u2, d2, j1, TXOR3), s3 = TL(u2, d2, j1, TMAJ);
-	V c1, t, c2, c3;
-	FN(fa)(s0, c->m0, c->m1, &out[0], &c1);
-	FN(fa)(s1, c->m2, c->e, &t, &c2);
+	V s[4], c1, t, c2, c3;
+	FN(add3b)(u0, u1, u2, d0, d1, d2, cin, s);
+	FN(fa)(s[0], c->m0, c->m1, &out[0], &c1);
+	FN(fa)(s[1], c->m2, c->e, &t, &c2);
 	out[1] = t ^ c1;
-	FN(fa)(s2, c2, t & c1, &out[2], &c3);
-	out[3] = s3 ^ c3;
+	FN(fa)(s[2], c2, t & c1, &out[2], &c3);
+	out[3] = s[3] ^ c3;
 }
 
 /* Output plane x, rows [ya, yb), from input planes x-1, x, x+1.  Two rows a turn, so that the rule's groups branch once for both

@@ -300,10 +300,12 @@ END_TEST
 /* ---- the rule compiled (rulejit.h) ---- */
 
 #if defined(__x86_64__)
-/* Run rule code on eight-word planes in[0] (the cell) and in[1..5] (s0..s4)
- * in the registers its convention names; its result (vl words) to out. */
+/* Run rule code on eight-word planes in[0] (the cell), in[1..4] (s0..s3),
+ * in[5] and h1 (h0 and h1, s4 = h0 | h1) in the registers its convention
+ * names; its result (vl words) to out. */
 __attribute__((target("avx512f")))
-static void call_rule_code(const void *code, const uint64_t in[6][8], uint64_t out[8])
+static void call_rule_code(const void *code, const uint64_t in[6][8], const uint64_t h1[8],
+			   uint64_t out[8])
 {
 	__asm__ volatile("vmovdqu64 0(%[in]), %%zmm16\n\t"
 			 "vmovdqu64 64(%[in]), %%zmm17\n\t"
@@ -311,14 +313,15 @@ static void call_rule_code(const void *code, const uint64_t in[6][8], uint64_t o
 			 "vmovdqu64 192(%[in]), %%zmm19\n\t"
 			 "vmovdqu64 256(%[in]), %%zmm20\n\t"
 			 "vmovdqu64 320(%[in]), %%zmm21\n\t"
+			 "vmovdqu64 (%[h1]), %%zmm26\n\t"
 			 "lea -128(%%rsp), %%rsp\n\t"
 			 "call *%[code]\n\t"
 			 "lea 128(%%rsp), %%rsp\n\t"
 			 "vmovdqu64 %%zmm16, (%[out])"
 			 :
-			 : [in] "r"(in), [out] "r"(out), [code] "r"(code)
+			 : [in] "r"(in), [h1] "r"(h1), [out] "r"(out), [code] "r"(code)
 			 : "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
-			   "xmm23", "xmm24", "xmm25", "memory");
+			   "xmm23", "xmm24", "xmm25", "xmm26", "memory");
 }
 
 /* The same for the AVX2 convention: ymm8 (the cell), ymm9..13. */
@@ -347,7 +350,7 @@ static void call_rule_code_avx2(const void *code, const uint64_t in[6][8], uint6
  * (0..27; a live cell survives on S - 1), the others count their
  * neighbours, or one more (count_carry).  Every neighbourhood, random
  * rules and the listed ones, every vector width, with the carry free and
- * not. */
+ * not; on AVX-512, with the count's bit 4 given as h0 and, again, as h1. */
 static void check_rule_code(const rule *r, bool carry_free, unsigned vl, rulejit_isa isa)
 {
 	cpu_plan p = {.vl = vl};
@@ -368,10 +371,16 @@ static void check_rule_code(const rule *r, bool carry_free, unsigned vl, rulejit
 				in[plane][w] |= (uint64_t)(bit & 1) << b;
 			}
 		}
-	if (isa == RULEJIT_AVX512)
-		call_rule_code(code, (const uint64_t(*)[8])in, out);
-	else
+	uint64_t zero[8] = {0}, s4[8], by_h1[8];
+	memcpy(s4, in[5], sizeof s4);
+	if (isa == RULEJIT_AVX512) {
+		call_rule_code(code, (const uint64_t(*)[8])in, zero, out);
+		memset(in[5], 0, sizeof in[5]);
+		call_rule_code(code, (const uint64_t(*)[8])in, s4, by_h1);
+	} else {
 		call_rule_code_avx2(code, (const uint64_t(*)[8])in, out);
+		memcpy(by_h1, out, sizeof by_h1);
+	}
 	cpu_rulejit_free(code);
 	unsigned more = r->hood == RULE_MOORE ? 1 : p.count_carry ? 1 : 0;
 	uint64_t dead = (uint64_t)r->birth << (r->hood == RULE_MOORE ? 0 : more);
@@ -382,13 +391,18 @@ static void check_rule_code(const rule *r, bool carry_free, unsigned vl, rulejit
 	made |= made << 32;
 	char text[64];
 	rule_format(r, text, sizeof text);
-	for (unsigned w = 0; w < vl; w++)
+	for (unsigned w = 0; w < vl; w++) {
 		ck_assert_msg((out[w] & made) == (want & made),
 			      "%s, %s, %u lanes%s: word %u is %016llx, not %016llx (bits %016llx)",
 			      text, isa == RULEJIT_AVX512 ? "avx512" : "avx2", vl,
 			      p.count_carry ? ", count + 1" : "", w,
 			      (unsigned long long)out[w], (unsigned long long)want,
 			      (unsigned long long)made);
+		ck_assert_msg((by_h1[w] & made) == (want & made),
+			      "%s, avx512, %u lanes%s, bit 4 as h1: word %u is %016llx, not %016llx",
+			      text, vl, p.count_carry ? ", count + 1" : "", w,
+			      (unsigned long long)by_h1[w], (unsigned long long)want);
+	}
 }
 #endif
 

@@ -436,39 +436,43 @@ ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
  * switch the compiler made all seven tests for every vector, kept some
  * of them on the stack and branched twice a group (kernels/NOTES.md). */
 #if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
-/* rule_of by the rule's machine code (rulejit.h): the cell and s0..s4 go
- * in the registers it reads, and the stack pointer steps over the red
- * zone (where this function may keep values) before the call pushes its
- * return address.  The code writes only the registers its convention
- * names: zmm22..25 for AVX-512 (KERNEL_RULE_CODE 1), ymm4..7, ymm14 and
+/* rule_of by the rule's machine code (rulejit.h): the cell and the
+ * count's bits go in the registers it reads (on AVX-512 s0..s3, h0 and
+ * h1; on AVX2 s0..s4, s4 = h0 | h1), and the stack pointer steps over the
+ * red zone (where this function may keep values) before the call pushes
+ * its return address.  The code writes only the registers its convention
+ * names: zmm21..25 for AVX-512 (KERNEL_RULE_CODE 1), ymm4..7, ymm14 and
  * ymm15 for AVX2 (2).  Every input is in a register (the empty asm)
  * before the first register variable is set: between those and the call
  * nothing may run that could write the registers, and a sanitizer's
  * check of a 32- or 64-byte load is a call that may. */
-ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
+ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[6], V self)
 {
-	V c = self, a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], a4 = s[4];
-	__asm__("" : "+v"(c), "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4));
 #if KERNEL_RULE_CODE == 1
+	V c = self, a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], a4 = s[4], a5 = s[5];
+	__asm__("" : "+v"(c), "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));
 	register V self_r __asm__("xmm16") = c;
 	register V s0 __asm__("xmm17") = a0, s1 __asm__("xmm18") = a1;
 	register V s2 __asm__("xmm19") = a2, s3 __asm__("xmm20") = a3;
-	register V s4 __asm__("xmm21") = a4;
-#define RC_CLOBBERS "xmm22", "xmm23", "xmm24", "xmm25"
+	register V h0 __asm__("xmm21") = a4, h1 __asm__("xmm26") = a5;
+	__asm__("lea -128(%%rsp), %%rsp\n\tcall *%[code]\n\tlea 128(%%rsp), %%rsp"
+		: "+v"(self_r), "+v"(h0)
+		: "v"(s0), "v"(s1), "v"(s2), "v"(s3), "v"(h1), [code] "r"(code)
+		: "xmm22", "xmm23", "xmm24", "xmm25");
 #else
+	V c = self, a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], a4 = s[4] | s[5];
+	__asm__("" : "+v"(c), "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4));
 	register V self_r __asm__("xmm8") = c;
 	register V s0 __asm__("xmm9") = a0, s1 __asm__("xmm10") = a1;
 	register V s2 __asm__("xmm11") = a2, s3 __asm__("xmm12") = a3;
 	register V s4 __asm__("xmm13") = a4;
-#define RC_CLOBBERS "xmm4", "xmm5", "xmm6", "xmm7", "xmm14", "xmm15"
-#endif
 	__asm__("lea -128(%%rsp), %%rsp\n\tcall *%[code]\n\tlea 128(%%rsp), %%rsp"
 		: "+v"(self_r)
 		: "v"(s0), "v"(s1), "v"(s2), "v"(s3), "v"(s4), [code] "r"(code)
-		: RC_CLOBBERS);
+		: "xmm4", "xmm5", "xmm6", "xmm7", "xmm14", "xmm15");
+#endif
 	return self_r;
 }
-#undef RC_CLOBBERS
 #define RULE_CODE(h, s, self) FN(rule_code)((h)->rule_code, s, self)
 #define HAS_RULE_CODE(h) ((h)->rule_code != NULL)
 #else
@@ -476,14 +480,19 @@ ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[5], V self)
 #define HAS_RULE_CODE(h) false
 #endif
 
-ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
+/* The next state of the cells self from their count's bits s: s0..s3,
+ * then h0 and h1, of which S >= 16 exactly when one is set (xsum's hi;
+ * the compiled rule on AVX-512 takes them apart, and needs no OR of the
+ * two where the rule has no group above 15; F's, C's, E's and H's
+ * counts stay below 16, and their h0 and h1 are 0). */
+ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[6], V self)
 {
 	if (HAS_RULE_CODE(h))
 		return RULE_CODE(h, s, self);
-	V out = VSPLAT(0);
+	V j[5] = {s[0], s[1], s[2], s[3], s[4] | s[5]}, out = VSPLAT(0);
 	for (int k = 0; k < h->groups; k++) {
 		V f = FN(group_fn)(h->group_code[k], self, s[1], s[0]);
-		out = TL(FN(group_hit)(h, k, s), f, out, (TA & TB) | TC);
+		out = TL(FN(group_hit)(h, k, j), f, out, (TA & TB) | TC);
 	}
 	return out;
 }
@@ -491,21 +500,23 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[5], V self)
 /* rule_of for two vectors, a and b: one branch a group for both, which
  * the two planes of a pass (pass2) and pairs of rows (plane_parts) share
  * (kernels/NOTES.md). */
-ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[5], V self_a,
-				const V sb[5], V self_b, V *out_a, V *out_b)
+ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[6], V self_a,
+				const V sb[6], V self_b, V *out_a, V *out_b)
 {
 	if (HAS_RULE_CODE(h)) {
 		*out_a = RULE_CODE(h, sa, self_a);
 		*out_b = RULE_CODE(h, sb, self_b);
 		return;
 	}
+	V ja[5] = {sa[0], sa[1], sa[2], sa[3], sa[4] | sa[5]};
+	V jb[5] = {sb[0], sb[1], sb[2], sb[3], sb[4] | sb[5]};
 	V oa = VSPLAT(0), ob = VSPLAT(0);
 	for (int k = 0; k < h->groups; k++) {
 		V fa, fb;
 		FN(group_fn2)(h->group_code[k], self_a, sa[1], sa[0], self_b, sb[1],
 			      sb[0], &fa, &fb);
-		oa = TL(FN(group_hit)(h, k, sa), fa, oa, (TA & TB) | TC);
-		ob = TL(FN(group_hit)(h, k, sb), fb, ob, (TA & TB) | TC);
+		oa = TL(FN(group_hit)(h, k, ja), fa, oa, (TA & TB) | TC);
+		ob = TL(FN(group_hit)(h, k, jb), fb, ob, (TA & TB) | TC);
 	}
 	*out_a = oa;
 	*out_b = ob;
@@ -535,15 +546,16 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 			    V cnt, V acc[3], const bool count, const int kind)
 {
 	V self = *(const VU *)self_at;
-	V s5[5] = {s[0], s[1], s[2], s[3], hi[0] | hi[1]};
+	V s6[6] = {s[0], s[1], s[2], s[3], hi[0], hi[1]};
 	V out = kind == CPU_RULE_B6S567 ? FN(rule_b6s567)(s, hi, self, mask)
-					: FN(rule_of)(h, s5, self) & mask;
+					: FN(rule_of)(h, s6, self) & mask;
 	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
-/* The rule for two vectors of cells, a and b, from their counts' five
- * bit planes (sa, sb): the next cells stored at out_a and out_b. */
-ALWAYS_INLINE void FN(decide2)(const FN(hot) *h, const V sa[5], V a, const V sb[5],
+/* The rule for two vectors of cells, a and b, from their counts' bit
+ * planes (sa, sb, as rule_of's s): the next cells stored at out_a and
+ * out_b. */
+ALWAYS_INLINE void FN(decide2)(const FN(hot) *h, const V sa[6], V a, const V sb[6],
 			       V b, uint64_t *out_a, uint64_t *out_b, V mask, V cnt,
 			       V acc[3], const bool count)
 {
@@ -564,9 +576,9 @@ ALWAYS_INLINE void FN(emit2)(const FN(hot) *h, const V sa[4], const V ha[2],
 		FN(emit)(h, sb, hb, self_b, out_b, mask, cnt, acc, count, kind);
 		return;
 	}
-	V a5[5] = {sa[0], sa[1], sa[2], sa[3], ha[0] | ha[1]};
-	V b5[5] = {sb[0], sb[1], sb[2], sb[3], hb[0] | hb[1]};
-	FN(decide2)(h, a5, *(const VU *)self_a, b5, *(const VU *)self_b, out_a, out_b,
+	V a6[6] = {sa[0], sa[1], sa[2], sa[3], ha[0], ha[1]};
+	V b6[6] = {sb[0], sb[1], sb[2], sb[3], hb[0], hb[1]};
+	FN(decide2)(h, a6, *(const VU *)self_a, b6, *(const VU *)self_b, out_a, out_b,
 		    mask, cnt, acc, count);
 }
 

@@ -42,7 +42,7 @@ ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
 				 uint64_t *out_at, V mask, V cnt, V acc[3],
 				 const bool count)
 {
-	V s[5] = {n[0], n[1], n[2], n[3], VSPLAT(0)};
+	V s[6] = {n[0], n[1], n[2], n[3], VSPLAT(0), VSPLAT(0)};
 	V out = FN(rule_of)(h, s, self) & mask;
 	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
@@ -52,8 +52,8 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
 				  V self_a, V self_b, uint64_t *out_a, uint64_t *out_b,
 				  V mask, V cnt, V acc[3], const bool count)
 {
-	V sa[5] = {na[0], na[1], na[2], na[3], VSPLAT(0)};
-	V sb[5] = {nb[0], nb[1], nb[2], nb[3], VSPLAT(0)};
+	V sa[6] = {na[0], na[1], na[2], na[3], VSPLAT(0), VSPLAT(0)};
+	V sb[6] = {nb[0], nb[1], nb[2], nb[3], VSPLAT(0), VSPLAT(0)};
 	FN(decide2)(h, sa, self_a, sb, self_b, out_a, out_b, mask, cnt, acc, count);
 }
 

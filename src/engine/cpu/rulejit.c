@@ -13,8 +13,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The calling convention's registers (rulejit.h). */
-enum { R_SELF = 16, R_S0, R_S1, R_S2, R_S3, R_S4, R_TMP };
+/* The calling convention's registers (rulejit.h): s4 = h0 | h1, made in
+ * h0's register where a node selects by it. */
+enum { R_SELF = 16, R_S0, R_S1, R_S2, R_S3, R_H0, R_TMP, R_H1 = 26 };
 
 /* vpternlog's truth tables of its inputs: the destination, then the two
  * sources. */
@@ -106,71 +107,139 @@ static void leaf_tables(const cpu_plan *p, unsigned leaf[8])
 
 enum { NONE = 0 };    /* a subtree that is 0 everywhere: no register */
 
-/* A subtree's value: its register (or NONE), and a condition on one
- * selector not yet applied (pending: the value holds only where sel is
- * `want`), so that two such conditions in a row take one vpternlog. */
+/* A subtree's value: its register (or NONE), and a condition on the bits
+ * of j not yet applied: the value holds only where cond (bit j: the
+ * condition at that j) is set, and cond depends on the bits in deps (bit
+ * b for j's bit b, that is s(b + 2)), two at most, so that one vpternlog
+ * applies it.  Conditions met on the way up are gathered rather than
+ * applied one by one. */
 typedef struct tval {
-	unsigned reg, sel;
-	bool want, pending;
+	unsigned reg;
+	unsigned cond;    /* 8 bits, one a value of j; 0xFF: none pending */
+	unsigned deps;
 } tval;
 
-/* The truth table of input t, or of its complement where want is 0. */
-static unsigned where(unsigned t, bool want)
+enum { ALWAYS = 0xFF };
+
+/* The register of j's bit b (s4: h0's register, where top made it). */
+static unsigned sel_reg(unsigned b)
 {
-	return want ? t : ~t & 0xFF;
+	return b == 2 ? R_H0 : R_S2 + b;
 }
 
-/* v's register with its pending condition applied. */
+/* The bits of j set in deps, in order (b0 <= b1; one bit: both it). */
+static void dep_bits(unsigned deps, unsigned *b0, unsigned *b1)
+{
+	unsigned n = 0, b[3] = {0, 0, 0};
+	for (unsigned i = 0; i < 3; i++)
+		if (deps >> i & 1)
+			b[n++] = i;
+	*b0 = b[0];
+	*b1 = n > 1 ? b[1] : b[0];
+}
+
+/* v's register with its pending condition applied: reg & cond(B, C), B
+ * and C the registers of its (one or two) bits of j. */
 static unsigned settle(emitter *e, tval v)
 {
-	if (v.reg && v.pending)
-		tern(e, v.reg, v.sel, v.sel, TA & where(TB, v.want));
+	if (!v.reg || v.cond == ALWAYS)
+		return v.reg;
+	unsigned b0, b1, table = 0;
+	dep_bits(v.deps, &b0, &b1);
+	for (unsigned x = 0; x < 4; x++) {
+		unsigned bb = x & 1, cc = x >> 1;
+		if (b0 == b1 && bb != cc)
+			continue;
+		unsigned j = bb << b0 | cc << b1;
+		if (v.cond >> j & 1)
+			table |= (bb ? TB : ~TB) & (cc ? TC : ~TC);
+	}
+	tern(e, v.reg, sel_reg(b0), sel_reg(b1), TA & table & 0xFF);
 	return v.reg;
 }
 
+/* v applied where j's bit b is `want`, the condition kept pending while
+ * it depends on two bits of j at most. */
+static tval only_where(emitter *e, tval v, unsigned b, bool want)
+{
+	unsigned side = 0;
+	for (unsigned j = 0; j < 8; j++)
+		if ((j >> b & 1) == want)
+			side |= 1u << j;
+	if (__builtin_popcount(v.deps | 1u << b) > 2)
+		v = (tval){settle(e, v), ALWAYS, 0};
+	return (tval){v.reg, v.cond & side, v.deps | 1u << b};
+}
+
 /* The subtree of groups j0 .. j0 + 2^level - 1, selected by s2 .. s(level
- * + 1), into a register from R_TMP up (`free` the first one unused), or
- * NONE.  Each leaf is a move and one vpternlog of (self, s1, s0); a node
- * is one vpternlog, a multiplexer, or where one side is 0 a condition on
- * its selector, two of which in a row (a rule's lone group: j = 1 is s2
- * and not s3 and not s4) make one vpternlog. */
+ * + 1) (s4 in R_H0), into a register from R_TMP up (`free` the first one
+ * unused), or NONE.  Each leaf is a move and one vpternlog of (self, s1,
+ * s0); a node is one vpternlog, a multiplexer, or nothing where one side
+ * is 0 (a condition on its bit, pending).  A multiplexer of two values
+ * with pending conditions is one of their registers, the conditions
+ * joined into one: sel ? (h & ch) : (l & cl) is (sel ? h : l) & (sel ? ch
+ * : cl). */
 static tval subtree(emitter *e, const unsigned leaf[8], unsigned j0, unsigned level,
 		    unsigned free)
 {
-	tval none = {NONE, 0, false, false};
+	tval none = {NONE, ALWAYS, 0};
 	if (level == 0) {
 		if (!leaf[j0])
 			return none;
 		move(e, free, R_SELF);
 		tern(e, free, R_S1, R_S0, leaf[j0]);
-		return (tval){free, 0, false, false};
+		return (tval){free, ALWAYS, 0};
 	}
 	tval lo = subtree(e, leaf, j0, level - 1, free);
 	tval hi = subtree(e, leaf, j0 + (1u << (level - 1)), level - 1,
 			  lo.reg ? free + 1 : free);
-	unsigned sel = R_S2 + level - 1;
+	unsigned b = level - 1;
 	if (!lo.reg && !hi.reg)
 		return none;
-	if (!lo.reg || !hi.reg) {
-		tval v = lo.reg ? lo : hi;
-		bool want = !lo.reg;                      /* hi: where sel is 1 */
-		if (!v.pending)
-			return (tval){v.reg, sel, want, true};
-		tern(e, v.reg, v.sel, sel, TA & where(TB, v.want) & where(TC, want));
-		return (tval){v.reg, 0, false, false};
+	if (!lo.reg)
+		return only_where(e, hi, b, true);
+	if (!hi.reg)
+		return only_where(e, lo, b, false);
+	unsigned upper = 0;    /* the values of j whose bit b is 1 */
+	for (unsigned j = 0; j < 8; j++)
+		if (j >> b & 1)
+			upper |= 1u << j;
+	unsigned cond = (hi.cond & upper) | (lo.cond & ~upper & 0xFF);
+	unsigned deps = lo.deps | hi.deps | (lo.cond == hi.cond ? 0 : 1u << b);
+	if (__builtin_popcount(deps) > 2) {
+		lo = (tval){settle(e, lo), ALWAYS, 0};
+		hi = (tval){settle(e, hi), ALWAYS, 0};
+		cond = ALWAYS, deps = 0;
 	}
-	unsigned a = settle(e, lo), b = settle(e, hi);
-	tern(e, a, sel, b, (TB & TC) | (~TB & TA));       /* sel ? hi : lo */
-	return (tval){a, 0, false, false};
+	tern(e, lo.reg, sel_reg(b), hi.reg, (TB & TC) | (~TB & TA));    /* sel ? hi : lo */
+	return (tval){lo.reg, cond, deps};
 }
 
-/* The code for AVX-512 (vpternlog on zmm16-25). */
+/* The tree of every group.  Where the groups of S >= 16 are all 0 (a
+ * rule with no birth above 15 neighbours and no survival above 14), the
+ * groups below are kept where neither h0 nor h1 is set, one vpternlog;
+ * else s4 = h0 | h1 is made for the top node (vporq), as the kernel did
+ * before the call. */
+static unsigned top(emitter *e, const unsigned leaf[8], unsigned levels)
+{
+	if (levels == 3 && !leaf[4] && !leaf[5] && !leaf[6] && !leaf[7]) {
+		unsigned r = settle(e, subtree(e, leaf, 0, 2, R_TMP));
+		if (r)
+			tern(e, r, R_H0, R_H1, TA & ~TB & ~TC);
+		return r;
+	}
+	if (levels == 3)
+		evex(e, 1, 0xEB, R_H0, R_H0, R_H1, -1);        /* vporq */
+	return settle(e, subtree(e, leaf, 0, levels, R_TMP));
+}
+
+/* The code for AVX-512 (vpternlog on zmm16-26). */
 static size_t emit_avx512(const unsigned leaf[8], unsigned levels, unsigned vl,
 			  unsigned char *buf)
 {
 	emitter e = {buf, 0, vl == 8 ? 2 : vl == 4 ? 1 : 0};
 	landing_pad(buf, &e.n);
-	unsigned r = settle(&e, subtree(&e, leaf, 0, levels, R_TMP));
+	unsigned r = top(&e, leaf, levels);
 	if (r)
 		move(&e, R_SELF, r);
 	else

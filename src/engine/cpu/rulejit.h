@@ -4,7 +4,7 @@
  * (kernel_body.h, rule_of).
  *
  * The code is a handful of logic operations, one function of the cell and
- * the count's five bit planes, written into a page of its own that is
+ * the count's bit planes, written into a page of its own that is
  * made executable only after it is written (never writable and
  * executable at once).  It gives what rule_of gives for every count the
  * plan's kernel can make: each group's function of (self, s1, s0) is a
@@ -12,13 +12,17 @@
  * counts reach picks among them; groups the rule does not use are 0 and
  * cost nothing.  On AVX-512 a leaf and a node are one vpternlog each, and
  * two nodes in a row with one side 0 (conditions on two bits of j) one
- * for both; on AVX2 they are built from and, andn, or and xor.
+ * for both; s4 comes as two planes h0 and h1 (s4 = h0 | h1, as the sum
+ * makes it), so that a rule with no group of S >= 16 keeps the rest where
+ * neither is set in one vpternlog, with no OR.  On AVX2 they are built
+ * from and, andn, or and xor.
  *
  * Its calling convention is its own (the kernels' inline call, rule_code
  * in kernel_body.h); it touches no memory and needs no stack beyond its
  * return address, and reads only vectors of the plan's width:
- *   AVX-512: the cell in zmm16, s0..s4 in zmm17..21, the result in zmm16;
- *            it writes zmm22..25 and nothing else.
+ *   AVX-512: the cell in zmm16, s0..s3 in zmm17..20, h0 in zmm21 and h1
+ *            in zmm26, the result in zmm16; it writes zmm21..25 and
+ *            nothing else.
  *   AVX2:    the cell in ymm8, s0..s4 in ymm9..13, the result in ymm8;
  *            it writes ymm4..7, ymm14 and ymm15 (RULEJIT_AVX2_TEMPS) and
  *            nothing else.

@@ -141,23 +141,16 @@ ALWAYS_INLINE FN(parts) FN(row_parts)(const uint64_t *const in[3], uint64_t at,
 
 /* For each row of the vector `at`, the row before it (up) or after it
  * (!up), from `at` and the vector of rows on that side (`side`): a shuffle
- * for packed short rows, else that vector itself.  With two rows a vector
- * (`two`), rows r and r + 1, the rows before are the upper half of the
- * vector before and the lower half of this one, the same shuffle of the
- * same two vectors as the rows after for the vector before: written so,
- * the compiler makes it once for both (C, E and F, whose parts for the
- * rows before and after are the same). */
+ * for packed short rows, else that vector itself. */
 ALWAYS_INLINE V FN(row_beside)(const FN(chunk) *k, V side, V at, const bool up,
-			       const bool packed, const bool two)
+			       const bool packed)
 {
 #if VL > 1
-	if (packed && up && two)
-		return __builtin_shuffle(side, at, k->down_idx);
 	if (packed)
 		return up ? __builtin_shuffle(side, at, k->up_idx)
 			  : __builtin_shuffle(at, side, k->down_idx);
 #endif
-	(void)k, (void)at, (void)up, (void)packed, (void)two;
+	(void)k, (void)at, (void)up, (void)packed;
 	return side;
 }
 
@@ -177,11 +170,11 @@ ALWAYS_INLINE void FN(add3b)(V x0, V x1, V x2, V y0, V y1, V y2, V cin, V out[4]
  * vectors before (p), at (c) and after (n) it; b is a for F, C and E. */
 ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 				   const FN(parts) *c, const FN(parts) *n, V cin,
-				   V out[4], const int hood, const bool packed, const bool two)
+				   V out[4], const int hood, const bool packed)
 {
-	V u0 = FN(row_beside)(k, p->a0, c->a0, true, packed, two), u1 = FN(row_beside)(k, p->a1, c->a1, true, packed, two);
+	V u0 = FN(row_beside)(k, p->a0, c->a0, true, packed), u1 = FN(row_beside)(k, p->a1, c->a1, true, packed);
 	if (hood == RULE_FACE) {        /* six bits and cin: at most 7 */
-		V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed, two), s, k1, k2;
+		V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), s, k1, k2;
 		FN(fa)(c->m0, c->e, u0, &s, &k1);
 		FN(fa)(s, d0, cin, &out[0], &k2);
 		FN(fa)(c->m1, k1, k2, &out[1], &out[2]);
@@ -189,16 +182,16 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 		return;
 	}
 	if (hood == RULE_HEX) {
-		V d0 = FN(row_beside)(k, n->b0, c->b0, false, packed, two);
-		V d1 = FN(row_beside)(k, n->b1, c->b1, false, packed, two);
+		V d0 = FN(row_beside)(k, n->b0, c->b0, false, packed);
+		V d1 = FN(row_beside)(k, n->b1, c->b1, false, packed);
 		V s0, s1, s2;
 		FN(add22)(u0, u1, d0, d1, &s0, &s1, &s2);
 		FN(add3b)(s0, s1, s2, c->m0, c->m1, c->m2, cin, out);
 		return;
 	}
-	V u2 = FN(row_beside)(k, p->a2, c->a2, true, packed, two);
-	V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed, two), d1 = FN(row_beside)(k, n->a1, c->a1, false, packed, two);
-	V d2 = FN(row_beside)(k, n->a2, c->a2, false, packed, two);
+	V u2 = FN(row_beside)(k, p->a2, c->a2, true, packed);
+	V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), d1 = FN(row_beside)(k, n->a1, c->a1, false, packed);
+	V d2 = FN(row_beside)(k, n->a2, c->a2, false, packed);
 	if (hood != RULE_EDGE) {
 		FN(add3b)(u0, u1, u2, d0, d1, d2, cin, out);
 		return;
@@ -221,7 +214,7 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3],
 				   uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
 				   const bool count, const int hood, const bool whole,
-				   const bool packed, const bool two)
+				   const bool packed)
 {
 	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
@@ -240,8 +233,8 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			FN(parts) q2 = FN(row_parts)(in, y1, &k, hood, whole, packed);
 			FN(parts) q3 = FN(row_parts)(in, y2, &k, hood, whole, packed);
 			V na[4], nb[4];
-			FN(parts_count)(&k, &q0, &q1, &q2, cin, na, hood, packed, two);
-			FN(parts_count)(&k, &q1, &q2, &q3, cin, nb, hood, packed, two);
+			FN(parts_count)(&k, &q0, &q1, &q2, cin, na, hood, packed);
+			FN(parts_count)(&k, &q1, &q2, &q3, cin, nb, hood, packed);
 			FN(emit_hood2)(&h, na, nb, *(const VU *)(in[1] + y * w + k.off),
 				       *(const VU *)(in[1] + y1 + k.off), out_plane + y * w + k.off,
 				       out_plane + y1 + k.off, FN(outmask)(&k, whole), k.cntmask, acc,
@@ -253,7 +246,7 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
 			FN(parts) q2 = FN(row_parts)(in, yn, &k, hood, whole, packed);
 			V n[4];
-			FN(parts_count)(&k, &q0, &q1, &q2, cin, n, hood, packed, two);
+			FN(parts_count)(&k, &q0, &q1, &q2, cin, n, hood, packed);
 			V self = *(const VU *)(in[1] + y * w + k.off);
 			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off,
 				      FN(outmask)(&k, whole), k.cntmask, acc, count);
@@ -261,13 +254,11 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 	}
 }
 
-/* Planes [xa, xb), rows [ya, yb), counted into `counts` unless NULL;
- * `two`: two rows a vector (row_beside). */
-ALWAYS_INLINE void FN(hood_planes)(const cpu_plan *p, const cpu_slab *s,
-				   uint64_t xa, uint64_t xb, uint64_t ya,
-				   uint64_t yb, engine_stats *counts,
-				   const int hood, const bool whole,
-				   const bool packed, const bool two)
+ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
+				      uint64_t xa, uint64_t xb, uint64_t ya,
+				      uint64_t yb, engine_stats *counts,
+				      const int hood, const bool whole,
+				      const bool packed)
 {
 	const uint64_t plane = p->ny * p->words;
 	V acc[3] = {VSPLAT(0), VSPLAT(0), VSPLAT(0)};
@@ -277,29 +268,15 @@ ALWAYS_INLINE void FN(hood_planes)(const cpu_plan *p, const cpu_slab *s,
 					 FN(plane)(s, plane, (int64_t)x + 1)};
 		uint64_t *out = s->dst + x * plane;
 		if (counts)
-			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed, two);
+			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed);
 		else
-			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed, two);
+			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed);
 	}
 	if (counts) {
 		counts->population += LANESUM(acc[0]);
 		counts->births += LANESUM(acc[1]);
 		counts->deaths += LANESUM(acc[2]);
 	}
-}
-
-/* hood_planes, with two rows a vector told apart where that saves
- * shuffles (F, C and E). */
-ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
-				      uint64_t xa, uint64_t xb, uint64_t ya,
-				      uint64_t yb, engine_stats *counts,
-				      const int hood, const bool whole,
-				      const bool packed)
-{
-	if (packed && p->group == 2 && hood != RULE_HEX)
-		FN(hood_planes)(p, s, xa, xb, ya, yb, counts, hood, whole, packed, true);
-	else
-		FN(hood_planes)(p, s, xa, xb, ya, yb, counts, hood, whole, packed, false);
 }
 
 /* One instance per neighbourhood, row kind and layout. */

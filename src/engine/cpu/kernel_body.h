@@ -480,6 +480,14 @@ ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[6], V self)
 #define HAS_RULE_CODE(h) false
 #endif
 
+/* s0..s4 of rule_of's s (below), s4 = h0 | h1, for group_hit. */
+ALWAYS_INLINE void FN(jbits)(const V s[6], V j[5])
+{
+	for (int i = 0; i < 4; i++)
+		j[i] = s[i];
+	j[4] = s[4] | s[5];
+}
+
 /* The next state of the cells self from their count's bits s: s0..s3,
  * then h0 and h1, of which S >= 16 exactly when one is set (xsum's hi;
  * the compiled rule on AVX-512 takes them apart, and needs no OR of the
@@ -489,7 +497,8 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[6], V self)
 {
 	if (HAS_RULE_CODE(h))
 		return RULE_CODE(h, s, self);
-	V j[5] = {s[0], s[1], s[2], s[3], s[4] | s[5]}, out = VSPLAT(0);
+	V j[5], out = VSPLAT(0);
+	FN(jbits)(s, j);
 	for (int k = 0; k < h->groups; k++) {
 		V f = FN(group_fn)(h->group_code[k], self, s[1], s[0]);
 		out = TL(FN(group_hit)(h, k, j), f, out, (TA & TB) | TC);
@@ -508,8 +517,9 @@ ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[6], V self_a,
 		*out_b = RULE_CODE(h, sb, self_b);
 		return;
 	}
-	V ja[5] = {sa[0], sa[1], sa[2], sa[3], sa[4] | sa[5]};
-	V jb[5] = {sb[0], sb[1], sb[2], sb[3], sb[4] | sb[5]};
+	V ja[5], jb[5];
+	FN(jbits)(sa, ja);
+	FN(jbits)(sb, jb);
 	V oa = VSPLAT(0), ob = VSPLAT(0);
 	for (int k = 0; k < h->groups; k++) {
 		V fa, fb;

@@ -158,17 +158,23 @@ static unsigned settle(emitter *e, tval v)
 	return v.reg;
 }
 
+/* The values of j (a bit each) whose bit b is `want`. */
+static unsigned where_bit(unsigned b, bool want)
+{
+	unsigned set = 0;
+	for (unsigned j = 0; j < 8; j++)
+		if ((j >> b & 1) == want)
+			set |= 1u << j;
+	return set;
+}
+
 /* v applied where j's bit b is `want`, the condition kept pending while
  * it depends on two bits of j at most. */
 static tval only_where(emitter *e, tval v, unsigned b, bool want)
 {
-	unsigned side = 0;
-	for (unsigned j = 0; j < 8; j++)
-		if ((j >> b & 1) == want)
-			side |= 1u << j;
 	if (__builtin_popcount(v.deps | 1u << b) > 2)
 		v = (tval){settle(e, v), ALWAYS, 0};
-	return (tval){v.reg, v.cond & side, v.deps | 1u << b};
+	return (tval){v.reg, v.cond & where_bit(b, want), v.deps | 1u << b};
 }
 
 /* The subtree of groups j0 .. j0 + 2^level - 1, selected by s2 .. s(level
@@ -200,11 +206,7 @@ static tval subtree(emitter *e, const unsigned leaf[8], unsigned j0, unsigned le
 		return only_where(e, hi, b, true);
 	if (!hi.reg)
 		return only_where(e, lo, b, false);
-	unsigned upper = 0;    /* the values of j whose bit b is 1 */
-	for (unsigned j = 0; j < 8; j++)
-		if (j >> b & 1)
-			upper |= 1u << j;
-	unsigned cond = (hi.cond & upper) | (lo.cond & ~upper & 0xFF);
+	unsigned cond = (hi.cond & where_bit(b, true)) | (lo.cond & where_bit(b, false));
 	unsigned deps = lo.deps | hi.deps | (lo.cond == hi.cond ? 0 : 1u << b);
 	if (__builtin_popcount(deps) > 2) {
 		lo = (tval){settle(e, lo), ALWAYS, 0};

@@ -10,9 +10,9 @@
  * plan's kernel can make: each group's function of (self, s1, s0) is a
  * leaf, and a multiplexer tree over the bits of j = (s4 s3 s2) that those
  * counts reach picks among them; groups the rule does not use are 0 and
- * cost nothing.  On AVX-512 a leaf and a node are one vpternlog each, and
- * two nodes in a row with one side 0 (conditions on two bits of j) one
- * for both; s4 comes as two planes h0 and h1 (s4 = h0 | h1, as the sum
+ * cost nothing.  On AVX-512 a leaf and a node are one vpternlog each; a
+ * node with one side 0 is a condition on a bit of j, held back and
+ * applied with others on up to two bits of j in one vpternlog; s4 comes as two planes h0 and h1 (s4 = h0 | h1, as the sum
  * makes it), so that a rule with no group of S >= 16 keeps the rest where
  * neither is set in one vpternlog, with no OR.  On AVX2 they are built
  * from and, andn, or and xor.

@@ -14,6 +14,17 @@
  * the system has descheduled soon gives its core away. */
 #define SPIN_LIMIT 4000
 
+/* Worker threads' stacks.  The kernels keep their state in vectors and
+ * the ring, in frames of a few KiB.  AddressSanitizer gives every
+ * variable of every inlined kernel instance a slot of its own with
+ * red zones around it, and the hood kernels' frame (band_hood_w8) grows
+ * to about 1 MiB there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WORKER_STACK ((size_t)16 << 20)
+#else
+#define WORKER_STACK ((size_t)1 << 20)
+#endif
+
 struct cpu_pool {
 	int threads;
 	pthread_t *ids;
@@ -93,8 +104,7 @@ static int spawn(cpu_pool *p, l3d_err *err)
 {
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
-	/* the kernels keep their state in vectors and the ring, not the stack */
-	pthread_attr_setstacksize(&attr, (size_t)1 << 20);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	int rc = 0;
 	for (int i = 1; i < p->threads && !rc; i++) {
 		p->args[i] = (struct worker_arg){p, i};

@@ -280,6 +280,8 @@ END_TEST
 static const size_case two_row_sizes[] = {
 	{3, 6, 256, 8}, {2, 2, 256, 12}, {3, 4, 250, 8}, {3, 6, 128, 10},
 	{2, 4, 100, 10}, {3, 6, 64, 12}, {2, 2, 40, 20},
+	/* several turns of two vectors, the rows before carried across */
+	{2, 14, 256, 6}, {3, 12, 250, 6}, {2, 18, 128, 6},
 };
 static const char *const two_row_rules[] = {
 	"3D4..8/3C", "3D0,1/2C", "3D3..5,12/4,12E", "3D4/3,4E", "3D1,5,9/2,12E",

@@ -33,7 +33,8 @@ typedef enum cpu_simd {
 
 enum cpu_rule_kind {
 	CPU_RULE_B6S567,   /* next = [S==6] | (self & [S in {7,8}]) */
-	CPU_RULE_GROUPS    /* any rule: its groups of four S (kernel_body.h) */
+	CPU_RULE_GROUPS,   /* any rule: its groups of four S (kernel_body.h) */
+	CPU_RULE_CODE      /* CPU_RULE_GROUPS by rule_code, where it was made */
 };
 
 /* Groups of four counts, S = 4j .. 4j + 3 (j = 0..6). */
@@ -75,7 +76,10 @@ typedef struct cpu_plan {
 	uint64_t count_carry;
 	/* CPU_RULE_GROUPS on AVX-512's and AVX2's vectors: the groups
 	 * compiled to machine code (rulejit.h), which the kernels call instead
-	 * of rule_of's switch; NULL where it was not made. */
+	 * of rule_of's switch; NULL where it was not made.  The stepper that
+	 * makes it sets rule_kind to CPU_RULE_CODE, so that the kernels have
+	 * an instance of their own for it: one that also has rule_of's groups
+	 * to hand keeps more values on the stack (kernels/NOTES.md). */
 	const void *rule_code;
 } cpu_plan;
 

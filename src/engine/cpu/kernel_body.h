@@ -474,10 +474,8 @@ ALWAYS_INLINE V FN(rule_code)(const void *code, const V s[6], V self)
 	return self_r;
 }
 #define RULE_CODE(h, s, self) FN(rule_code)((h)->rule_code, s, self)
-#define HAS_RULE_CODE(h) ((h)->rule_code != NULL)
 #else
 #define RULE_CODE(h, s, self) VSPLAT(0)
-#define HAS_RULE_CODE(h) false
 #endif
 
 /* s0..s4 of rule_of's s (below), s4 = h0 | h1, for group_hit. */
@@ -493,9 +491,9 @@ ALWAYS_INLINE void FN(jbits)(const V s[6], V j[5])
  * the compiled rule on AVX-512 takes them apart, and needs no OR of the
  * two where the rule has no group above 15; F's, C's, E's and H's
  * counts stay below 16, and their h0 and h1 are 0). */
-ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[6], V self)
+ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[6], V self, const int kind)
 {
-	if (HAS_RULE_CODE(h))
+	if (kind == CPU_RULE_CODE)
 		return RULE_CODE(h, s, self);
 	V j[5], out = VSPLAT(0);
 	FN(jbits)(s, j);
@@ -510,9 +508,9 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[6], V self)
  * the two planes of a pass (pass2) and pairs of rows (plane_parts) share
  * (kernels/NOTES.md). */
 ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[6], V self_a,
-				const V sb[6], V self_b, V *out_a, V *out_b)
+				const V sb[6], V self_b, V *out_a, V *out_b, const int kind)
 {
-	if (HAS_RULE_CODE(h)) {
+	if (kind == CPU_RULE_CODE) {
 		*out_a = RULE_CODE(h, sa, self_a);
 		*out_b = RULE_CODE(h, sb, self_b);
 		return;
@@ -558,7 +556,7 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
 	V self = *(const VU *)self_at;
 	V s6[6] = {s[0], s[1], s[2], s[3], hi[0], hi[1]};
 	V out = kind == CPU_RULE_B6S567 ? FN(rule_b6s567)(s, hi, self, mask)
-					: FN(rule_of)(h, s6, self) & mask;
+					: FN(rule_of)(h, s6, self, kind) & mask;
 	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
@@ -567,10 +565,10 @@ ALWAYS_INLINE void FN(emit)(const FN(hot) *h, const V s[4], const V hi[2],
  * out_b. */
 ALWAYS_INLINE void FN(decide2)(const FN(hot) *h, const V sa[6], V a, const V sb[6],
 			       V b, uint64_t *out_a, uint64_t *out_b, V mask, V cnt,
-			       V acc[3], const bool count)
+			       V acc[3], const bool count, const int kind)
 {
 	V ra, rb;
-	FN(rule_of2)(h, sa, a, sb, b, &ra, &rb);
+	FN(rule_of2)(h, sa, a, sb, b, &ra, &rb, kind);
 	FN(store)(h, ra & mask, a, out_a, cnt, acc, count);
 	FN(store)(h, rb & mask, b, out_b, cnt, acc, count);
 }
@@ -589,7 +587,7 @@ ALWAYS_INLINE void FN(emit2)(const FN(hot) *h, const V sa[4], const V ha[2],
 	V a6[6] = {sa[0], sa[1], sa[2], sa[3], ha[0], ha[1]};
 	V b6[6] = {sb[0], sb[1], sb[2], sb[3], hb[0], hb[1]};
 	FN(decide2)(h, a6, *(const VU *)self_a, b6, *(const VU *)self_b, out_a, out_b,
-		    mask, cnt, acc, count);
+		    mask, cnt, acc, count, kind);
 }
 
 /* Y of one vector from the Z of the vectors before, at and after it:
@@ -811,6 +809,10 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 	}
 	if (p->rule_kind == CPU_RULE_B6S567)
 		BAND_ROWS(CPU_RULE_B6S567);
+#if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
+	else if (p->rule_kind == CPU_RULE_CODE)
+		BAND_ROWS(CPU_RULE_CODE);
+#endif
 	else
 		BAND_ROWS(CPU_RULE_GROUPS);
 }
@@ -820,7 +822,6 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 #undef BY_ROWS
 #undef BAND_LAYOUT
 #undef RULE_CODE
-#undef HAS_RULE_CODE
 #undef BY_LAYOUT
 #undef TXOR3
 #undef TMAJ

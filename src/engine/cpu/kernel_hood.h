@@ -40,21 +40,23 @@ ALWAYS_INLINE void FN(sum6)(const V in[6], V n[3])
  * the rule, the store, and the counts for a log line. */
 ALWAYS_INLINE void FN(emit_hood)(const FN(hot) *h, const V n[4], V self,
 				 uint64_t *out_at, V mask, V cnt, V acc[3],
-				 const bool count)
+				 const bool count, const int kind)
 {
 	V s[6] = {n[0], n[1], n[2], n[3], VSPLAT(0), VSPLAT(0)};
-	V out = FN(rule_of)(h, s, self) & mask;
+	V out = FN(rule_of)(h, s, self, kind) & mask;
 	FN(store)(h, out, self, out_at, cnt, acc, count);
 }
 
 /* emit_hood for two vectors of cells, a and b (two rows of a plane). */
 ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4],
 				  V self_a, V self_b, uint64_t *out_a, uint64_t *out_b,
-				  V mask, V cnt, V acc[3], const bool count)
+				  V mask, V cnt, V acc[3], const bool count,
+				  const int kind)
 {
 	V sa[6] = {na[0], na[1], na[2], na[3], VSPLAT(0), VSPLAT(0)};
 	V sb[6] = {nb[0], nb[1], nb[2], nb[3], VSPLAT(0), VSPLAT(0)};
-	FN(decide2)(h, sa, self_a, sb, self_b, out_a, out_b, mask, cnt, acc, count);
+	FN(decide2)(h, sa, self_a, sb, self_b, out_a, out_b, mask, cnt, acc, count,
+		    kind);
 }
 
 /* ---- Partial sums made once a row, shared between rows ----
@@ -76,7 +78,8 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
  * its four bits: m0 and m1 of weight one, m2 and e of weight two.
  * C's a and E's m sum lo and hi before the z shifts (zrow_pair): the
  * sum's two bit planes are shifted instead of the two rows.
- * The window is three rows of parts, not 27 vectors of rows.  The parts
+ * The window is one row's parts and what the rows before it give (u,
+ * next_up), not 27 vectors of rows.  The parts
  * are named fields, every one set (zero where a neighbourhood has none),
  * which keeps them in registers. */
 typedef struct FN(parts) {
@@ -166,34 +169,45 @@ ALWAYS_INLINE void FN(add3b)(V x0, V x1, V x2, V y0, V y1, V y2, V cin, V out[4]
 	out[3] = TL(x2, y2, k1, TMAJ);
 }
 
-/* The count (plus cin) of the vector of rows at c from the parts of the
- * vectors before (p), at (c) and after (n) it; b is a for F, C and E. */
-ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
-				   const FN(parts) *c, const FN(parts) *n, V cin,
-				   V out[4], const int hood, const bool packed)
+/* The parts the rows beside the vector of rows `at` give it, from the
+ * vector of rows on that side (`side`): before it (up), a; after it, b,
+ * which is a but for H.  v[3], zero where the neighbourhood has no such
+ * plane. */
+ALWAYS_INLINE void FN(beside)(const FN(chunk) *k, const FN(parts) *side,
+			      const FN(parts) *at, const bool up, V v[3],
+			      const int hood, const bool packed)
 {
-	V u0 = FN(row_beside)(k, p->a0, c->a0, true, packed), u1 = FN(row_beside)(k, p->a1, c->a1, true, packed);
+	bool b = !up && hood == RULE_HEX;
+	v[0] = FN(row_beside)(k, b ? side->b0 : side->a0, b ? at->b0 : at->a0, up, packed);
+	v[1] = v[2] = VSPLAT(0);
+	if (hood != RULE_FACE)
+		v[1] = FN(row_beside)(k, b ? side->b1 : side->a1, b ? at->b1 : at->a1,
+				      up, packed);
+	if (hood == RULE_CORNER || hood == RULE_EDGE)
+		v[2] = FN(row_beside)(k, side->a2, at->a2, up, packed);
+}
+
+/* The count (plus cin) of the vector of rows whose parts are c, from
+ * what the rows before it give (u, beside) and the rows after it (d). */
+ALWAYS_INLINE void FN(parts_count)(const V u[3], const V d[3], const FN(parts) *c,
+				   V cin, V out[4], const int hood)
+{
 	if (hood == RULE_FACE) {        /* six bits and cin: at most 7 */
-		V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), s, k1, k2;
-		FN(fa)(c->m0, c->e, u0, &s, &k1);
-		FN(fa)(s, d0, cin, &out[0], &k2);
+		V s, k1, k2;
+		FN(fa)(c->m0, c->e, u[0], &s, &k1);
+		FN(fa)(s, d[0], cin, &out[0], &k2);
 		FN(fa)(c->m1, k1, k2, &out[1], &out[2]);
 		out[3] = VSPLAT(0);
 		return;
 	}
 	if (hood == RULE_HEX) {
-		V d0 = FN(row_beside)(k, n->b0, c->b0, false, packed);
-		V d1 = FN(row_beside)(k, n->b1, c->b1, false, packed);
 		V s0, s1, s2;
-		FN(add22)(u0, u1, d0, d1, &s0, &s1, &s2);
+		FN(add22)(u[0], u[1], d[0], d[1], &s0, &s1, &s2);
 		FN(add3b)(s0, s1, s2, c->m0, c->m1, c->m2, cin, out);
 		return;
 	}
-	V u2 = FN(row_beside)(k, p->a2, c->a2, true, packed);
-	V d0 = FN(row_beside)(k, n->a0, c->a0, false, packed), d1 = FN(row_beside)(k, n->a1, c->a1, false, packed);
-	V d2 = FN(row_beside)(k, n->a2, c->a2, false, packed);
 	if (hood != RULE_EDGE) {
-		FN(add3b)(u0, u1, u2, d0, d1, d2, cin, out);
+		FN(add3b)(u[0], u[1], u[2], d[0], d[1], d[2], cin, out);
 		return;
 	}
 	/* E: a(y - 1) + a(y + 1) + cin (0..9), then m's bits added column by
@@ -201,7 +215,7 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 	 * bit 1 and the carry (9 operations, where m summed first and then
 	 * added took 11). */
 	V s[4], c1, t, c2, c3;
-	FN(add3b)(u0, u1, u2, d0, d1, d2, cin, s);
+	FN(add3b)(u[0], u[1], u[2], d[0], d[1], d[2], cin, s);
 	FN(fa)(s[0], c->m0, c->m1, &out[0], &c1);
 	FN(fa)(s[1], c->m2, c->e, &t, &c2);
 	out[1] = t ^ c1;
@@ -209,12 +223,29 @@ ALWAYS_INLINE void FN(parts_count)(const FN(chunk) *k, const FN(parts) *p,
 	out[3] = s[3] ^ c3;
 }
 
+/* What the rows before the vector of rows `at` give it (u), made when
+ * that vector's d (what the rows after its predecessor `side` give it)
+ * is at hand.  With two rows a vector (`two`: rows r and r + 1), the
+ * rows before `at` are the upper half of `side` and the lower half of
+ * `at`, the very rows after `side`: F's, C's and E's u is side's d, and
+ * its shuffles are not made twice. */
+ALWAYS_INLINE void FN(next_up)(const FN(chunk) *k, const FN(parts) *side,
+			       const FN(parts) *at, const V d[3], V u[3],
+			       const int hood, const bool packed, const bool two)
+{
+	if (two) {
+		u[0] = d[0], u[1] = d[1], u[2] = d[2];
+		return;
+	}
+	FN(beside)(k, side, at, true, u, hood, packed);
+}
+
 /* Output plane x, rows [ya, yb), from input planes x-1, x, x+1.  Two rows a turn, so that the rule's groups branch once for both
  * (rule_of2). */
 ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3],
 				   uint64_t *out_plane, uint64_t ya, uint64_t yb, V acc[3],
 				   const bool count, const int hood, const bool whole,
-				   const bool packed)
+				   const bool packed, const bool two, const int kind)
 {
 	const uint64_t w = p->words, ny = p->ny, chunks = FN(chunks)(p, packed);
 	const uint64_t g = packed ? p->group : 1;
@@ -227,38 +258,47 @@ ALWAYS_INLINE void FN(plane_parts)(const cpu_plan *p, const uint64_t *const in[3
 		uint64_t ym = (ya ? ya - g : ny - g) * w;
 		FN(parts) q0 = FN(row_parts)(in, ym, &k, hood, whole, packed);
 		FN(parts) q1 = FN(row_parts)(in, ya * w, &k, hood, whole, packed);
+		V u[3], d[3];                   /* beside q1: before, after */
+		FN(beside)(&k, &q0, &q1, true, u, hood, packed);
 		uint64_t y = ya;
 		for (; y + g < yb; y += 2 * g) {        /* two rows at a time */
 			uint64_t y1 = (y + g) * w, y2 = (y + 2 * g == ny ? 0 : y + 2 * g) * w;
 			FN(parts) q2 = FN(row_parts)(in, y1, &k, hood, whole, packed);
 			FN(parts) q3 = FN(row_parts)(in, y2, &k, hood, whole, packed);
 			V na[4], nb[4];
-			FN(parts_count)(&k, &q0, &q1, &q2, cin, na, hood, packed);
-			FN(parts_count)(&k, &q1, &q2, &q3, cin, nb, hood, packed);
+			FN(beside)(&k, &q2, &q1, false, d, hood, packed);
+			FN(parts_count)(u, d, &q1, cin, na, hood);
+			FN(next_up)(&k, &q1, &q2, d, u, hood, packed, two);
+			FN(beside)(&k, &q3, &q2, false, d, hood, packed);
+			FN(parts_count)(u, d, &q2, cin, nb, hood);
+			FN(next_up)(&k, &q2, &q3, d, u, hood, packed, two);
 			FN(emit_hood2)(&h, na, nb, *(const VU *)(in[1] + y * w + k.off),
 				       *(const VU *)(in[1] + y1 + k.off), out_plane + y * w + k.off,
 				       out_plane + y1 + k.off, FN(outmask)(&k, whole), k.cntmask, acc,
-				       count);
-			q0 = q2;
+				       count, kind);
 			q1 = q3;
 		}
 		if (y < yb) {                         /* the last row, alone */
 			uint64_t yn = (y + g == ny ? 0 : y + g) * w;
 			FN(parts) q2 = FN(row_parts)(in, yn, &k, hood, whole, packed);
 			V n[4];
-			FN(parts_count)(&k, &q0, &q1, &q2, cin, n, hood, packed);
+			FN(beside)(&k, &q2, &q1, false, d, hood, packed);
+			FN(parts_count)(u, d, &q1, cin, n, hood);
 			V self = *(const VU *)(in[1] + y * w + k.off);
 			FN(emit_hood)(&h, n, self, out_plane + y * w + k.off,
-				      FN(outmask)(&k, whole), k.cntmask, acc, count);
+				      FN(outmask)(&k, whole), k.cntmask, acc, count, kind);
 		}
 	}
 }
 
-ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
-				      uint64_t xa, uint64_t xb, uint64_t ya,
-				      uint64_t yb, engine_stats *counts,
-				      const int hood, const bool whole,
-				      const bool packed)
+/* Planes [xa, xb), rows [ya, yb), counted into `counts` unless NULL;
+ * `two`: two rows a vector (next_up); `kind`: CPU_RULE_GROUPS or
+ * CPU_RULE_CODE (rule_of). */
+ALWAYS_INLINE void FN(hood_planes)(const cpu_plan *p, const cpu_slab *s,
+				   uint64_t xa, uint64_t xb, uint64_t ya,
+				   uint64_t yb, engine_stats *counts,
+				   const int hood, const bool whole,
+				   const bool packed, const bool two, const int kind)
 {
 	const uint64_t plane = p->ny * p->words;
 	V acc[3] = {VSPLAT(0), VSPLAT(0), VSPLAT(0)};
@@ -268,9 +308,9 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 					 FN(plane)(s, plane, (int64_t)x + 1)};
 		uint64_t *out = s->dst + x * plane;
 		if (counts)
-			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed);
+			FN(plane_parts)(p, in, out, ya, yb, acc, true, hood, whole, packed, two, kind);
 		else
-			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed);
+			FN(plane_parts)(p, in, out, ya, yb, acc, false, hood, whole, packed, two, kind);
 	}
 	if (counts) {
 		counts->population += LANESUM(acc[0]);
@@ -279,24 +319,71 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 	}
 }
 
-/* One instance per neighbourhood, row kind and layout. */
+/* hood_planes, with two rows a vector told apart where that saves
+ * shuffles (F, C and E; with the rule compiled, the hot case). */
+ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
+				      uint64_t xa, uint64_t xb, uint64_t ya,
+				      uint64_t yb, engine_stats *counts,
+				      const int hood, const bool whole,
+				      const bool packed, const int kind)
+{
+	if (kind == CPU_RULE_CODE && packed && p->group == 2 && hood != RULE_HEX)
+		FN(hood_planes)(p, s, xa, xb, ya, yb, counts, hood, whole, packed, true,
+				kind);
+	else
+		FN(hood_planes)(p, s, xa, xb, ya, yb, counts, hood, whole, packed, false,
+				kind);
+}
+
+/* One instance per neighbourhood, row kind, layout and rule kind; a
+ * function per neighbourhood and rule kind (HOOD_FN), each with its own
+ * frame and registers: with all of them in one function the compiler
+ * kept more of E's loop on the stack (kernels/NOTES.md). */
 #define HOOD_CASE(hood, whole, packed)                                        \
-	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, whole, packed)
+	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, whole, packed, kind)
 #define HOOD_LAYOUT(hood, whole) BY_LAYOUT(HOOD_CASE, hood, whole)
-#define HOOD_ROWS(hood) BY_ROWS(HOOD_LAYOUT, hood)
+#define HOOD_FN(name, hood, rule_kind)                                        \
+	static __attribute__((noinline)) void FN(name)(                      \
+		const cpu_plan *p, const cpu_slab *s, uint64_t xa, uint64_t xb, \
+		uint64_t ya, uint64_t yb, engine_stats *counts)               \
+	{                                                                     \
+		const int kind = rule_kind;                                   \
+		BY_ROWS(HOOD_LAYOUT, hood);                                   \
+	}
+
+HOOD_FN(face_groups, RULE_FACE, CPU_RULE_GROUPS)
+HOOD_FN(corner_groups, RULE_CORNER, CPU_RULE_GROUPS)
+HOOD_FN(edge_groups, RULE_EDGE, CPU_RULE_GROUPS)
+HOOD_FN(hex_groups, RULE_HEX, CPU_RULE_GROUPS)
+#if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
+HOOD_FN(face_code, RULE_FACE, CPU_RULE_CODE)
+HOOD_FN(corner_code, RULE_CORNER, CPU_RULE_CODE)
+HOOD_FN(edge_code, RULE_EDGE, CPU_RULE_CODE)
+HOOD_FN(hex_code, RULE_HEX, CPU_RULE_CODE)
+#endif
 
 static void FN(band_hood)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 			  uint64_t xb, uint64_t ya, uint64_t yb,
 			  engine_stats *counts)
 {
+#if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
+	if (p->rule_kind == CPU_RULE_CODE) {
+		switch (p->hood) {
+		case RULE_FACE: FN(face_code)(p, s, xa, xb, ya, yb, counts); return;
+		case RULE_CORNER: FN(corner_code)(p, s, xa, xb, ya, yb, counts); return;
+		case RULE_EDGE: FN(edge_code)(p, s, xa, xb, ya, yb, counts); return;
+		default: FN(hex_code)(p, s, xa, xb, ya, yb, counts); return;
+		}
+	}
+#endif
 	switch (p->hood) {
-	case RULE_FACE: HOOD_ROWS(RULE_FACE); break;
-	case RULE_CORNER: HOOD_ROWS(RULE_CORNER); break;
-	case RULE_EDGE: HOOD_ROWS(RULE_EDGE); break;
-	default: HOOD_ROWS(RULE_HEX); break;
+	case RULE_FACE: FN(face_groups)(p, s, xa, xb, ya, yb, counts); return;
+	case RULE_CORNER: FN(corner_groups)(p, s, xa, xb, ya, yb, counts); return;
+	case RULE_EDGE: FN(edge_groups)(p, s, xa, xb, ya, yb, counts); return;
+	default: FN(hex_groups)(p, s, xa, xb, ya, yb, counts); return;
 	}
 }
 
 #undef HOOD_CASE
 #undef HOOD_LAYOUT
-#undef HOOD_ROWS
+#undef HOOD_FN

@@ -648,6 +648,8 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
 	if ((path == CPU_SIMD_AVX512 || path == CPU_SIMD_AVX2) && rule_code_wanted())
 		st->plan.rule_code = cpu_rulejit_make(&st->plan, path == CPU_SIMD_AVX512 ?
 							     RULEJIT_AVX512 : RULEJIT_AVX2, &why_not);
+	if (st->plan.rule_code)
+		st->plan.rule_kind = CPU_RULE_CODE;
 	st->band = simd_kernel(path, st->plan.vl);
 	st->ring_words = cpu_ring_words(&st->plan);
 	size_t ring_bytes = (size_t)(st->ring_words * 8 * (uint64_t)st->threads);

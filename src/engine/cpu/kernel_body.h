@@ -799,6 +799,20 @@ ALWAYS_INLINE void FN(band_kind)(const cpu_plan *p, const cpu_slab *s,
 
 #include "kernel_hood.h"
 
+/* Moore's instances, a function per rule kind (as HOOD_FN). */
+#define BAND_FN(name, rule_kind)                                              \
+	static __attribute__((noinline)) void FN(name)(                      \
+		const cpu_plan *p, const cpu_slab *s, uint64_t xa, uint64_t xb, \
+		uint64_t ya, uint64_t yb, uint64_t *ring, engine_stats *counts) \
+	{                                                                     \
+		BAND_ROWS(rule_kind);                                         \
+	}
+BAND_FN(band_b6s567, CPU_RULE_B6S567)
+BAND_FN(band_groups, CPU_RULE_GROUPS)
+#if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
+BAND_FN(band_code, CPU_RULE_CODE)
+#endif
+
 static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 		     uint64_t xb, uint64_t ya, uint64_t yb, uint64_t *ring,
 		     engine_stats *counts)
@@ -808,16 +822,17 @@ static void FN(band)(const cpu_plan *p, const cpu_slab *s, uint64_t xa,
 		return;
 	}
 	if (p->rule_kind == CPU_RULE_B6S567)
-		BAND_ROWS(CPU_RULE_B6S567);
+		FN(band_b6s567)(p, s, xa, xb, ya, yb, ring, counts);
 #if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
 	else if (p->rule_kind == CPU_RULE_CODE)
-		BAND_ROWS(CPU_RULE_CODE);
+		FN(band_code)(p, s, xa, xb, ya, yb, ring, counts);
 #endif
 	else
-		BAND_ROWS(CPU_RULE_GROUPS);
+		FN(band_groups)(p, s, xa, xb, ya, yb, ring, counts);
 }
 
 #undef BAND_CASE
+#undef BAND_FN
 #undef BAND_ROWS
 #undef BY_ROWS
 #undef BAND_LAYOUT

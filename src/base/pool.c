@@ -16,9 +16,9 @@
 
 /* Worker threads' stacks.  The kernels keep their state in vectors and
  * the ring, in frames of a few KiB.  AddressSanitizer gives every
- * variable of every inlined kernel instance a slot of its own with
- * red zones around it, and the hood kernels' frame (band_hood_w8) grows
- * to about 1 MiB there. */
+ * variable of every inlined kernel instance a slot of its own with red
+ * zones around it: a kernel function's frame there is up to 0.3 MiB
+ * (kernels/NOTES.md), and grows with the instances it holds. */
 #if defined(__SANITIZE_ADDRESS__)
 #define WORKER_STACK ((size_t)16 << 20)
 #else

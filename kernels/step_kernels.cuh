@@ -629,6 +629,39 @@ __device__ __forceinline__ void hood_body(const StepArgs &a)
 		flush_counts(a.counts, pop, born, died);
 }
 
+/* E's parts (hood_parts below) from t = c(y-1) + c(y+1), two bits made
+ * once: q = r = t + up(y) + dn(y), and m = up(t) + dn(t), the z pairs of
+ * rows y-1 and y+1 summed as one 2-bit number (a z shift moves each bit
+ * plane alike).  10 LOP3 a word, where two sum4 of four words took 12;
+ * the same six shuffles a plane (t's two bit planes for rows y-1, y+1). */
+template <int G, bool EXACT>
+__device__ __forceinline__ void hood_parts_edge(const uint32_t (&c)[3][G], const Lane<G> &L,
+						uint32_t bl, uint32_t (&q)[3][G],
+						uint32_t (&m)[3][G], uint32_t (&r)[3][G])
+{
+	uint32_t t0[G], t1[G], up[G], dn[G];
+#pragma unroll
+	for (int i = 0; i < G; i++)
+		t0[i] = c[0][i] ^ c[2][i], t1[i] = c[0][i] & c[2][i];
+	zshift<G, EXACT>(c[1], up, dn, L, bl);
+#pragma unroll
+	for (int i = 0; i < G; i++) {
+		uint32_t k;
+		fa(t0[i], up[i], dn[i], q[0][i], k);
+		q[1][i] = t1[i] ^ k, q[2][i] = t1[i] & k;
+		r[0][i] = q[0][i], r[1][i] = q[1][i], r[2][i] = q[2][i];
+	}
+	uint32_t u1[G], d1[G];
+	zshift<G, EXACT>(t0, up, dn, L, bl);
+	zshift<G, EXACT>(t1, u1, d1, L, bl);
+#pragma unroll
+	for (int i = 0; i < G; i++) {
+		uint32_t k = up[i] & dn[i];
+		m[0][i] = up[i] ^ dn[i];
+		fa(u1[i], d1[i], k, m[1][i], m[2][i]);
+	}
+}
+
 /* The F, C, E and H neighbourhoods again, for rows that fit a warp: the
  * fused kernel's lanes (a row is lpr lanes of G consecutive words; the z
  * neighbours across words come from shuffles) march along x through a chunk
@@ -640,6 +673,7 @@ __device__ __forceinline__ void hood_body(const StepArgs &a)
  *   F: q = r = c(y);                    m = c(y-1) + c(y+1) + z pair of y
  *   C: q = r = z pairs of y-1 and y+1;  m = 0
  *   E: q = r = c(y-1) + c(y+1) + z pair of y;  m = z pairs of y-1 and y+1
+ *      (hood_parts_edge)
  *   H: q = c(y) + dn(y) + c(y-1);  r = c(y) + up(y) + c(y+1);
  *      m = c(y-1) + c(y+1) + z pair of y + up(y-1) + dn(y+1)
  * and plane x's count is q(x+1) + m(x) + r(x-1) (rule.h's offsets), added
@@ -652,6 +686,10 @@ __device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane
 					   uint32_t (&m)[3][G], uint32_t (&r)[3][G])
 {
 	uint32_t up[3][G], dn[3][G];
+	if constexpr (HOOD == L3DK_HOOD_EDGE) {
+		hood_parts_edge<G, EXACT>(c, L, bl, q, m, r);
+		return;
+	}
 	if (HOOD != L3DK_HOOD_CORNER)
 		zshift<G, EXACT>(c[1], up[1], dn[1], L, bl);
 	if (HOOD != L3DK_HOOD_FACE) {
@@ -668,11 +706,6 @@ __device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane
 		} else if (HOOD == L3DK_HOOD_CORNER) {
 			sum4(up[0][i], dn[0][i], up[2][i], dn[2][i], t);
 			q[0][i] = r[0][i] = t[0], q[1][i] = r[1][i] = t[1], q[2][i] = r[2][i] = t[2];
-		} else if (HOOD == L3DK_HOOD_EDGE) {
-			sum4(c[0][i], c[2][i], up[1][i], dn[1][i], t);
-			q[0][i] = r[0][i] = t[0], q[1][i] = r[1][i] = t[1], q[2][i] = r[2][i] = t[2];
-			sum4(up[0][i], dn[0][i], up[2][i], dn[2][i], t);
-			m[0][i] = t[0], m[1][i] = t[1], m[2][i] = t[2];
 		} else {
 			fa(c[1][i], dn[1][i], c[0][i], q[0][i], q[1][i]);
 			fa(c[1][i], up[1][i], c[2][i], r[0][i], r[1][i]);

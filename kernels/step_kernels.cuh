@@ -629,6 +629,29 @@ __device__ __forceinline__ void hood_body(const StepArgs &a)
 		flush_counts(a.counts, pop, born, died);
 }
 
+/* a (NA bits) + b (NB bits) into NOUT bits, the sum known to fit (no carry
+ * out of the top bit).  Unrolled, every bit's case is known: a full adder
+ * where three bits meet, a half adder where two do. */
+template <int NA, int NB, int NOUT>
+__device__ __forceinline__ void add_bits(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	constexpr int MOST = NA > NB ? NA : NB;
+	uint32_t k = 0;
+#pragma unroll
+	for (int i = 0; i < NOUT; i++) {
+		const uint32_t x = i < NA ? a[i] : 0, y = i < NB ? b[i] : 0;
+		const int inputs = (i < NA) + (i < NB) + (i >= 1 && i <= MOST);
+		if (i == NOUT - 1) {
+			out[i] = x ^ y ^ k;
+		} else if (inputs == 3) {
+			fa(x, y, k, out[i], k);
+		} else {
+			out[i] = x ^ y ^ k;
+			k = (x & y) | (k & (x | y));
+		}
+	}
+}
+
 /* E's parts (hood_parts below) from t = c(y-1) + c(y+1), two bits made
  * once: q = r = t + up(y) + dn(y), and m = up(t) + dn(t), the z pairs of
  * rows y-1 and y+1 summed as one 2-bit number (a z shift moves each bit
@@ -656,9 +679,10 @@ __device__ __forceinline__ void hood_parts_edge(const uint32_t (&c)[3][G], const
 	zshift<G, EXACT>(t1, u1, d1, L, bl);
 #pragma unroll
 	for (int i = 0; i < G; i++) {
-		uint32_t k = up[i] & dn[i];
-		m[0][i] = up[i] ^ dn[i];
-		fa(u1[i], d1[i], k, m[1][i], m[2][i]);
+		const uint32_t ut[2] = {up[i], u1[i]}, dt[2] = {dn[i], d1[i]};
+		uint32_t mi[3];
+		add_bits<2, 2, 3>(ut, dt, mi);
+		m[0][i] = mi[0], m[1][i] = mi[1], m[2][i] = mi[2];
 	}
 }
 
@@ -685,11 +709,11 @@ __device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane
 					   uint32_t bl, uint32_t (&q)[3][G],
 					   uint32_t (&m)[3][G], uint32_t (&r)[3][G])
 {
-	uint32_t up[3][G], dn[3][G];
 	if constexpr (HOOD == L3DK_HOOD_EDGE) {
 		hood_parts_edge<G, EXACT>(c, L, bl, q, m, r);
 		return;
 	}
+	uint32_t up[3][G], dn[3][G];
 	if (HOOD != L3DK_HOOD_CORNER)
 		zshift<G, EXACT>(c[1], up[1], dn[1], L, bl);
 	if (HOOD != L3DK_HOOD_FACE) {
@@ -713,29 +737,6 @@ __device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane
 			uint32_t n[5];
 			sum6(in, n);
 			m[0][i] = n[0], m[1][i] = n[1], m[2][i] = n[2];
-		}
-	}
-}
-
-/* a (NA bits) + b (NB bits) into NOUT bits, the sum known to fit (no carry
- * out of the top bit).  Unrolled, every bit's case is known: a full adder
- * where three bits meet, a half adder where two do. */
-template <int NA, int NB, int NOUT>
-__device__ __forceinline__ void add_bits(const uint32_t *a, const uint32_t *b, uint32_t *out)
-{
-	constexpr int MOST = NA > NB ? NA : NB;
-	uint32_t k = 0;
-#pragma unroll
-	for (int i = 0; i < NOUT; i++) {
-		const uint32_t x = i < NA ? a[i] : 0, y = i < NB ? b[i] : 0;
-		const int inputs = (i < NA) + (i < NB) + (i >= 1 && i <= MOST);
-		if (i == NOUT - 1) {
-			out[i] = x ^ y ^ k;
-		} else if (inputs == 3) {
-			fa(x, y, k, out[i], k);
-		} else {
-			out[i] = x ^ y ^ k;
-			k = (x & y) | (k & (x | y));
 		}
 	}
 }

@@ -59,6 +59,16 @@ expect_absent() { # FILE DESCRIPTION
 	if [ -e "$1" ]; then fail "$2: $1 was left behind"; else ok; fi
 }
 
+# leapt FILE DESCRIPTION: the last line of FILE, a run's -v summary, says
+# that almost no tile was stepped (under a millionth of a percent): the
+# steps were leapt, not computed.  What shows a leap, where a clock would
+# only show a fast machine.
+leapt() {
+	share=$(sed -n 's/.*, \([0-9.e+-]*\)% of tiles stepped$/\1/p' "$1" | tail -n 1)
+	if [ -n "$share" ] && awk -v s="$share" 'BEGIN { exit !(s < 1e-6) }'; then ok
+	else fail "$2: not leapt: $(tail -n 1 "$1")"; fi
+}
+
 finish() {
 	echo "$name: $cases checks passed, $failures failed"
 	[ "$failures" -eq 0 ]

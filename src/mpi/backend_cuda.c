@@ -363,11 +363,13 @@ static bool cs_quiet(slab_backend *b)
 }
 
 /* Every rank quiet: the buffers hold the two phases; the counts of the
- * one that is current after `steps` from the tiles' counts. */
+ * one that is current after `steps` from the tiles' counts.  The steps
+ * are steps in which no tile was stepped (-v's share, cs_tiles). */
 static void cs_leap(slab_backend *b, uint64_t steps, engine_stats *stats)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	c->cur ^= (int)(steps & 1);
+	c->tiles.pace.tile_steps += steps;
 	if (!stats)
 		return;
 	cudaError_t e = cudaSetDevice(c->device);

@@ -445,10 +445,13 @@ static int probe(cuda_engine *c, engine_stats *last, bool *probed, l3d_err *err)
 	return L3D_OK;
 }
 
-/* Steps of a universe that repeats: a swap for an odd number. */
+/* Steps of a universe that repeats: a swap for an odd number, and steps
+ * in which no tile was stepped (-v's share is over every step, as the CPU
+ * engine's is). */
 static void leap(cuda_engine *c, uint64_t steps, engine_stats *last)
 {
 	c->cur ^= (int)(steps & 1);
+	c->tiles.pace.tile_steps += steps;
 	*last = c->settle.of[c->cur == c->settle.a ? 0 : 1];
 }
 

@@ -211,7 +211,7 @@ if [ -z "${LIFE3D_VALGRIND:-}" ]; then
 		"$LIFE3D" -q $big --snapshot-prefix last$n- --checkpoint last$n.ckpt.l3d -o last$n.l3d 2>last.err &
 		pid=$!
 		i=0
-		while [ $i -lt 200 ] && ! ls .last$n-$last.png.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+		while [ $i -lt 1200 ] && ! ls .last$n-$last.png.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
 		sleep 0.1
 		kill -TERM $pid
 		wait $pid

@@ -6,12 +6,17 @@
  * which makes upload and read-back plain copies.
  *
  * Stepping: a plan (l3dk_plan_make) picks the kernel for a box and a rule:
- *   fused   - rows of at most 32 warp lanes (nz <= 4096): each block owns a
- *             tile of y rows and a chunk of x planes and marches along x,
- *             advancing `fuse` generations per pass over memory (temporal
- *             blocking; halo rows recomputed, z-sums shared in shared memory);
- *   generic - any box: one thread per 32-bit word, one generation a launch;
- *             the only path of the F, C, E and H neighbourhoods.
+ *   fused   - Moore (M) rows of at most 32 warp lanes (nz <= 4096): each
+ *             block owns a tile of y rows and a chunk of x planes and
+ *             marches along x, advancing `fuse` generations per pass over
+ *             memory (temporal blocking; halo rows recomputed, z-sums
+ *             shared in shared memory);
+ *   hood    - the F, C, E and H neighbourhoods on rows of the same limit:
+ *             lanes of 2 or 4 words, one generation a launch
+ *             (step_hood_lanes);
+ *   generic - any box and neighbourhood: one thread per 32-bit word, one
+ *             generation a launch (rows too long for lanes, or tuning's
+ *             generic=1).
  * A rule other than B6/S567 is a tree of multiplexers over the count
  * whose leaves are kernel parameters; on compute capability 9.0 and later
  * the plan also has the driver compile the one-generation kernel with the

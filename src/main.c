@@ -17,8 +17,6 @@
 #include "cli/conffile.h"
 #include "cli/options.h"
 #include "engine/choose.h"
-#include "engine/cpu/cpu.h"
-#include "engine/cuda/device.h"
 #include "mpi/comm.h"
 #include "run/run.h"
 
@@ -158,15 +156,10 @@ static void hold_std_fds(void)
 
 static void version(void)
 {
-	char gpus[2048];
-	cuda_describe_devices(gpus, sizeof gpus);
+	char engines[256], gpus[2048];
+	engine_describe_builds(engines, sizeof engines, gpus, sizeof gpus);
 	printf("life3d %s\n", PACKAGE_VERSION);
-	printf("engines: cpu (simd: %s)", engine_cpu_simd_paths());
-#ifdef HAVE_CUDA
-	printf(", cuda\n");
-#else
-	printf("; cuda not built in\n");
-#endif
+	printf("engines: %s\n", engines);
 #if defined(HAVE_MPI) && defined(HAVE_NCCL)
 	printf("mpi: built in, with GPU-to-GPU halos through NCCL (libnccl.so.2, when installed)\n");
 #elif defined(HAVE_MPI)
@@ -204,7 +197,7 @@ int main(int argc, char **argv)
 	options o;
 	l3d_err err = {0, ""};
 	hold_std_fds();
-	comm_init(&argc, &argv);
+	comm_init(&argc, &argv, getenv);
 	options_init(&o);
 	int rc = cli_parse(argc, argv, &o, &err);
 	if (rc == L3D_OK && (o.help || o.version) && outfile_stdout_is_closed())
@@ -222,13 +215,14 @@ int main(int argc, char **argv)
 	/* From here a signal ends the run with one line and status 130: a
 	 * configuration file read from a FIFO may wait for ever. */
 	install_signals();
+	engine_knobs knobs;
 	if (rc == L3D_OK)
-		rc = cli_check_environment(&err);
+		rc = engine_knobs_read(&knobs, getenv, &err);
 	/* Several -c files are read in order; a later one wins per key. */
 	for (int i = 0; rc == L3D_OK && i < o.nconfigs; i++)
 		rc = conffile_load(o.configs[i], &o, &err);
 	rc = comm_agree(rc, &err);
 	if (rc == L3D_OK)
-		rc = run(&o, &err);
+		rc = run(&o, &knobs, &err);
 	return finish(rc, &err);
 }

@@ -2,7 +2,6 @@
  * getopt and the configuration keys cannot drift apart. */
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,47 +152,4 @@ void cli_help(FILE *out)
 	      "69 engine unavailable, 73 cannot create output, 74 I/O error,\n"
 	      "75 stopped by --max-time, 78 bad config, 130 interrupted, 1 other failure.\n"
 	      "See life3d(1), life3d.conf(5) and life3d-formats(5).\n", out);
-}
-
-/* A whole number 1..2^30, all of the text. */
-static bool env_count(const char *v)
-{
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	return *v >= '0' && *v <= '9' && !*end && !errno && n >= 1 && n <= (1u << 30);
-}
-
-/* v is one of the NULL-ended words, exactly (the engines compare so). */
-static bool env_word(const char *v, const char *const *words)
-{
-	for (; *words; words++)
-		if (strcmp(v, *words) == 0)
-			return true;
-	return false;
-}
-
-int cli_check_environment(l3d_err *err)
-{
-	static const char *const bits[] = {"0", "1", NULL};
-	static const char *const launches[] = {"plain", "graph", "pdl", NULL};
-	static const struct {
-		const char *name;
-		const char *const *words;   /* NULL: a count */
-		const char *said;
-	} vars[] = {
-		{"LIFE3D_SKIP", bits, "0 or 1"},
-		{"LIFE3D_CPU_STREAM", bits, "0 or 1"},
-		{"LIFE3D_CPU_RULE_CODE", bits, "0 or 1"},
-		{"LIFE3D_CUDA_LAUNCH", launches, "plain, graph or pdl"},
-		{"LIFE3D_CPU_TILE", NULL, "a whole number from 1 to 1073741824"},
-		{"LIFE3D_HALO_DEPTH", NULL, "a whole number from 1 to 1073741824"},
-	};
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-		const char *v = getenv(vars[i].name);
-		if (v && *v && !(vars[i].words ? env_word(v, vars[i].words) : env_count(v)))
-			return l3d_fail(err, L3D_ERR_USAGE, "%s: '%s' is not %s", vars[i].name, v,
-					vars[i].said);
-	}
-	return L3D_OK;
 }

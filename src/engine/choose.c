@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/stepper.h"
 #include "cuda/cuda.h"
 #include "cuda/device.h"
 #include "estimate.h"
@@ -43,7 +44,7 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 /* auto leaves the GPU alone when the CPU engine should be done before a
  * GPU context would even be ready: creating one takes about 0.3 s on the
  * H100 machine, and a creation abandoned at exit still costs about 0.1 s
- * (kernels/NOTES.md).  Runs whose dense CPU time (engine_cpu_rate: the
+ * (kernels/NOTES.md).  Runs whose dense CPU time (cpu_stepper_rate: the
  * rule, the rows' fit to the vectors) is below CPU_ALONE_SECONDS go to the
  * CPU at once.  Above that, skipping may still bring the CPU under the
  * GPU's start, so the run waits for a sample of its universe to say so
@@ -70,10 +71,14 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 #define SAMPLED_CPU_PER_GCELL 0.16
 #define SAMPLED_CPU_PER_GPU 0.26
 
-/* The GPUs beyond the first that this process's GPU start would set up. */
-static int extra_gpus(void)
+static char narrowed_to[64];
+
+/* The GPUs beyond the first that this process's GPU start would set up:
+ * those CUDA_VISIBLE_DEVICES names, as engine_warm_up left it. */
+static int extra_gpus(const engine_opts *opts)
 {
-	int gpus = engine_gpus_to_set_up("/dev", getenv("CUDA_VISIBLE_DEVICES"));
+	const char *visible = *narrowed_to ? narrowed_to : engine_knobs_of(opts)->cuda_visible;
+	int gpus = engine_gpus_to_set_up("/dev", visible);
 	return gpus > 1 ? gpus - 1 : 0;
 }
 
@@ -106,8 +111,8 @@ static auto_way auto_way_of(const engine_opts *opts)
 	double dense = estimate_dense_seconds(opts);
 	if (dense < CPU_ALONE_SECONDS)
 		return AUTO_CPU;
-	if (engine_skip_wanted() && gpu_driver_present() &&
-	    estimate_least_seconds(opts) < cpu_bound(opts, extra_gpus()))
+	if (!engine_knobs_of(opts)->dense && gpu_driver_present() &&
+	    estimate_least_seconds(opts) < cpu_bound(opts, extra_gpus(opts)))
 		return AUTO_SAMPLE;
 	return AUTO_GPU;
 }
@@ -117,7 +122,7 @@ static auto_way auto_way_sampled(const engine_opts *opts, const grid *initial,
 				 row_progress *ready, const rule *r)
 {
 	char why[200], gpus_why[32] = "";
-	int extra = extra_gpus();
+	int extra = extra_gpus(opts);
 	double bound = cpu_bound(opts, extra);
 	double est = estimate_skipping_seconds(opts, initial, ready, r, bound, why,
 					       sizeof why);
@@ -168,7 +173,7 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		engine_destroy(cpu);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
-	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0, NULL, 0, 0};
+	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0, NULL, 0, 0, NULL};
 	g->rule = *r;
 	gpu_started_under_cpu = true;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};
@@ -221,10 +226,10 @@ int engine_create(const engine_opts *opts, const grid *initial, const rule *r,
 }
 
 /* A process that may step on a GPU steps on one: the driver is told to
- * set up that one alone where visible.h is sure which it is.  Done here,
- * before the first CUDA call and before the input's reader starts.  The
- * driver's list is read from LIFE3D_DRIVER_GPUS where tests set it. */
-static char narrowed_to[64];
+ * set up that one alone where visible.h is sure which it is (narrowed_to,
+ * above, the entry it was told).  Done here, before the first CUDA call
+ * and before the input's reader starts.  The driver's list is read from
+ * LIFE3D_DRIVER_GPUS where tests set it. */
 
 /* The device a run asks for: --device, else the first. */
 static int device_of(const engine_opts *opts)
@@ -236,11 +241,10 @@ static void narrow_to_one(const engine_opts *opts)
 {
 	char entry[sizeof narrowed_to];
 	int device = device_of(opts);
-	const char *dir = getenv("LIFE3D_DRIVER_GPUS");
-	if (!dir || !*dir)
-		dir = "/proc/driver/nvidia/gpus";
-	if (engine_one_gpu(getenv("CUDA_VISIBLE_DEVICES"), getenv("CUDA_DEVICE_ORDER"), dir,
-			   device, entry, sizeof entry) &&
+	const engine_knobs *k = engine_knobs_of(opts);
+	const char *dir = k->driver_gpus && *k->driver_gpus ? k->driver_gpus
+							    : "/proc/driver/nvidia/gpus";
+	if (engine_one_gpu(k->cuda_visible, k->device_order, dir, device, entry, sizeof entry) &&
 	    cuda_narrow(entry, device))
 		memcpy(narrowed_to, entry, sizeof entry);
 }
@@ -283,4 +287,15 @@ const char *engine_gpu_named(void)
 bool engine_left_behind(void)
 {
 	return cuda_left_behind();
+}
+
+void engine_describe_builds(char *engines, size_t size, char *gpus, size_t gpus_size)
+{
+	cuda_describe_devices(gpus, gpus_size);
+#ifdef HAVE_CUDA
+	const char *cuda = ", cuda";
+#else
+	const char *cuda = "; cuda not built in";
+#endif
+	snprintf(engines, size, "cpu (simd: %s)%s", cpu_stepper_paths(), cuda);
 }

@@ -57,4 +57,9 @@ const char *engine_auto_reason(void);
 const char *engine_gpu_named(void);
 bool engine_left_behind(void);
 
+/* For --version: the engines this binary has ("cpu (simd: avx512 avx2
+ * portable), cuda", or "...; cuda not built in") into engines, and the
+ * GPUs the driver shows into gpus, each cut to its size. */
+void engine_describe_builds(char *engines, size_t size, char *gpus, size_t gpus_size);
+
 #endif

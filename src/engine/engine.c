@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool engine_skip_wanted(void)
+const engine_knobs *engine_knobs_of(const engine_opts *opts)
 {
-	const char *v = getenv("LIFE3D_SKIP");
-	return !v || strcmp(v, "0") != 0;
+	return engine_knobs_or_default(opts ? opts->knobs : NULL);
 }
 
 int engine_kind_of(const engine_opts *opts, engine_kind *out, l3d_err *err)
@@ -29,6 +28,21 @@ int engine_kind_of(const engine_opts *opts, engine_kind *out, l3d_err *err)
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
 	return e->ops->step(e, steps, stats, err);
+}
+
+int engine_load(engine *e, const grid *u, l3d_err *err)
+{
+	if (u->nx != e->nx || u->ny != e->ny || u->nz != e->nz)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"engine '%s': a %llux%llux%llu universe loaded into one of "
+				"%llux%llux%llu", e->ops->name, (unsigned long long)u->nx,
+				(unsigned long long)u->ny, (unsigned long long)u->nz,
+				(unsigned long long)e->nx, (unsigned long long)e->ny,
+				(unsigned long long)e->nz);
+	if (!e->ops->load)
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+				"engine '%s' cannot load another universe", e->ops->name);
+	return e->ops->load(e, u, err);
 }
 
 int engine_read(engine *e, grid *out, l3d_err *err)

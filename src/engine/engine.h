@@ -32,6 +32,7 @@
 #include "base/render.h"
 #include "base/rule.h"
 #include "base/status.h"
+#include "knobs.h"
 
 typedef struct engine engine;
 
@@ -48,13 +49,14 @@ typedef struct engine_opts {
 	int threads;           /* CPU threads; 0 = all cores */
 	int device;            /* CUDA device index; -1 = default */
 	const char *simd;      /* CPU path: "auto", "avx512", "avx2", "portable";
-	                          NULL = auto (or $LIFE3D_SIMD) */
+	                          NULL = auto (then knobs->simd) */
 	double work;           /* cell updates the run will ask for (cells x
 	                          steps), for auto's choice; 0 = unknown */
 	double steps;          /* and the steps among them; 0 = unknown */
 	const rule *rule;      /* the run's rule, for auto's choice; NULL = B6/S567 */
 	uint64_t ny, nz;       /* the universe's rows and row length, for auto's
 	                          choice; 0 = unknown */
+	const engine_knobs *knobs;   /* the environment's knobs; NULL = none */
 } engine_opts;
 
 /* Operations an engine implements.  Everything but step, read and destroy
@@ -95,6 +97,8 @@ typedef struct engine_ops {
 	int (*let_go)(engine *e, l3d_err *err);
 	/* optional: engine_repeats (NULL: never known) */
 	bool (*repeats)(const engine *e);
+	/* optional: engine_load (NULL: L3D_ERR_UNAVAILABLE) */
+	int (*load)(engine *e, const grid *u, l3d_err *err);
 } engine_ops;
 
 /* The common head of every engine; implementations embed it first. */
@@ -104,11 +108,22 @@ struct engine {
 	rule rule;
 };
 
-/* Activity skipping (each engine's own) is on unless LIFE3D_SKIP=0 asks
- * for dense stepping, for comparison. */
-bool engine_skip_wanted(void);
+/* opts's knobs, or the defaults (opts or its knobs NULL).  Activity
+ * skipping (each engine's own) is on unless knobs->dense (LIFE3D_SKIP=0)
+ * asks for dense stepping, for comparison. */
+const engine_knobs *engine_knobs_of(const engine_opts *opts);
 
 int engine_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);
+/* Another universe of the engine's sizes in place of the current one, so
+ * that one engine (its threads, compiled rule, device buffers and graphs,
+ * made once) steps many: the steps still running are waited for, u is
+ * copied in, and what the engine learnt of the universe before (its
+ * tiles' activity, a repeat) is forgotten, so the steps that follow are
+ * bit-identical to those of a new engine made from u.  No view may be in
+ * flight.  L3D_ERR_USAGE when u's sizes are not the engine's;
+ * L3D_ERR_UNAVAILABLE from an engine that cannot (the distributed one, an
+ * engine moving to the GPU, one let go). */
+int engine_load(engine *e, const grid *u, l3d_err *err);
 /* Returns once every step asked for is done (local to this process). */
 int engine_finish(engine *e, l3d_err *err);
 /* `out` must be allocated with the engine's sizes; its generation is left

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "cpu/cpu.h"
+#include "cpu/stepper.h"
 
 #define SAMPLE_EDGE 64
 #define SAMPLE_STEPS 1024
@@ -24,7 +25,7 @@
  * by generation 4096).  Fitted to soups of 384^3 to 1024^3 on the H200
  * machine's 16 cores, kernels/NOTES.md.  What a few tiles cost is mostly
  * their bookkeeping, so it is priced at the rate of rows of whole vectors;
- * a dense step, at the rate the run's rows get (engine_cpu_rate). */
+ * a dense step, at the rate the run's rows get (cpu_stepper_rate). */
 #define TILE_COST 4.0
 #define LATE_FLOOR 0.2
 
@@ -43,7 +44,7 @@ static step_prices prices_of(const engine_opts *opts)
 	engine_opts whole = *opts;
 	whole.nz = 0;
 	double steps = opts->steps >= 1 ? opts->steps : 1;
-	double rate = engine_cpu_rate(&whole);
+	double rate = cpu_stepper_rate(&whole);
 	return (step_prices){estimate_dense_seconds(opts) / steps,
 			     rate > 0 ? opts->work / rate / steps : INFINITY};
 }
@@ -59,7 +60,7 @@ static double step_seconds(step_prices p, double f, double floor)
 
 double estimate_dense_seconds(const engine_opts *opts)
 {
-	double rate = engine_cpu_rate(opts);
+	double rate = cpu_stepper_rate(opts);
 	return rate > 0 ? opts->work / rate : INFINITY;
 }
 
@@ -119,7 +120,7 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 		}
 		cut_sample(initial, &s);
 	}
-	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0, NULL, 0, 0};
+	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0, NULL, 0, 0, opts->knobs};
 	int rc = engine_cpu_create(&one, &s, NULL, r, out, &err);
 	grid_free(&s);
 	return rc ? -1 : 0;
@@ -196,7 +197,7 @@ double estimate_skipping_seconds(const engine_opts *opts, const grid *initial,
 				 char *why, size_t why_size)
 {
 	double steps = opts->steps;
-	if (steps < 1 || !engine_skip_wanted())
+	if (steps < 1 || engine_knobs_of(opts)->dense)
 		return estimate_dense_seconds(opts);
 	step_prices p = prices_of(opts);
 	sample_run s = {0};

@@ -1,6 +1,6 @@
 /* backend_cpu.c - a rank's slab stepped on its cores (see backend.h): the
  * slab and its halos in two host buffers that the steps ping-pong
- * between, stepped by a cpu_stepper (engine/cpu/cpu.h), skipping the
+ * between, stepped by a cpu_stepper (engine/cpu/stepper.h), skipping the
  * tiles whose neighbourhood did not change (engine/cpu/skip.h). */
 #include "backend.h"
 
@@ -10,7 +10,7 @@
 
 #include "base/pool.h"
 #include "comm.h"
-#include "engine/cpu/cpu.h"
+#include "engine/cpu/stepper.h"
 #include "engine/cpu/skip.h"
 
 typedef struct cpu_backend {
@@ -149,11 +149,12 @@ static const slab_backend_ops cpu_backend_ops = {
 };
 
 /* Skipping, unless LIFE3D_SKIP=0: the ops that tell the engine of it. */
-static int start_skipping(cpu_backend *c, const grid *slab, l3d_err *err)
+static int start_skipping(cpu_backend *c, const grid *slab, const engine_opts *opts,
+			  l3d_err *err)
 {
 	c->ops = cpu_backend_ops;
 	c->base.ops = &c->ops;
-	if (!engine_skip_wanted())
+	if (engine_knobs_of(opts)->dense)
 		return L3D_OK;
 	int rc = cpu_skip_create(c->stepper, slab, false, &c->skip, err);
 	if (rc)
@@ -189,8 +190,9 @@ int backend_cpu_create(const grid *slab, uint64_t depth, const rule *r,
 		.n = slab->nx, .depth = depth, .ny = slab->ny, .nz = slab->nz,
 		.words = slab->words, .plane_words = slab->ny * slab->words,
 	};
-	int rc = cpu_stepper_create(slab->ny, slab->nz, r, rank_threads(opts),
-				    opts ? opts->simd : NULL, &c->stepper, err);
+	engine_opts mine = opts ? *opts : (engine_opts){0};
+	mine.threads = rank_threads(opts);
+	int rc = cpu_stepper_create(slab->ny, slab->nz, r, &mine, &c->stepper, err);
 	if (!rc) {
 		c->base.name = cpu_stepper_describe(c->stepper);
 		c->cur = alloc_planes(c->n + 2 * depth, c->plane_words);
@@ -201,7 +203,7 @@ int backend_cpu_create(const grid *slab, uint64_t depth, const rule *r,
 				      (unsigned long long)slab->nx);
 	}
 	if (!rc)
-		rc = start_skipping(c, slab, err);
+		rc = start_skipping(c, slab, opts, err);
 	if (rc) {
 		cpu_destroy(&c->base);
 		return rc;

@@ -627,14 +627,14 @@ int backend_cuda_devices(void)
 /* Skipping, unless LIFE3D_SKIP=0 or the memory for the tiles is not
  * there: the ops that tell the engine of it.  LIFE3D_CUDA_TUNE's tiles=1
  * keeps the lists however long, tilez sets the tiles' extent in z. */
-static void start_skipping(cuda_slab *c)
+static void start_skipping(cuda_slab *c, const engine_knobs *k)
 {
 	c->ops = cuda_slab_ops;
 	c->base.ops = &c->ops;
-	if (!engine_skip_wanted())
+	if (k->dense)
 		return;
 	l3dk_tuning tune;
-	cuda_tuning(&tune);
+	cuda_tuning(k->cuda_tune, &tune);
 	size_t bytes;
 	void *mem = NULL;
 	if (l3dk_tiles_make(&c->plan, c->n, 1, tune.tilez, &c->tiles.t, &bytes) != cudaSuccess ||
@@ -654,14 +654,14 @@ static void start_skipping(cuda_slab *c)
 	c->ops.batch = cs_batch;
 }
 
-static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err)
+static int open_slab(cuda_slab *c, const grid *slab, const rule *r, const engine_knobs *k,
+		     l3d_err *err)
 {
 	struct cudaDeviceProp p;
 	size_t bytes = (size_t)(c->n + 2 * c->depth) * c->plane_bytes;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
-	const char *launch = getenv("LIFE3D_CUDA_LAUNCH");
-	c->graphs_on = !(launch && strcmp(launch, "plain") == 0);
+	c->graphs_on = !(k->launch && strcmp(k->launch, "plain") == 0);
 	c->pdl = p.major >= 9 && c->graphs_on;
 	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
 	char what[64], name[300];
@@ -672,7 +672,7 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, l3d_err *err
 		return rc;
 	/* Of LIFE3D_CUDA_TUNE's keys the plan reads params alone here. */
 	l3dk_tuning all, tune = {0};
-	cuda_tuning(&all);
+	cuda_tuning(k->cuda_tune, &all);
 	tune.params = all.params;
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
 			   r->survive, (int)r->hood, &tune),
@@ -713,9 +713,10 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 	c->depth = depth;
 	c->plane_words = slab->ny * slab->words;
 	c->plane_bytes = (size_t)c->plane_words * 8;
-	rc = open_slab(c, slab, r, err);
+	const engine_knobs *k = engine_knobs_of(opts);
+	rc = open_slab(c, slab, r, k, err);
 	if (!rc)
-		start_skipping(c);
+		start_skipping(c, k);
 	if (rc) {
 		cs_destroy(&c->base);
 		return rc;

@@ -20,19 +20,19 @@ MPI_Comm comm_world = MPI_COMM_NULL;
 /* Launchers announce themselves in the environment: Open MPI's mpirun,
  * and PMIx / PMI, which srun and the other launchers speak.  Without
  * one, MPI_Init would make a singleton job for nothing. */
-static bool under_launcher(void)
+static bool under_launcher(char *(*get)(const char *name))
 {
 	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
 					   "PMI_RANK", "PMI_SIZE"};
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-		if (getenv(vars[i]))
+		if (get(vars[i]))
 			return true;
 	return false;
 }
 
-void comm_init(int *argc, char ***argv)
+void comm_init(int *argc, char ***argv, char *(*get)(const char *name))
 {
-	if (!under_launcher())
+	if (!under_launcher(get))
 		return;
 	int provided;
 	/* Engines may run threads, but only the main thread talks MPI. */
@@ -113,6 +113,13 @@ uint64_t comm_sum(uint64_t v)
 	return out;
 }
 
+uint64_t comm_bcast(uint64_t v)
+{
+	if (n_ranks > 1)
+		MPI_Bcast(&v, 1, MPI_UINT64_T, 0, comm_world);
+	return v;
+}
+
 int comm_mpi_fail(int mpirc, int code, const char *what, l3d_err *err)
 {
 	char text[MPI_MAX_ERROR_STRING];
@@ -191,19 +198,22 @@ void comm_gather_slabs(const grid *slab, grid *whole)
 
 #else /* one process */
 
-void comm_init(int *argc, char ***argv) { (void)argc, (void)argv; }
+void comm_init(int *argc, char ***argv, char *(*get)(const char *name))
+{
+	(void)argc, (void)argv, (void)get;
+}
 void comm_finalize(void) {}
 bool comm_cuda_aware(void) { return false; }
 int comm_agree(int rc, l3d_err *err) { (void)err; return rc; }
 bool comm_any(bool v) { return v; }
 double comm_max(double v) { return v; }
 uint64_t comm_sum(uint64_t v) { return v; }
+uint64_t comm_bcast(uint64_t v) { return v; }
 
 #endif
 
 int comm_rank(void) { return my_rank; }
 int comm_size(void) { return n_ranks; }
-bool comm_launched(void) { return launched; }
 int comm_local_rank(void) { return my_local_rank; }
 int comm_local_size(void) { return n_local_ranks; }
 

@@ -28,14 +28,13 @@
 
 /* ---- processes ---- */
 
-/* Join the MPI job when started by a launcher (mpirun, srun); otherwise
- * nothing.  Call first thing in main(); MPI failures abort the job. */
-void comm_init(int *argc, char ***argv);
+/* Join the MPI job when started by a launcher (mpirun, srun), as the
+ * variables it sets say (looked up with get: getenv); otherwise nothing.
+ * Call first thing in main(); MPI failures abort the job. */
+void comm_init(int *argc, char ***argv, char *(*get)(const char *name));
 void comm_finalize(void);
 int comm_rank(void);
 int comm_size(void);
-/* Started by an MPI launcher, even with one rank. */
-bool comm_launched(void);
 /* This rank's index among the ranks of its node, and their number: the
  * GPU a rank drives and the threads it takes follow from them. */
 int comm_local_rank(void);
@@ -57,6 +56,8 @@ int comm_agree(int rc, l3d_err *err);
 bool comm_any(bool v);
 double comm_max(double v);
 uint64_t comm_sum(uint64_t v);
+/* Rank 0's v, on every rank. */
+uint64_t comm_bcast(uint64_t v);
 
 /* ---- slabs ---- */
 

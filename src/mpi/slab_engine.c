@@ -465,14 +465,13 @@ static const engine_ops mpi_ops = {
  * Rank 0 decides, as the environment may differ between nodes.  Never
  * deeper than the thinnest slab. */
 static void choose_depths(uint64_t nx, uint64_t plane_cells, uint64_t plane_words,
-			  uint64_t d[3])
+			  const engine_knobs *k, uint64_t d[3])
 {
 	int size = comm_size();
 	uint64_t x0, thinnest;
 	comm_slab_of(nx, size, size - 1, &x0, &thinnest);
-	const char *env = getenv("LIFE3D_HALO_DEPTH");
-	if (env && *env) {
-		d[0] = d[1] = d[2] = strtoull(env, NULL, 10);
+	if (k->halo_depth) {
+		d[0] = d[1] = d[2] = k->halo_depth;
 	} else {
 		d[0] = thinnest * plane_cells < ((uint64_t)1 << 20) ? 4 : 1;
 		d[1] = thinnest / 128 + 1;
@@ -521,23 +520,17 @@ static int create_backend(mpi_engine *m, const engine_opts *opts, const grid *sl
 	return rc ? rc : backend_cpu_create(slab, m->depth, r, opts, &m->b, err);
 }
 
-/* LIFE3D_HALO (in any case; or the older LIFE3D_MPI_STAGING=1, which
- * means staged), as rank 0 reads it: 0 auto, 1 nccl, 2 mpi, 3 staged;
- * -1 unknown. */
-static int halo_wanted(void)
+/* LIFE3D_HALO (knobs.h), as rank 0 has it: 0 auto, 1 nccl, 2 mpi,
+ * 3 staged; -1 unknown. */
+static int halo_wanted(const engine_knobs *k)
 {
 	static const char *const names[] = {"auto", "nccl", "mpi", "staged"};
 	int want = 0;
-	if (comm_rank() == 0) {
-		const char *env = getenv("LIFE3D_HALO"), *old = getenv("LIFE3D_MPI_STAGING");
-		if (env && *env) {
-			want = -1;
-			for (int i = 0; i < 4; i++)
-				if (strcasecmp(env, names[i]) == 0)
-					want = i;
-		} else if (old && strcmp(old, "1") == 0) {
-			want = 3;
-		}
+	if (comm_rank() == 0 && k->halo) {
+		want = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcasecmp(k->halo, names[i]) == 0)
+				want = i;
 	}
 	MPI_Bcast(&want, 1, MPI_INT, 0, comm_world);
 	return want;
@@ -560,9 +553,10 @@ static int try_link(mpi_engine *m, char *why, size_t len)
 
 /* Collective: how halos travel (see the top); `why` says why the link
  * was not taken, when it was tried. */
-static int choose_halo(mpi_engine *m, char *why, size_t len, l3d_err *err)
+static int choose_halo(mpi_engine *m, const engine_knobs *k, char *why, size_t len,
+		       l3d_err *err)
 {
-	int want = halo_wanted();
+	int want = halo_wanted(k);
 	bool device = !m->b->host_memory;
 	if (want < 0)
 		return l3d_fail(err, L3D_ERR_USAGE,
@@ -619,7 +613,8 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 	mpi_engine *m = calloc(1, sizeof *m);
 	int rank = comm_rank(), size = comm_size();
 	uint64_t depths[3];
-	choose_depths(nx, slab->ny * slab->nz, slab->ny * slab->words, depths);
+	const engine_knobs *k = engine_knobs_of(opts);
+	choose_depths(nx, slab->ny * slab->nz, slab->ny * slab->words, k, depths);
 	char why[256] = "";
 	int rc = m ? L3D_OK : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	if (m) {
@@ -638,7 +633,7 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 	}
 	rc = comm_agree(rc, err);
 	if (!rc)
-		rc = choose_halo(m, why, sizeof why, err);
+		rc = choose_halo(m, k, why, sizeof why, err);
 	if (!rc && m->path == HALO_LINK)
 		m->depth = m->link_depth;
 	else if (!rc && !m->b->host_memory)

@@ -327,9 +327,7 @@ static uint64_t agreed_random(void)
 	uint64_t id = 0;
 	if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id)
 		id = (uint64_t)time(NULL) << 24 ^ (uint64_t)getpid() ^ (uint64_t)clock();
-	id = comm_rank() == 0 ? id : 0;
-	uint64_t hi = (uint64_t)comm_max((double)(id >> 32)), lo = (uint64_t)comm_max((double)(id & 0xffffffffu));
-	return hi << 32 | lo;
+	return comm_bcast(id);
 }
 
 static uint64_t choose_run_id(const plan *p)
@@ -859,7 +857,7 @@ static void say_bands(void)
 			c.pictures, c.repeated, c.bands, c.kept);
 }
 
-int run(const options *o, l3d_err *err)
+int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 {
 	/* Rank 0 alone reports; the other ranks work as if quiet. */
 	options quiet;
@@ -875,7 +873,8 @@ int run(const options *o, l3d_err *err)
 	l.ckpt = p.ckpt_path;
 	bool log_first = true;
 	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0,
-			     NULL, 0, 0};
+			     NULL, 0, 0, knobs};
+	p.snap.every_band = engine_knobs_of(&p.eo)->dense;
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);
 	double t_input = l3d_seconds();

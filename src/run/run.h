@@ -7,9 +7,12 @@
 #include <stdbool.h>
 
 #include "cli/options.h"
+#include "engine/knobs.h"
 
-/* Returns an l3d_status; err holds the message when it is not L3D_OK. */
-int run(const options *o, l3d_err *err);
+/* The run o asks for, with the environment's knobs (engine_knobs_read;
+ * NULL: none).  Returns an l3d_status; err holds the message when it is
+ * not L3D_OK. */
+int run(const options *o, const engine_knobs *knobs, l3d_err *err);
 
 /* Called from signal handlers.  A stop finishes the steps in flight,
  * writes a checkpoint, flushes the log and ends the run with

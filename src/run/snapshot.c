@@ -462,7 +462,7 @@ static int run_bands(bands *b, l3d_err *err)
 		if (!(b->px[s] = malloc(b->rows * b->width * 3)))
 			rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a snapshot");
 	/* LIFE3D_SKIP=0 compresses every band, for comparison. */
-	if (!b->pic->twin && engine_skip_wanted()) {
+	if (!b->pic->twin && !o->every_band) {
 		b->before = bandmemo_latest(b->width, b->height, b->rows);
 		b->memo = bandmemo_new(b->width, b->height, b->rows);
 	}

@@ -38,6 +38,8 @@ typedef struct snapshot_opts {
 	                           picture, 0 = every core */
 	unsigned digits;        /* zero padding of the generation */
 	bool force;
+	bool every_band;        /* compress every band of rows, none kept from
+	                           the picture before (LIFE3D_SKIP=0) */
 	/* A resumed run: a picture of this series after generation
 	 * resumed_at (snapshot_of_series) is the stopped run's own, drawn
 	 * before a crash, and is replaced. */

@@ -178,13 +178,18 @@ expect_err_line "^life3d: rule '3D5/6XX.*\\.\\.\\..*XX': unexpected 'X' at colum
 # misread is refused before any work, as a bad option is; empty is unset.
 for bad in LIFE3D_SKIP=yes LIFE3D_SKIP=2 LIFE3D_CPU_STREAM=on LIFE3D_CUDA_LAUNCH=graphs \
 	   LIFE3D_CUDA_LAUNCH=plain,graph LIFE3D_CPU_RULE_CODE=no LIFE3D_CPU_TILE=abc LIFE3D_CPU_TILE=0 LIFE3D_HALO_DEPTH=2x \
-	   LIFE3D_HALO_DEPTH=-1 LIFE3D_HALO_DEPTH=99999999999999999999; do
+	   LIFE3D_HALO_DEPTH=-1 LIFE3D_HALO_DEPTH=99999999999999999999 LIFE3D_SIMD=sse9 \
+	   LIFE3D_HALO=bogus LIFE3D_CUDA_TUNE=tile=1 LIFE3D_CUDA_TUNE=fuse=2,,warps=8; do
 	expect_exit 64 "$bad" -- env "$bad" "$LIFE3D" -q --random 4 -n 1 -o envbad.l3d
 	expect_err_line "^life3d: ${bad%%=*}: '${bad#*=}' is not" "$bad: message"
 	expect_absent envbad.l3d "$bad"
 done
+expect_exit 64 "LIFE3D_MPI_STAGING" -- env LIFE3D_MPI_STAGING=1 "$LIFE3D" -q --random 4 -n 1 -o envbad.l3d
+expect_err_line "^life3d: LIFE3D_MPI_STAGING is no longer read: use LIFE3D_HALO=staged$" \
+	"LIFE3D_MPI_STAGING: message"
 for good in LIFE3D_SKIP=0 LIFE3D_SKIP=1 LIFE3D_SKIP= LIFE3D_CPU_STREAM=1 LIFE3D_CPU_RULE_CODE=0 LIFE3D_CUDA_LAUNCH=pdl \
-	    LIFE3D_CPU_TILE=8 LIFE3D_HALO_DEPTH=3; do
+	    LIFE3D_CPU_TILE=8 LIFE3D_HALO_DEPTH=3 LIFE3D_SIMD=Portable LIFE3D_HALO=STAGED \
+	    LIFE3D_CUDA_LAUNCH=PLAIN LIFE3D_CUDA_TUNE=fuse=2,tiles=1; do
 	expect_exit 0 "$good" -- env "$good" "$LIFE3D" -q --random 4 -n 1 -o /dev/null
 done
 finish

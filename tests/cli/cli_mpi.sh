@@ -138,7 +138,7 @@ for depth in 2 4; do
 		-o dh$depth.l3d 9x4x70.in.l3d && ok || fail "H halo depth $depth"
 	expect_same 9x4x70.ref.l3d dh$depth.l3d "H universe, halo depth $depth"
 done
-mpi 2 -x LIFE3D_MPI_STAGING=1 -- -q -n 6 -o staged.l3d 7x5x9.in.l3d && ok || fail "staged"
+mpi 2 -x LIFE3D_HALO=staged -- -q -n 6 -o staged.l3d 7x5x9.in.l3d && ok || fail "staged"
 expect_same 7x5x9.ref.l3d staged.l3d "universe, staged halos"
 
 # LIFE3D_HALO names the way halos travel, and -v says which one ran.
@@ -173,7 +173,7 @@ grep -q 'x3 ranks (halo depth [0-9]*, halos by MPI)' halo.err && ok ||
 mpi_halo 2 staged "-v, staged" -- -v --engine cpu -n 1 -o /dev/null 7x5x9.in.l3d
 grep -q 'halos staged through host memory)' halo.err && ok ||
 	fail "-v names the staged halos: $(cat halo.err)"
-expect_halo_failure 2 bogus 64 'LIFE3D_HALO must be auto, nccl, mpi or staged' \
+expect_halo_failure 2 bogus 64 "LIFE3D_HALO: 'bogus' is not auto, nccl, mpi or staged" \
 	"LIFE3D_HALO=bogus"
 expect_halo_failure 2 nccl 69 'LIFE3D_HALO=nccl: not every rank has a GPU' \
 	"LIFE3D_HALO=nccl, CPU ranks"

@@ -68,9 +68,13 @@ static void make_random(grid *g, box b, double density, uint64_t seed)
 	grid_random(g, density, seed);
 }
 
+/* The knobs (engine/knobs.h) make_cuda's engines are made with: cases set
+ * a field, and set it back. */
+static engine_knobs knobs;
+
 static engine *make_cuda(const grid *g, const rule *r)
 {
-	engine_opts opts = {.kind = "cuda", .device = -1};
+	engine_opts opts = {.kind = "cuda", .device = -1, .knobs = &knobs};
 	engine *e = NULL;
 	l3d_err err;
 	int rc = engine_create(&opts, g, r, &e, &err);
@@ -218,10 +222,10 @@ START_TEST(rules_as_parameters)
 {
 	box b = shapes[_i];
 	size_t n = sizeof hood_rules / sizeof *hood_rules;
-	setenv("LIFE3D_CUDA_TUNE", "params=1", 1);
+	knobs.cuda_tune = "params=1";
 	compare_run(b, rules[1 + _i % 5], 2, 2, 800 + _i, 0);
 	compare_run(b, hood_rules[_i % n], 2, 3, 900 + _i, 0);
-	unsetenv("LIFE3D_CUDA_TUNE");
+	knobs.cuda_tune = NULL;
 }
 END_TEST
 
@@ -249,9 +253,9 @@ START_TEST(rule_compiled_in)
 		parse_rule(runs[k].rule, &r);
 		make_random(&g, (box){16, 128, 128}, 0.2, 77 + k);
 		if (runs[k].tune)
-			setenv("LIFE3D_CUDA_TUNE", runs[k].tune, 1);
+			knobs.cuda_tune = runs[k].tune;
 		engine *e = make_cuda(&g, &r);
-		unsetenv("LIFE3D_CUDA_TUNE");
+		knobs.cuda_tune = NULL;
 		const char *d = engine_describe(e);
 		bool said = strstr(d, ", rule compiled in") != NULL;
 		ck_assert_msg(said == (runs[k].compiled && major >= 9), "%s%s%s: %s",
@@ -268,14 +272,14 @@ END_TEST
 START_TEST(launch_modes_agree)
 {
 	static const box mixed[] = {{6, 7, 40}, {12, 9, 256}, {5, 40, 64}};
-	setenv("LIFE3D_CUDA_LAUNCH", launch_modes[_i], 1);
+	knobs.launch = launch_modes[_i];
 	for (size_t k = 0; k < sizeof mixed / sizeof *mixed; k++) {
 		compare_run(mixed[k], "B6/S567", 4, 3, 400 + k, k == 0);
 		compare_run(mixed[k], "B5/S45", 2, 4, 500 + k, 0);
 	}
 	/* More than one bulk graph of launches, then a remainder. */
 	compare_run(mixed[0], "B6/S567", 2, 301, 600, 0);
-	unsetenv("LIFE3D_CUDA_LAUNCH");
+	knobs.launch = NULL;
 }
 END_TEST
 
@@ -288,7 +292,7 @@ START_TEST(steps_left_running)
 	grid g, got;
 	ref_universe ref;
 	l3d_err err;
-	setenv("LIFE3D_CUDA_LAUNCH", launch_modes[_i], 1);
+	knobs.launch = launch_modes[_i];
 	make_random(&g, (box){40, 33, 130}, 0.25, 700 + _i);
 	ck_assert(ref_from_grid(&ref, &g) == 0);
 	engine *e = make_cuda(&g, &r);
@@ -314,7 +318,7 @@ START_TEST(steps_left_running)
 	ck_assert_uint_eq(st.births, born);
 	ck_assert_uint_eq(st.deaths, died);
 	engine_destroy(e);
-	unsetenv("LIFE3D_CUDA_LAUNCH");
+	knobs.launch = NULL;
 	ref_free(&ref);
 	grid_free(&g);
 	grid_free(&got);
@@ -348,6 +352,41 @@ static void same_cells(engine *c, engine *e, const char *what)
 	grid_free(&want);
 	grid_free(&got);
 }
+
+/* One engine, many universes (engine_load): 1000 soups of 16^3, two
+ * rules, some sparse enough to settle (so the engine has found a repeat
+ * when the next is loaded), each loaded into one CUDA engine and one CPU
+ * engine and stepped in calls of 1, 2, 37 and 200 steps (dense, then by
+ * tiles): the same counts after every call, the same cells at the end. */
+START_TEST(one_engine_many_universes)
+{
+	static const char *const rules[] = {"B6/S567", "3D4..8/3C"};
+	static const uint64_t calls[] = {1, 2, 37, 200};
+	rule r;
+	parse_rule(rules[_i], &r);
+	grid g;
+	l3d_err err;
+	make_random(&g, (box){16, 16, 16}, 0.25, 3000 + _i);
+	engine_opts cpu = {.kind = "cpu", .threads = 2, .device = -1};
+	engine *c = NULL, *e = make_cuda(&g, &r);
+	ck_assert_msg(engine_create(&cpu, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
+	for (int u = 0; u < 500; u++) {
+		double density = u % 4 == 0 ? 0.03 : 0.25;
+		grid_random(&g, density, 4000 + 1000 * (uint64_t)_i + (uint64_t)u);
+		ck_assert_msg(engine_load(e, &g, &err) == L3D_OK, "%s", err.msg);
+		ck_assert_msg(engine_load(c, &g, &err) == L3D_OK, "%s", err.msg);
+		for (size_t k = 0; k < sizeof calls / sizeof *calls; k++) {
+			char what[64];
+			snprintf(what, sizeof what, "%s soup %d call %zu", rules[_i], u, k);
+			step_both(c, e, calls[k], what);
+		}
+		same_cells(c, e, rules[_i]);
+	}
+	engine_destroy(c);
+	engine_destroy(e);
+	grid_free(&g);
+}
+END_TEST
 
 /* A universe that comes to repeat with period 2 is found out by the
  * engine's probes and then stepped any number of times at once: a
@@ -392,12 +431,12 @@ START_TEST(small_tiles)
 		"generic=1",
 	};
 	static const box tiled[] = {{20, 70, 64}, {9, 11, 1000}, {7, 13, 100}, {10, 9, 384}};
-	setenv("LIFE3D_CUDA_TUNE", tunes[_i], 1);
+	knobs.cuda_tune = tunes[_i];
 	for (size_t k = 0; k < sizeof tiled / sizeof *tiled; k++) {
 		compare_run(tiled[k], "B6/S567", 3, 4, 700 + k, k == 1);
 		compare_run(tiled[k], "B4,5/S5", 1, 5, 800 + k, 0);
 	}
-	unsetenv("LIFE3D_CUDA_TUNE");
+	knobs.cuda_tune = NULL;
 }
 END_TEST
 
@@ -412,12 +451,12 @@ START_TEST(tiles_every_shape)
 	/* tiles of every extent in z, the default (4 words) most often */
 	static const char *const tunes[] = {"tiles=1", "tiles=1,tilez=8", "tiles=1",
 					    "tiles=1,tilez=2", "tiles=1,tilez=32"};
-	setenv("LIFE3D_CUDA_TUNE", tunes[_i % 5], 1);
+	knobs.cuda_tune = tunes[_i % 5];
 	compare_run(b, "B6/S567", 12, 1, 1000 + _i, _i % 5 == 0);
 	compare_run(b, rules[_i % nr], 4, 9, 1100 + _i, 0);
 	compare_run(b, hood_rules[_i % nh], 3, 13, 1200 + _i, 0);
 	compare_run(b, hood_rules[(_i + 5) % nh], 2, 50, 1300 + _i, 0);
-	unsetenv("LIFE3D_CUDA_TUNE");
+	knobs.cuda_tune = NULL;
 }
 END_TEST
 
@@ -633,11 +672,10 @@ START_TEST(tiles_settling_soup)
 		l3d_err err;
 		parse_rule(runs[k].rule, &r);
 		make_random(&g, (box){128, 120, 256}, runs[k].density, 31 + k);
-		engine_opts cpu = {.kind = "cpu", .device = -1};
+		engine_knobs dense = {.dense = true};
+		engine_opts cpu = {.kind = "cpu", .device = -1, .knobs = &dense};
 		engine *c = NULL;
-		setenv("LIFE3D_SKIP", "0", 1);
 		ck_assert_msg(engine_create(&cpu, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
-		unsetenv("LIFE3D_SKIP");
 		ck_assert_msg(engine_step(c, runs[k].settle, NULL, &err) == L3D_OK, "%s", err.msg);
 		ck_assert_msg(engine_read(c, &g, &err) == L3D_OK, "%s", err.msg);
 		engine_destroy(c);
@@ -645,9 +683,7 @@ START_TEST(tiles_settling_soup)
 			for (uint64_t y = 5; y < 12; y++)
 				for (uint64_t z = 120; z < 140; z++)
 					grid_set(&g, x, y, z, (x * 7 + y * 3 + z) % 3 == 0);
-		setenv("LIFE3D_SKIP", "0", 1);
 		ck_assert_msg(engine_create(&cpu, &g, &r, &c, &err) == L3D_OK, "%s", err.msg);
-		unsetenv("LIFE3D_SKIP");
 		engine *e = make_cuda(&g, &r);
 		for (uint64_t s = 0; s < runs[k].steps; s++) {
 			char what[64];
@@ -1037,6 +1073,7 @@ static Suite *cuda_suite(void)
 	tcase_add_test(t, sparse_render_larger);
 	tcase_add_test(t, renders_follow_the_universe);
 	tcase_add_test(t, settled_universe_leaps);
+	tcase_add_loop_test(t, one_engine_many_universes, 0, 2);
 	tcase_add_test(t, tiles_settling_soup);
 	tcase_add_test(t, zero_steps_count_population);
 	tcase_add_test(t, bad_device_and_too_large);

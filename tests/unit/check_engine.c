@@ -21,6 +21,7 @@
 #include "engine/cpu/cpu.h"
 #include "engine/cpu/rulejit.h"
 #include "engine/cpu/skip.h"
+#include "engine/cpu/stepper.h"
 #include "engine/estimate.h"
 #include "engine/handover.h"
 #include "engine/visible.h"
@@ -32,7 +33,7 @@ static const int thread_counts[] = {1, 2, 3};
 static bool path_usable(const char *path)
 {
 	char list[128];
-	snprintf(list, sizeof list, " %s ", engine_cpu_simd_paths());
+	snprintf(list, sizeof list, " %s ", cpu_stepper_paths());
 	char word[32];
 	snprintf(word, sizeof word, " %s ", path);
 	return strstr(list, word) != NULL;
@@ -103,9 +104,14 @@ static void trajectory_free(trajectory *t)
 	free(t->stats);
 }
 
+/* The knobs (engine/knobs.h) every engine of these tests is made with:
+ * cases set a field, and set it back. */
+static engine_knobs knobs;
+
 static engine *make_engine(const grid *g, const rule *r, const char *simd, int threads)
 {
-	engine_opts o = {.kind = "cpu", .threads = threads, .device = -1, .simd = simd};
+	engine_opts o = {.kind = "cpu", .threads = threads, .device = -1, .simd = simd,
+			 .knobs = &knobs};
 	engine *e = NULL;
 	l3d_err err = {0, ""};
 	int rc = engine_create(&o, g, r, &e, &err);
@@ -177,18 +183,18 @@ static void check_all_paths(const trajectory *t, const rule *r, const char *labe
 			snprintf(what, sizeof what, "%s %s x%d tile %s", label, all_paths[p],
 				 thread_counts[k], tiles[k] ? tiles[k] : "auto");
 			if (tiles[k]) {
-				setenv("LIFE3D_CPU_TILE", tiles[k], 1);
-				setenv("LIFE3D_CPU_STREAM", "1", 1);
+				knobs.cpu_tile = strtoull(tiles[k], NULL, 10);
+				knobs.cpu_stream = 1;
 			}
 			check_engine_run(t, r, all_paths[p], thread_counts[k], what);
 			if (k == 0 && strcmp(all_paths[p], "portable") != 0) {
 				/* the groups by rule_of's switch, not compiled */
-				setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
+				knobs.rule_table = true;
 				check_engine_run(t, r, all_paths[p], thread_counts[k], what);
-				unsetenv("LIFE3D_CPU_RULE_CODE");
+				knobs.rule_table = false;
 			}
-			unsetenv("LIFE3D_CPU_TILE");
-			unsetenv("LIFE3D_CPU_STREAM");
+			knobs.cpu_tile = 0;
+			knobs.cpu_stream = 0;
 		}
 	}
 }
@@ -461,11 +467,11 @@ START_TEST(rule_code_is_said)
 	engine *e = make_engine(&g, &r, path, 2);
 	ck_assert_str_eq(engine_describe(e), compiled);
 	engine_destroy(e);
-	setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
+	knobs.rule_table = true;
 	e = make_engine(&g, &r, path, 2);
 	ck_assert_str_eq(engine_describe(e), plain);
 	engine_destroy(e);
-	unsetenv("LIFE3D_CPU_RULE_CODE");
+	knobs.rule_table = false;
 	e = make_engine(&g, &rule_default, path, 2);
 	ck_assert_str_eq(engine_describe(e), plain);
 	engine_destroy(e);
@@ -516,11 +522,11 @@ START_TEST(skipping_matches_dense)
 	ck_assert_int_eq(grid_alloc(&g, c->nx, c->ny, c->nz, NULL), L3D_OK);
 	grid_random(&g, c->density, 40 + (uint64_t)_i);
 	engine *skip = make_engine(&g, &r, NULL, 2);
-	setenv("LIFE3D_SKIP", "0", 1);
+	knobs.dense = true;
 	engine *dense = make_engine(&g, &r, NULL, 2);
+	knobs.dense = false;
 	engine_stats a, b;
-	ck_assert_int_eq(engine_step(dense, 1, &b, NULL), L3D_OK);  /* dense from here */
-	unsetenv("LIFE3D_SKIP");
+	ck_assert_int_eq(engine_step(dense, 1, &b, NULL), L3D_OK);
 	ck_assert_int_eq(engine_step(skip, 1, &a, NULL), L3D_OK);
 	char what[96];
 	snprintf(what, sizeof what, "%s %llux%llux%llu", c->rule, (unsigned long long)c->nx,
@@ -584,7 +590,8 @@ START_TEST(slab_halos_two_generations_back)
 	ck_assert(halo[0] && halo[1]);
 	cpu_stepper *st;
 	cpu_skip *k;
-	ck_assert_int_eq(cpu_stepper_create(ny, nz, &r, 2, NULL, &st, &err), L3D_OK);
+	engine_opts two = {.threads = 2};
+	ck_assert_int_eq(cpu_stepper_create(ny, nz, &r, &two, &st, &err), L3D_OK);
 	ck_assert_int_eq(cpu_skip_create(st, &a[0], false, &k, &err), L3D_OK);
 	int side = _i / 2, on_at = 9 + _i % 2, cur = 0;
 	for (int t = 0; t < 24; t++) {
@@ -639,10 +646,10 @@ static void check_slabs(const char *rule_text)
 	uint64_t *halo = malloc(4 * plane * 8);
 	/* the lower slab through a stepper kept across steps, in small tiles
 	 * shared by two threads; the upper one through cpu_step_slab */
-	setenv("LIFE3D_CPU_TILE", "2", 1);
+	engine_knobs tile2 = {.cpu_tile = 2};
+	engine_opts two = {.threads = 2, .knobs = &tile2};
 	cpu_stepper *st;
-	ck_assert_int_eq(cpu_stepper_create(ny, nz, &r, 2, NULL, &st, NULL), L3D_OK);
-	unsetenv("LIFE3D_CPU_TILE");
+	ck_assert_int_eq(cpu_stepper_create(ny, nz, &r, &two, &st, NULL), L3D_OK);
 	for (int i = 0; i < t.steps; i++) {
 		/* halos: lower slab x = -1 and x = cut; upper x = cut-1 and nx */
 		memcpy(halo, cur.bits + (nx - 1) * plane, plane * 8);
@@ -787,7 +794,7 @@ END_TEST
 
 START_TEST(simd_paths_are_chosen_and_checked)
 {
-	const char *paths = engine_cpu_simd_paths();
+	const char *paths = cpu_stepper_paths();
 	size_t n = strlen(paths);
 	ck_assert(n >= 8 && strcmp(paths + n - 8, "portable") == 0);
 	grid g;
@@ -811,16 +818,17 @@ START_TEST(simd_paths_are_chosen_and_checked)
 		ck_assert_str_eq(engine_describe(e), want);
 		engine_destroy(e);
 	}
-	/* the environment applies when no path is given */
-	setenv("LIFE3D_SIMD", "portable", 1);
+	/* the knob (LIFE3D_SIMD) applies when no path is given */
+	engine_knobs simd = {.simd = "portable"};
+	o.knobs = &simd;
 	o.simd = NULL;
 	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_OK);
 	ck_assert_str_eq(engine_describe(e), "cpu/portable x2 threads");
 	engine_destroy(e);
-	setenv("LIFE3D_SIMD", "bogus", 1);
+	simd.simd = "bogus";
 	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_ERR_USAGE);
 	ck_assert_ptr_nonnull(strstr(err.msg, "LIFE3D_SIMD"));
-	unsetenv("LIFE3D_SIMD");
+	o.knobs = NULL;
 	/* 0 threads = all cores */
 	o.threads = 0;
 	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_OK);
@@ -837,16 +845,16 @@ START_TEST(cpu_rate_follows_threads_and_path)
 	engine_opts one = {.kind = "auto", .threads = 1, .device = -1, .simd = "portable"};
 	engine_opts two = one;
 	two.threads = 2;
-	double r1 = engine_cpu_rate(&one), r2 = engine_cpu_rate(&two);
+	double r1 = cpu_stepper_rate(&one), r2 = cpu_stepper_rate(&two);
 	ck_assert(r1 > 1e9 && r1 < 1e11);
 	ck_assert(r2 > 1.99 * r1 && r2 < 2.01 * r1);
 	one.simd = NULL;           /* the best path here: at least as fast */
-	ck_assert(engine_cpu_rate(&one) >= r1);
+	ck_assert(cpu_stepper_rate(&one) >= r1);
 	one.simd = "sse9";
-	ck_assert(engine_cpu_rate(&one) == 0);
+	ck_assert(cpu_stepper_rate(&one) == 0);
 	for (size_t p = 0; p < sizeof all_paths / sizeof *all_paths; p++) {
 		one.simd = all_paths[p];
-		ck_assert((engine_cpu_rate(&one) > 0) == path_usable(all_paths[p]));
+		ck_assert((cpu_stepper_rate(&one) > 0) == path_usable(all_paths[p]));
 	}
 }
 END_TEST
@@ -858,50 +866,51 @@ END_TEST
  * on the portable path). */
 START_TEST(cpu_rate_follows_rule_and_rows)
 {
-	engine_opts o = {"auto", 1, -1, "portable", 0, 0, NULL, 64, 512};
-	double whole = engine_cpu_rate(&o);
+	engine_knobs table = {.rule_table = true};
+	engine_opts o = {"auto", 1, -1, "portable", 0, 0, NULL, 64, 512, NULL};
+	double whole = cpu_stepper_rate(&o);
 	rule r = parse("B5..7/S4..9"), h = parse("3D3/3H"), d = rule_default;
 	o.rule = &d;
-	ck_assert(engine_cpu_rate(&o) == whole);
+	ck_assert(cpu_stepper_rate(&o) == whole);
 	o.rule = &r;
-	ck_assert(engine_cpu_rate(&o) < 0.7 * whole);
+	ck_assert(cpu_stepper_rate(&o) < 0.7 * whole);
 	o.rule = &h;
-	ck_assert(engine_cpu_rate(&o) < whole && engine_cpu_rate(&o) > 0.7 * whole);
+	ck_assert(cpu_stepper_rate(&o) < whole && cpu_stepper_rate(&o) > 0.7 * whole);
 	/* each group of counts a rule uses costs more: B5/S45 uses one,
 	 * B5..7/S4..9 two, B3,6/S3..8 three */
 	rule single = parse("B5/S45"), three = parse("B3,6/S3..8");
 	o.rule = &single;
-	double one_group = engine_cpu_rate(&o);
+	double one_group = cpu_stepper_rate(&o);
 	o.rule = &three;
-	double three_groups = engine_cpu_rate(&o);
+	double three_groups = cpu_stepper_rate(&o);
 	o.rule = &r;
-	ck_assert(three_groups < engine_cpu_rate(&o) && engine_cpu_rate(&o) < one_group);
+	ck_assert(three_groups < cpu_stepper_rate(&o) && cpu_stepper_rate(&o) < one_group);
 	for (int p = 0; p < 2; p++) {
 		o.simd = all_paths[p];    /* avx512, avx2: the rule compiled */
 		if (!path_usable(o.simd))
 			continue;
 		o.rule = NULL;
-		whole = engine_cpu_rate(&o);
+		whole = cpu_stepper_rate(&o);
 		o.rule = &three;
-		ck_assert(engine_cpu_rate(&o) == whole);
-		setenv("LIFE3D_CPU_RULE_CODE", "0", 1);
-		ck_assert(engine_cpu_rate(&o) < 0.7 * whole);
-		unsetenv("LIFE3D_CPU_RULE_CODE");
+		ck_assert(cpu_stepper_rate(&o) == whole);
+		o.knobs = &table;
+		ck_assert(cpu_stepper_rate(&o) < 0.7 * whole);
+		o.knobs = NULL;
 	}
 	o.simd = NULL;
 	o.rule = NULL;
-	whole = engine_cpu_rate(&o);
+	whole = cpu_stepper_rate(&o);
 	o.nz = 576;                /* 9 words */
-	double odd = engine_cpu_rate(&o);
+	double odd = cpu_stepper_rate(&o);
 	o.simd = "portable";
-	double one = engine_cpu_rate(&o);
+	double one = cpu_stepper_rate(&o);
 	o.nz = 512;
-	ck_assert(engine_cpu_rate(&o) == one);
+	ck_assert(cpu_stepper_rate(&o) == one);
 	if (path_usable("avx2") || path_usable("avx512"))
 		ck_assert_msg(odd < 0.8 * whole, "%g against %g", odd, whole);
 	o.nz = 0;                  /* rows not known: as whole ones */
 	o.simd = NULL;
-	ck_assert(engine_cpu_rate(&o) == whole);
+	ck_assert(cpu_stepper_rate(&o) == whole);
 }
 END_TEST
 
@@ -1311,6 +1320,159 @@ START_TEST(handover_keeps_the_trajectory)
 }
 END_TEST
 
+/* ---- one engine, many universes (engine_load) ---- */
+
+/* A census's shape: 200 soups of 16^3 a rule (1000 over the five rules:
+ * every neighbourhood family), some sparse enough to die or settle (so the
+ * engine has learnt a repeat when the next is loaded), each loaded into
+ * one engine and stepped in calls of 1, 2 and 37 steps: the counts of
+ * every call, the cells at the end and whether it repeats are those of a
+ * new engine made from the same soup. */
+START_TEST(one_engine_many_universes)
+{
+	static const char *const rules[] = {"B6/S567", "3D4..8/3C", "3D2,3/3F", "3D4..6/4E",
+					    "3D3/3H"};
+	static const uint64_t calls[] = {1, 2, 37};
+	rule r = parse(rules[_i]);
+	grid g, want;
+	l3d_err err = {0, ""};
+	ck_assert_int_eq(grid_alloc(&g, 16, 16, 16, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&want, 16, 16, 16, NULL), L3D_OK);
+	engine *kept = make_engine(&g, &r, NULL, 2);
+	for (int u = 0; u < 200; u++) {
+		double density = u % 4 == 0 ? 0.03 : 0.2 + 0.02 * (u % 5);
+		grid_random(&g, density, 5000 + 1000 * (uint64_t)_i + (uint64_t)u);
+		ck_assert_msg(engine_load(kept, &g, &err) == L3D_OK, "%s", err.msg);
+		engine *fresh = make_engine(&g, &r, NULL, 2);
+		for (size_t k = 0; k < sizeof calls / sizeof *calls; k++) {
+			engine_stats a, b;
+			ck_assert_int_eq(engine_step(fresh, calls[k], &a, NULL), L3D_OK);
+			ck_assert_int_eq(engine_step(kept, calls[k], &b, NULL), L3D_OK);
+			assert_stats(&b, &a, rules[_i], u);
+		}
+		ck_assert_int_eq(engine_read(fresh, &want, NULL), L3D_OK);
+		assert_same(kept, &want, rules[_i], u);
+		ck_assert_msg(engine_repeats(kept) == engine_repeats(fresh), "%s soup %d: repeats %d",
+			      rules[_i], u, engine_repeats(fresh));
+		engine_destroy(fresh);
+	}
+	grid other;
+	ck_assert_int_eq(grid_alloc(&other, 16, 16, 17, NULL), L3D_OK);
+	ck_assert_int_eq(engine_load(kept, &other, &err), L3D_ERR_USAGE);
+	ck_assert_str_eq(err.msg, "engine 'cpu': a 16x16x17 universe loaded into one of 16x16x16");
+	engine_destroy(kept);
+	grid_free(&other);
+	grid_free(&want);
+	grid_free(&g);
+}
+END_TEST
+
+/* ---- the knobs (engine/knobs.h) ---- */
+
+/* A made-up environment: NAME=VALUE entries, NULL-ended. */
+static const char *const *fake_env;
+
+static char *fake_get(const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *const *e = fake_env; *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return (char *)*e + n + 1;
+	return NULL;
+}
+
+/* Read the knobs from env; the status. */
+static int read_knobs(const char *const *env, engine_knobs *k, l3d_err *err)
+{
+	fake_env = env;
+	return engine_knobs_read(k, fake_get, err);
+}
+
+START_TEST(knobs_are_read_and_checked)
+{
+	engine_knobs k;
+	l3d_err err = {0, ""};
+	static const char *const none[] = {NULL};
+	ck_assert_int_eq(read_knobs(none, &k, &err), L3D_OK);
+	ck_assert(!k.dense && !k.simd && !k.cpu_tile && !k.cpu_stream && !k.rule_table);
+	ck_assert(!k.launch && !k.cuda_tune && !k.halo_depth && !k.halo && !k.cuda_visible);
+	static const char *const all[] = {
+		"LIFE3D_SKIP=0", "LIFE3D_SIMD=AVX2", "LIFE3D_CPU_TILE=12", "LIFE3D_CPU_STREAM=0",
+		"LIFE3D_CPU_RULE_CODE=0", "LIFE3D_CUDA_LAUNCH=Graph",
+		"LIFE3D_CUDA_TUNE=fuse=2,tiles=1,warps=-1", "LIFE3D_HALO_DEPTH=3", "LIFE3D_HALO=MPI",
+		"LIFE3D_DRIVER_GPUS=/tmp/g", "CUDA_VISIBLE_DEVICES=", "CUDA_DEVICE_ORDER=PCI_BUS_ID",
+		NULL};
+	ck_assert_int_eq(read_knobs(all, &k, &err), L3D_OK);
+	ck_assert(k.dense && k.rule_table);
+	ck_assert_str_eq(k.simd, "avx2");
+	ck_assert_uint_eq(k.cpu_tile, 12);
+	ck_assert_int_eq(k.cpu_stream, -1);
+	ck_assert_str_eq(k.launch, "graph");
+	ck_assert_str_eq(k.cuda_tune, "fuse=2,tiles=1,warps=-1");
+	ck_assert_uint_eq(k.halo_depth, 3);
+	ck_assert_str_eq(k.halo, "mpi");
+	ck_assert_str_eq(k.driver_gpus, "/tmp/g");
+	ck_assert_str_eq(k.cuda_visible, "");     /* empty hides every GPU: kept */
+	ck_assert_str_eq(k.device_order, "PCI_BUS_ID");
+	static const char *const empty[] = {"LIFE3D_SKIP=", "LIFE3D_CPU_STREAM=", NULL};
+	ck_assert_int_eq(read_knobs(empty, &k, &err), L3D_OK);
+	ck_assert(!k.dense && !k.cpu_stream);
+	static const struct {
+		const char *env, *said;
+	} bad[] = {
+		{"LIFE3D_SKIP=yes", "LIFE3D_SKIP: 'yes' is not 0 or 1"},
+		{"LIFE3D_CPU_STREAM=2", "LIFE3D_CPU_STREAM: '2' is not 0 or 1"},
+		{"LIFE3D_SIMD=sse9", "LIFE3D_SIMD: 'sse9' is not auto, avx512, avx2 or portable"},
+		{"LIFE3D_CPU_TILE=0", "LIFE3D_CPU_TILE: '0' is not a whole number"},
+		{"LIFE3D_HALO_DEPTH=1073741825", "LIFE3D_HALO_DEPTH: '1073741825' is not a whole"},
+		{"LIFE3D_HALO=nccl2", "LIFE3D_HALO: 'nccl2' is not auto, nccl, mpi or staged"},
+		{"LIFE3D_CUDA_LAUNCH=graphs", "LIFE3D_CUDA_LAUNCH: 'graphs' is not plain, graph"},
+		{"LIFE3D_CUDA_TUNE=tile=1", "LIFE3D_CUDA_TUNE: 'tile=1' is not KEY=NUMBER"},
+		{"LIFE3D_CUDA_TUNE=fuse=2,", "LIFE3D_CUDA_TUNE: 'fuse=2,' is not"},
+		{"LIFE3D_CUDA_TUNE=fuse", "LIFE3D_CUDA_TUNE: 'fuse' is not"},
+		{"LIFE3D_CUDA_TUNE=fuse=x", "LIFE3D_CUDA_TUNE: 'fuse=x' is not"},
+		{"LIFE3D_CUDA_TUNE=fuse=9999999999", "LIFE3D_CUDA_TUNE: 'fuse=9999999999' is not"},
+		{"LIFE3D_MPI_STAGING=1", "LIFE3D_MPI_STAGING is no longer read: use LIFE3D_HALO=staged"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *env[] = {bad[i].env, NULL};
+		err.msg[0] = '\0';
+		ck_assert_int_eq(read_knobs(env, &k, &err), L3D_ERR_USAGE);
+		ck_assert_msg(strncmp(err.msg, bad[i].said, strlen(bad[i].said)) == 0,
+			      "%s: '%s'", bad[i].env, err.msg);
+	}
+}
+END_TEST
+
+/* Every variable of the table is in life3d(1)'s ENVIRONMENT. */
+START_TEST(knobs_are_in_the_manual)
+{
+	const char *srcdir = getenv("SRCDIR");
+	if (!srcdir)
+		return; /* only the harness knows where the sources are */
+	char path[4200];
+	snprintf(path, sizeof path, "%s/man/life3d.1", srcdir);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	static char man[1 << 20];
+	size_t n = fread(man, 1, sizeof man - 1, f);
+	fclose(f);
+	man[n] = '\0';
+	const char *env = strstr(man, "\n.SH ENVIRONMENT\n");
+	ck_assert_ptr_nonnull(env);
+	size_t i = 0;
+	for (const char *name; (name = engine_knob_name(i)); i++) {
+		char item[80];
+		snprintf(item, sizeof item, "\n.B %s\n", name);
+		const char *at = strstr(env, item);
+		snprintf(item, sizeof item, "\n.BR %s ", name);
+		const char *or = strstr(env, item);
+		ck_assert_msg(at || or, "life3d(1)'s ENVIRONMENT lacks %s", name);
+	}
+	ck_assert_uint_ge(i, 12);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -1350,6 +1512,9 @@ static Suite *engine_suite(void)
 	tcase_add_test(t, renders_without_an_engine_of_their_own);
 	tcase_add_test(t, random_grid_is_deterministic);
 	tcase_add_test(t, handover_keeps_the_trajectory);
+	tcase_add_test(t, knobs_are_read_and_checked);
+	tcase_add_loop_test(t, one_engine_many_universes, 0, 5);
+	tcase_add_test(t, knobs_are_in_the_manual);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,6 +1,6 @@
 /* cpu.c - the CPU engine: the universe and one more buffer in host
  * memory, stepped by a cpu_stepper (stepper.c), with activity skipping
- * (skip.c) unless LIFE3D_SKIP=0. */
+ * (skip.c) unless LIFE3D_SKIP=0 (knobs.h). */
 #include "cpu.h"
 
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "skip.h"
+#include "stepper.h"
 
 /* ---- the engine ---- */
 
@@ -18,6 +19,7 @@ typedef struct cpu_engine {
 	grid cur, next;            /* next is allocated at the first step */
 	cpu_stepper *st;
 	cpu_skip *skip;            /* NULL: every cell every step */
+	bool dense;                /* LIFE3D_SKIP=0: never skip */
 	char desc[96];
 } cpu_engine;
 
@@ -26,7 +28,7 @@ static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 	cpu_engine *c = (cpu_engine *)e;
 	if (steps && !c->next.bits) {
 		int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
-		if (!rc && engine_skip_wanted())
+		if (!rc && !c->dense)
 			rc = cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
 		if (rc)
 			return rc;
@@ -108,6 +110,20 @@ static bool cpu_repeats(const engine *e)
 	return c->skip && cpu_skip_quiet(c->skip);
 }
 
+/* The universe u in place of cur; skipping's tiles start again, as a new
+ * engine's do (two steps of every tile first). */
+static int cpu_load(engine *e, const grid *u, l3d_err *err)
+{
+	cpu_engine *c = (cpu_engine *)e;
+	memcpy(c->cur.bits, u->bits, grid_bytes(&c->cur));
+	c->cur.generation = u->generation;
+	if (!c->skip)
+		return L3D_OK;
+	cpu_skip_destroy(c->skip);
+	c->skip = NULL;
+	return cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
+}
+
 static const engine_ops cpu_ops = {
 	.name = "cpu",
 	.step = cpu_step,
@@ -118,6 +134,7 @@ static const engine_ops cpu_ops = {
 	.destroy = cpu_destroy,
 	.describe = cpu_describe,
 	.repeats = cpu_repeats,
+	.load = cpu_load,
 };
 
 /* Rows of the universe being read, copied in as they come. */
@@ -143,9 +160,8 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 	cpu_engine *c = calloc(1, sizeof *c);
 	if (!c)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	int rc = cpu_stepper_create(initial->ny, initial->nz, r,
-				    opts ? opts->threads : 0, opts ? opts->simd : NULL,
-				    &c->st, err);
+	c->dense = engine_knobs_of(opts)->dense;
+	int rc = cpu_stepper_create(initial->ny, initial->nz, r, opts, &c->st, err);
 	if (!rc)
 		rc = grid_alloc(&c->cur, initial->nx, initial->ny, initial->nz, err);
 	/* The thread pool and the buffer are set up while the rows are read;

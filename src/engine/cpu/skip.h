@@ -31,7 +31,7 @@
 #ifndef LIFE3D_ENGINE_CPU_SKIP_H
 #define LIFE3D_ENGINE_CPU_SKIP_H
 
-#include "cpu.h"
+#include "stepper.h"
 
 typedef struct cpu_skip cpu_skip;
 

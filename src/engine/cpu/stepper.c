@@ -1,4 +1,4 @@
-/* stepper.c - the CPU engine's stepping core (cpu_stepper, cpu.h):
+/* stepper.c - the CPU engine's stepping core (cpu_stepper, stepper.h):
  * bit-sliced kernels (kernel.h) chosen for this CPU at run time, run by a
  * persistent thread pool.
  *
@@ -10,7 +10,7 @@
  * added up per thread in the same pass and summed at the end.  Activity
  * skipping's tiles (cpu_stepper_step_tiles) go out in runs of the list,
  * a few runs a thread. */
-#include "cpu.h"
+#include "stepper.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -109,19 +109,19 @@ static void simd_paths_init(void)
 		}
 }
 
-const char *engine_cpu_simd_paths(void)
+const char *cpu_stepper_paths(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, simd_paths_init);
 	return simd_paths;
 }
 
-static int simd_choose(const char *name, cpu_simd *out, l3d_err *err);
+static int simd_choose(const char *name, const engine_knobs *k, cpu_simd *out,
+		       l3d_err *err);
 static bool runs_b6s567(const rule *r);
 static uint64_t row_chunks(uint64_t words, unsigned vl);
 static uint64_t row_cost(uint64_t words, unsigned vl);
 static void plan_width(cpu_plan *p, unsigned max_lanes);
-static bool rule_code_wanted(void);
 
 /* What a vector of vl lanes costs, for the rate, in vectors of 256 bits:
  * on the H200 machine's Xeon a 512-bit operation takes about 1.5 times a
@@ -175,7 +175,7 @@ static double rule_share(const rule *r, bool carry_free, bool compiled)
  * without AVX-512 (1.1-1.8e10 and 0.4-0.6e10 with one thread).  Scaled
  * by the rule (rule_share) and by the rows' fit to the vectors
  * (width_share) when opts gives them. */
-double engine_cpu_rate(const engine_opts *opts)
+double cpu_stepper_rate(const engine_opts *opts)
 {
 	static const double per_thread[CPU_SIMD_COUNT] = {
 		[CPU_SIMD_PORTABLE] = 0.5e10,
@@ -184,7 +184,8 @@ double engine_cpu_rate(const engine_opts *opts)
 	};
 	cpu_simd s;
 	l3d_err ignored;
-	if (simd_choose(opts ? opts->simd : NULL, &s, &ignored) != L3D_OK)
+	const engine_knobs *k = engine_knobs_of(opts);
+	if (simd_choose(opts ? opts->simd : NULL, k, &s, &ignored) != L3D_OK)
 		return 0;
 	int threads = opts && opts->threads > 0 ? opts->threads : cpu_count();
 	double rate = per_thread[s] * (threads < MAX_THREADS ? threads : MAX_THREADS);
@@ -192,15 +193,17 @@ double engine_cpu_rate(const engine_opts *opts)
 		rate *= width_share(opts->ny, opts->nz, s);
 	return rate * rule_share(opts ? opts->rule : NULL,
 				 cpu_carry_free(s, cpu_simd_max_lanes(s)),
-				 s != CPU_SIMD_PORTABLE && rule_code_wanted());
+				 s != CPU_SIMD_PORTABLE && !k->rule_table);
 }
 
-/* name: NULL or "auto" (then $LIFE3D_SIMD, then the best), or a path. */
-static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
+/* name: NULL or "auto" (then k->simd, LIFE3D_SIMD, then the best), or a
+ * path. */
+static int simd_choose(const char *name, const engine_knobs *k, cpu_simd *out,
+		       l3d_err *err)
 {
 	const char *what = "--simd";
 	if (!name || !*name || strcmp(name, "auto") == 0) {
-		const char *env = getenv("LIFE3D_SIMD");
+		const char *env = k->simd;
 		if (!env || !*env || strcasecmp(env, "auto") == 0) {
 			*out = simd_best();
 			return L3D_OK;
@@ -216,7 +219,7 @@ static int simd_choose(const char *name, cpu_simd *out, l3d_err *err)
 					"%s %s: this %s (usable here: %s)", what, name,
 					simd_kernel((cpu_simd)s, 1) ? "CPU lacks it"
 								 : "build lacks it",
-					engine_cpu_simd_paths());
+					cpu_stepper_paths());
 		*out = (cpu_simd)s;
 		return L3D_OK;
 	}
@@ -330,7 +333,7 @@ static void plan_width(cpu_plan *p, unsigned max_lanes)
 	p->vwords = (p->words + best - 1) / best * best;
 }
 
-static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
+static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, uint64_t tile, const rule *r,
 		      cpu_simd simd)
 {
 	memset(p, 0, sizeof *p);
@@ -344,9 +347,8 @@ static void plan_init(cpu_plan *p, uint64_t ny, uint64_t nz, const rule *r,
 	/* as many tiles as the budget needs, all of about the same height */
 	uint64_t tiles = fit ? (ny + fit - 1) / fit : ny;
 	uint64_t rows = (ny + tiles - 1) / tiles;
-	const char *tune = getenv("LIFE3D_CPU_TILE");
-	if (tune && atoi(tune) > 0)
-		rows = (uint64_t)atoi(tune);
+	if (tile)
+		rows = tile;
 	/* tiles of whole vectors and cache lines, so threads never write one
 	 * line */
 	uint64_t line_rows = 8 / (p->words & 7 ? p->words & -p->words : 8);
@@ -610,15 +612,6 @@ void cpu_stepper_destroy(cpu_stepper *st)
 	free(st);
 }
 
-/* Whether a rule of groups is compiled (rulejit.h): unless
- * LIFE3D_CPU_RULE_CODE is 0, which keeps rule_of's switch, for
- * measurements (main checks the value). */
-static bool rule_code_wanted(void)
-{
-	const char *v = getenv("LIFE3D_CPU_RULE_CODE");
-	return !(v && *v && atoi(v) == 0);
-}
-
 static int resolve_threads(int threads)
 {
 	if (threads <= 0)
@@ -626,12 +619,13 @@ static int resolve_threads(int threads)
 	return threads > MAX_THREADS ? MAX_THREADS : threads;
 }
 
-int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
-		       const char *simd, cpu_stepper **out, l3d_err *err)
+int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, const engine_opts *opts,
+		       cpu_stepper **out, l3d_err *err)
 {
 	*out = NULL;
 	cpu_simd path = CPU_SIMD_PORTABLE;
-	int rc = simd_choose(simd, &path, err);
+	const engine_knobs *k = engine_knobs_of(opts);
+	int rc = simd_choose(opts ? opts->simd : NULL, k, &path, err);
 	if (rc)
 		return rc;
 	cpu_stepper *st = aligned_alloc(64, sizeof *st);
@@ -640,12 +634,11 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, int threads,
 	if (!st)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the CPU engine");
 	st->simd = path;
-	st->threads = resolve_threads(threads);
-	const char *stream = getenv("LIFE3D_CPU_STREAM");
-	st->stream = stream && *stream ? atoi(stream) != 0 : -1;
-	plan_init(&st->plan, ny, nz, r, path);
+	st->threads = resolve_threads(opts ? opts->threads : 0);
+	st->stream = k->cpu_stream ? k->cpu_stream > 0 : -1;
+	plan_init(&st->plan, ny, nz, k->cpu_tile, r, path);
 	const char *why_not = "";    /* the rule then runs by rule_of's switch */
-	if ((path == CPU_SIMD_AVX512 || path == CPU_SIMD_AVX2) && rule_code_wanted())
+	if ((path == CPU_SIMD_AVX512 || path == CPU_SIMD_AVX2) && !k->rule_table)
 		st->plan.rule_code = cpu_rulejit_make(&st->plan, path == CPU_SIMD_AVX512 ?
 							     RULEJIT_AVX512 : RULEJIT_AVX2, &why_not);
 	if (st->plan.rule_code)
@@ -677,7 +670,8 @@ int cpu_step_slab(const cpu_slab *s, const rule *r, int threads,
 		  engine_stats *stats)
 {
 	cpu_stepper *st;
-	int rc = cpu_stepper_create(s->ny, s->nz, r, threads, "auto", &st, NULL);
+	engine_opts opts = {.threads = threads};
+	int rc = cpu_stepper_create(s->ny, s->nz, r, &opts, &st, NULL);
 	if (rc)
 		return rc;
 	cpu_stepper_step(st, s, stats);

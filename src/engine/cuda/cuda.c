@@ -64,6 +64,7 @@ typedef enum launch_mode { LAUNCH_PLAIN, LAUNCH_GRAPH, LAUNCH_PDL } launch_mode;
 typedef struct cuda_engine {
 	engine base;
 	int device;
+	engine_knobs knobs;          /* as the engine was made with */
 	char desc[320];
 	size_t desc_len;             /* of "cuda/DEVICE", before the tiles' share */
 	launch_mode mode;
@@ -106,9 +107,10 @@ typedef struct cuda_engine {
 	bool giving;
 } cuda_engine;
 
-static launch_mode read_launch_mode(int cc_major)
+/* LIFE3D_CUDA_LAUNCH (s, NULL when unset), on a GPU of compute
+ * capability cc_major. */
+static launch_mode read_launch_mode(const char *s, int cc_major)
 {
-	const char *s = getenv("LIFE3D_CUDA_LAUNCH");
 	launch_mode best = cc_major >= 9 ? LAUNCH_PDL : LAUNCH_GRAPH;
 	if (s && !strcmp(s, "plain"))
 		return LAUNCH_PLAIN;
@@ -862,6 +864,28 @@ static bool cuda_repeats(const engine *e)
 	return ((const cuda_engine *)e)->settle.on;
 }
 
+/* The universe u uploaded into the current buffer (the graphs, keyed by
+ * buffer, stay valid), and what the engine knew of the one before
+ * forgotten: its repeat, and the pace of its tiles, so the next steps
+ * start dense, as a new engine's do. */
+static int cuda_load(engine *e, const grid *u, l3d_err *err)
+{
+	cuda_engine *c = (cuda_engine *)e;
+	if (c->host.bits)
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cuda': its device was let go");
+	int rc = cuda_finish(e, err);
+	if (rc)
+		return rc;
+	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
+	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping");
+	c->tiles.pending = false;
+	c->settle.on = false;
+	c->settle.gap = SETTLE_FIRST;
+	c->settle.since = 0;
+	tile_pace_init(&c->tiles.pace, c->tiles.pace.always);
+	return upload(c, u, NULL, err);
+}
+
 static const engine_ops cuda_ops = {
 	.name = "cuda",
 	.step = cuda_step,
@@ -879,6 +903,7 @@ static const engine_ops cuda_ops = {
 	.let_go = cuda_let_go,
 	.describe = cuda_describe,
 	.repeats = cuda_repeats,
+	.load = cuda_load,
 };
 
 /* Fail before allocating when the two buffers cannot fit. */
@@ -901,7 +926,7 @@ static int allocate(cuda_engine *c, l3d_err *err)
 	CUDA_TRY(cudaMallocHost((void **)&c->h_counts, sizeof *c->h_counts), "cudaMallocHost");
 	CUDA_TRY(cudaEventCreateWithFlags(&c->queued, cudaEventDisableTiming), "cudaEventCreate");
 	c->settle.gap = SETTLE_FIRST;
-	c->settle.off = !engine_skip_wanted();
+	c->settle.off = c->knobs.dense;
 	c->tiles.off = c->settle.off;
 	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
 	for (int i = 0; i < 2; i++) {
@@ -926,12 +951,12 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
 	snprintf(c->desc, sizeof c->desc, "cuda/%s", p.name);
 	c->desc_len = strlen(c->desc);
-	c->mode = read_launch_mode(p.major);
+	c->mode = read_launch_mode(c->knobs.launch, p.major);
 	int rc = check_memory(c, p.name, err);
 	if (rc)
 		return rc;
 	l3dk_tuning tune;
-	cuda_tuning(&tune);
+	cuda_tuning(c->knobs.cuda_tune, &tune);
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
 				c->base.rule.survive, (int)c->base.rule.hood, &tune),
 		 "planning the kernels");
@@ -961,6 +986,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 	c->base.nz = initial->nz;
 	c->base.rule = *r;
 	c->device = device;
+	c->knobs = *engine_knobs_of(opts);
 	c->bytes = grid_bytes(initial);
 	c->row_bytes = (size_t)initial->words * 8;
 	rc = open_device(c, initial, ready, err);

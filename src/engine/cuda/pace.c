@@ -6,31 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/knobs.h"
+
 enum { TILE_GAP_FIRST = 64, TILE_GAP_MOST = 4096 };
 
-/* LIFE3D_CUDA_TUNE's keys and the fields they set. */
-static const struct {
-	const char *key;
-	size_t at;
-} tuning_keys[] = {
-	{"fuse", offsetof(l3dk_tuning, fuse)},       {"warps", offsetof(l3dk_tuning, warps)},
-	{"chunk", offsetof(l3dk_tuning, chunk)},     {"words", offsetof(l3dk_tuning, words)},
-	{"generic", offsetof(l3dk_tuning, generic)}, {"tiles", offsetof(l3dk_tuning, tiles)},
-	{"tilez", offsetof(l3dk_tuning, tilez)},     {"params", offsetof(l3dk_tuning, params)},
-	{"regs", offsetof(l3dk_tuning, regs)},
+/* The fields LIFE3D_CUDA_TUNE's keys set, in engine_tune_keys' order. */
+static const size_t tuning_fields[] = {
+	offsetof(l3dk_tuning, fuse),  offsetof(l3dk_tuning, warps),   offsetof(l3dk_tuning, chunk),
+	offsetof(l3dk_tuning, words), offsetof(l3dk_tuning, generic), offsetof(l3dk_tuning, tiles),
+	offsetof(l3dk_tuning, tilez), offsetof(l3dk_tuning, params),  offsetof(l3dk_tuning, regs),
 };
+_Static_assert(sizeof tuning_fields / sizeof *tuning_fields == ENGINE_TUNE_KEYS,
+	       "a field for every key of LIFE3D_CUDA_TUNE");
 
-void cuda_tuning(l3dk_tuning *t)
+void cuda_tuning(const char *s, l3dk_tuning *t)
 {
 	memset(t, 0, sizeof *t);
-	const char *s = getenv("LIFE3D_CUDA_TUNE");
 	while (s && *s) {
 		char key[16];
 		int value, used = 0;
 		if (sscanf(s, "%15[a-z]=%d%n", key, &value, &used) == 2)
-			for (size_t i = 0; i < sizeof tuning_keys / sizeof *tuning_keys; i++)
-				if (!strcmp(key, tuning_keys[i].key))
-					*(int *)((char *)t + tuning_keys[i].at) = value;
+			for (size_t i = 0; i < sizeof tuning_fields / sizeof *tuning_fields; i++)
+				if (!strcmp(key, engine_tune_keys[i]))
+					*(int *)((char *)t + tuning_fields[i]) = value;
 		const char *comma = strchr(s, ',');
 		s = comma ? comma + 1 : NULL;
 	}

@@ -21,9 +21,10 @@
 
 #include "kernels/kernels.h"
 
-/* LIFE3D_CUDA_TUNE ("fuse=2,warps=8,tiles=1,tilez=8") into t; keys it
- * does not know are ignored, missing ones are 0 (choose). */
-void cuda_tuning(l3dk_tuning *t);
+/* LIFE3D_CUDA_TUNE's text ("fuse=2,warps=8,tiles=1,tilez=8"; NULL: none)
+ * into t, its keys those of engine/knobs.h (which checked the text); keys
+ * missing are 0 (choose). */
+void cuda_tuning(const char *text, l3dk_tuning *t);
 
 /* How a plan applies its rule, for -v: ", rule compiled in" when the driver
  * compiled it into the kernels, ", rule as parameters (WHY)" when that was

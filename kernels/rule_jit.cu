@@ -20,7 +20,8 @@
 
 /* E (module 6) waits on its loads at 58% occupancy with the 54 registers
  * the compiler picks; held to 51 (5 blocks an SM) it runs 17% faster on an
- * H200.  The same bound made F, C and H slower (kernels/NOTES.md). */
+ * H200.  The same bound made F, C and H slower (kernels/NOTES.md, "The
+ * rule compiled in"). */
 #if L3DK_JIT_MODULE == 6
 #define JIT_BOUNDS __launch_bounds__(256, 5)
 #else

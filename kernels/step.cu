@@ -195,7 +195,8 @@ int jit_module(const l3dk_plan *p)
 /* Registers a thread for a module, 0 for the compiler's choice (tuning's
  * regs overrides).  E and H in lanes of 4 words want 88-95 and 72-74; held
  * to 80 they ran 4-5% faster at 1024^3 on an H200, while F and C, and
- * other bounds, did not gain (kernels/NOTES.md). */
+ * other bounds, did not gain (kernels/NOTES.md, "F, C, E and H in
+ * lanes"). */
 int jit_regs(const l3dk_plan *p, const l3dk_tuning *tune)
 {
 	if (tune && tune->regs)
@@ -370,7 +371,8 @@ void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t
 		  : hood == L3DK_HOOD_MOORE ? L3DK_PATH_FUSED : L3DK_PATH_HOOD;
 	/* One generation a pass: on an H100 it streams at 93-95% of copy
 	 * bandwidth, while fusing two (the registers of two stages allow 12
-	 * warps per SM) measured 6-10% slower; see kernels/NOTES.md. */
+	 * warps per SM) measured 6-10% slower; see kernels/NOTES.md,
+	 * "Versions". */
 	p->fuse = p->path != L3DK_PATH_FUSED ? 1 : tune && tune->fuse ? tune->fuse : 1;
 	if (p->fuse > L3DK_MAX_FUSE)
 		p->fuse = L3DK_MAX_FUSE;
@@ -379,7 +381,8 @@ void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t
 /* Shape of the F/C/E/H lanes kernel: blocks of 4 warps (tuning's warps)
  * over chunks of HOOD_LANES_CHUNK planes (tuning's chunk).  Small blocks
  * fill the SMs closer to what the registers allow: at 1024^3 on an H200,
- * 4 warps ran C, E and H 5-13% faster than 8 (kernels/NOTES.md). */
+ * 4 warps ran C, E and H 5-13% faster than 8 (kernels/NOTES.md, "F, C,
+ * E and H in lanes"). */
 void shape_hood(l3dk_plan *p, const l3dk_tuning *tune)
 {
 	l3dk_launch *c = &p->cfg[1];

@@ -97,8 +97,9 @@ int host_memory_check(size_t bytes, const char *what, l3d_err *err)
  * streams the whole universe, and 4 KiB pages would cost a TLB miss every
  * few rows.  They are mapped straight from the kernel, whose new pages
  * are zero already: zeroing them here too took 20 ms at 1024^3, before
- * the GPU's start (kernels/NOTES.md), and the pages are touched first by
- * whoever fills them (the input's reader, an engine's threads). */
+ * the GPU's start (src/engine/NOTES.md, "A GPU run's start and end, taken
+ * apart"), and the pages are touched first by whoever fills them (the
+ * input's reader, an engine's threads). */
 #define HUGE_PAGE ((size_t)1 << 21)
 
 static bool mapped(size_t bytes)
@@ -223,7 +224,8 @@ words_population_popcnt(const uint64_t *w, uint64_t n)
 /* Every population (the input's, each row written, a log line's on the
  * host) is counted here: with the popcnt instruction where the CPU has
  * it (1024^3 cells: 80 ms a word at a time through libgcc on the 2-core
- * build machine, kernels/NOTES.md). */
+ * build machine; src/engine/NOTES.md, "A GPU run's start and end, taken
+ * apart"). */
 uint64_t words_population(const uint64_t *w, uint64_t n)
 {
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -18,7 +18,8 @@
  * the ring, in frames of a few KiB.  AddressSanitizer gives every
  * variable of every inlined kernel instance a slot of its own with red
  * zones around it: a kernel function's frame there is up to 0.3 MiB
- * (kernels/NOTES.md), and grows with the instances it holds. */
+ * (src/engine/cpu/NOTES.md, "The compiled rule's own instances; the rows
+ * before carried"), and grows with the instances it holds. */
 #if defined(__SANITIZE_ADDRESS__)
 #define WORKER_STACK ((size_t)16 << 20)
 #else

@@ -36,31 +36,33 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
  * this small crosses to the device in a millisecond.  Larger ones wait for
  * the GPU, which then takes their rows as they are read: at 512^3 the CPU
  * steps while it waits were worth no more than the move cost (and the
- * busy cores slowed the GPU's set-up), see kernels/NOTES.md.  A device
- * named with --device is checked before the first step, as for any other
- * run, so a wrong one is an error whether or not the run is short. */
+ * busy cores slowed the GPU's set-up), see src/engine/NOTES.md, "Whole
+ * process: the HPCGame workloads".  A device named with --device is
+ * checked before the first step, as for any other run, so a wrong one is
+ * an error whether or not the run is short. */
 #define HANDOVER_MAX_BYTES ((size_t)2 << 20)
 
 /* auto leaves the GPU alone when the CPU engine should be done before a
  * GPU context would even be ready: creating one takes about 0.3 s on the
  * H100 machine, and a creation abandoned at exit still costs about 0.1 s
- * (kernels/NOTES.md).  Runs whose dense CPU time (cpu_stepper_rate: the
- * rule, the rows' fit to the vectors) is below CPU_ALONE_SECONDS go to the
- * CPU at once.  Above that, skipping may still bring the CPU under the
- * GPU's start, so the run waits for a sample of its universe to say so
- * (estimate.h) before it starts a GPU at all: the CPU runs alone when the
- * sample puts its steps under cpu_bound, about what a GPU run adds to a
- * CPU run that steps nothing.  That shrinks as the universe grows (the
- * CPU reads and writes the cells in the open while the GPU's start hides
- * its reading): on the H200 machine 0.34 s at 512^3, 0.31 s at 704^3,
- * 0.23-0.26 s at 896^3 and 0.20-0.24 s at 1024^3, so SAMPLED_CPU_SECONDS
- * less SAMPLED_CPU_PER_GCELL for each 2^30 cells (kernels/NOTES.md;
- * measured again once the GPU's start and end were shortened, the choice
- * still turns between 768^3 and 800^3, where the two engines tie).  The
- * driver sets up every GPU the process may see before the first context
- * exists, about 0.26 s a GPU on a 2-GPU H200 machine, so each GPU beyond
- * the first adds SAMPLED_CPU_PER_GPU to the bound.  No
- * sample is taken where even one
+ * (src/engine/NOTES.md, "auto leaves the GPU alone for short runs").  Runs
+ * whose dense CPU time (cpu_stepper_rate: the rule, the rows' fit to the
+ * vectors) is below CPU_ALONE_SECONDS go to the CPU at once.  Above that,
+ * skipping may still bring the CPU under the GPU's start, so the run waits
+ * for a sample of its universe to say so (estimate.h) before it starts a
+ * GPU at all: the CPU runs alone when the sample puts its steps under
+ * cpu_bound, about what a GPU run adds to a CPU run that steps nothing.
+ * That shrinks as the universe grows (the CPU reads and writes the cells
+ * in the open while the GPU's start hides its reading): on the H200
+ * machine 0.34 s at 512^3, 0.31 s at 704^3, 0.23-0.26 s at 896^3 and
+ * 0.20-0.24 s at 1024^3, so SAMPLED_CPU_SECONDS less SAMPLED_CPU_PER_GCELL
+ * for each 2^30 cells (src/engine/NOTES.md, "auto's rates: the rule and
+ * the rows"; measured again once the GPU's start and end were shortened,
+ * "A GPU run's start and end, taken apart", the choice still turns between
+ * 768^3 and 800^3, where the two engines tie).  The driver sets up every
+ * GPU the process may see before the first context exists, about 0.26 s a
+ * GPU on a 2-GPU H200 machine, so each GPU beyond the first adds
+ * SAMPLED_CPU_PER_GPU to the bound.  No sample is taken where even one
  * that settled at once would leave the CPU over that bound (the GPU then
  * starts while the input is read, as before); a sample that shows a run
  * busy stops within a few of its steps, and one that is not busy costs a

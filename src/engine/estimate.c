@@ -23,9 +23,10 @@
  * floor fades as (SAMPLE_STEPS / t)^3, since the large soup's last active
  * corners settle too (a 512^3 soup of density 0.25 repeats with period 2
  * by generation 4096).  Fitted to soups of 384^3 to 1024^3 on the H200
- * machine's 16 cores, kernels/NOTES.md.  What a few tiles cost is mostly
- * their bookkeeping, so it is priced at the rate of rows of whole vectors;
- * a dense step, at the rate the run's rows get (cpu_stepper_rate). */
+ * machine's 16 cores (src/engine/NOTES.md, "auto's rates: the rule and
+ * the rows").  What a few tiles cost is mostly their bookkeeping, so it
+ * is priced at the rate of rows of whole vectors; a dense step, at the
+ * rate the run's rows get (cpu_stepper_rate). */
 #define TILE_COST 4.0
 #define LATE_FLOOR 0.2
 

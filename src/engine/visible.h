@@ -2,13 +2,14 @@
  *
  * The driver sets up every GPU a process may see before its first context
  * exists, about 0.26 s a GPU beyond the first on a 2-GPU H200 machine
- * (kernels/NOTES.md).  A process that steps on one GPU can name that one
- * alone in CUDA_VISIBLE_DEVICES before its first CUDA call, and pay for
- * one.  Only what is certain to name the same GPU is offered: an entry of
- * the list the user gave, or, with no list, the index itself where the
- * driver's order is known (every GPU the same model, or CUDA_DEVICE_ORDER
- * PCI_BUS_ID, and none excluded).  Pure functions of what they are given,
- * so tests can feed them a made-up driver; choose.c applies them. */
+ * (src/engine/NOTES.md, "auto on a node of two GPUs").  A process that
+ * steps on one GPU can name that one alone in CUDA_VISIBLE_DEVICES before
+ * its first CUDA call, and pay for one.  Only what is certain to name the
+ * same GPU is offered: an entry of the list the user gave, or, with no
+ * list, the index itself where the driver's order is known (every GPU the
+ * same model, or CUDA_DEVICE_ORDER PCI_BUS_ID, and none excluded).  Pure
+ * functions of what they are given, so tests can feed them a made-up
+ * driver; choose.c applies them. */
 #ifndef LIFE3D_ENGINE_VISIBLE_H
 #define LIFE3D_ENGINE_VISIBLE_H
 

@@ -460,8 +460,9 @@ static const engine_ops mpi_ops = {
  * stepped twice on average, kept to 1% of the slab (up to 8).  From a
  * GPU's memory through MPI, each exchange is a wait of the host for the
  * device and a round trip through host memory, 0.2-0.5 ms on an H200
- * (kernels/NOTES.md), longer than a GPU's step of a large slab and much
- * longer than a step by tiles: 8.  LIFE3D_HALO_DEPTH sets all three.
+ * (src/mpi/NOTES.md, "Skipping on GPU slabs"), longer than a GPU's step
+ * of a large slab and much longer than a step by tiles: 8.
+ * LIFE3D_HALO_DEPTH sets all three.
  * Rank 0 decides, as the environment may differ between nodes.  Never
  * deeper than the thinnest slab. */
 static void choose_depths(uint64_t nx, uint64_t plane_cells, uint64_t plane_words,

@@ -79,7 +79,8 @@ typedef struct cpu_plan {
 	 * of rule_of's switch; NULL where it was not made.  The stepper that
 	 * makes it sets rule_kind to CPU_RULE_CODE, so that the kernels have
 	 * an instance of their own for it: one that also has rule_of's groups
-	 * to hand keeps more values on the stack (kernels/NOTES.md). */
+	 * to hand keeps more values on the stack (src/engine/cpu/NOTES.md,
+	 * "The compiled rule's own instances; the rows before carried"). */
 	const void *rule_code;
 } cpu_plan;
 

@@ -329,9 +329,10 @@ ALWAYS_INLINE V FN(rule_b6s567)(const V s[4], const V hi[2], V self, V mask)
  * function (rule_of): five operations a group the rule uses, none for one
  * it does not.  The code picks one of 256 cases of a switch, the same
  * branch for every vector.  Measured against the multiplexer tree over
- * the bits of S that this replaces (kernels/NOTES.md).  On AVX-512 and
- * AVX2 the plan usually carries the rule compiled, the switch's choices
- * fixed (rulejit.h), and rule_of and rule_of2 call that instead.
+ * the bits of S that this replaces (src/engine/cpu/NOTES.md, "Other
+ * rules and neighbourhoods on the CPU").  On AVX-512 and AVX2 the plan
+ * usually carries the rule compiled, the switch's choices fixed
+ * (rulejit.h), and rule_of and rule_of2 call that instead.
  *
  * A pair code's outcome (0: never, 1: on s0, 2: on ~s0, 3: always) as a
  * function of x = s0. */
@@ -434,7 +435,8 @@ ALWAYS_INLINE V FN(group_hit)(const FN(hot) *h, int k, const V s[5])
  * Whether (s4 s3 s2) is the group's j takes three operations whose
  * constants are j's bits (broadcast from memory), not a switch: with a
  * switch the compiler made all seven tests for every vector, kept some
- * of them on the stack and branched twice a group (kernels/NOTES.md). */
+ * of them on the stack and branched twice a group (src/engine/cpu/NOTES.md,
+ * "Other rules and neighbourhoods on the CPU"). */
 #if defined(KERNEL_RULE_CODE) && KERNEL_RULE_CODE
 /* rule_of by the rule's machine code (rulejit.h): the cell and the
  * count's bits go in the registers it reads (on AVX-512 s0..s3, h0 and
@@ -506,7 +508,7 @@ ALWAYS_INLINE V FN(rule_of)(const FN(hot) *h, const V s[6], V self, const int ki
 
 /* rule_of for two vectors, a and b: one branch a group for both, which
  * the two planes of a pass (pass2) and pairs of rows (plane_parts) share
- * (kernels/NOTES.md). */
+ * (src/engine/cpu/NOTES.md, "Two vectors a branch"). */
 ALWAYS_INLINE void FN(rule_of2)(const FN(hot) *h, const V sa[6], V self_a,
 				const V sb[6], V self_b, V *out_a, V *out_b, const int kind)
 {

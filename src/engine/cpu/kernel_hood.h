@@ -338,7 +338,8 @@ ALWAYS_INLINE void FN(band_hood_kind)(const cpu_plan *p, const cpu_slab *s,
 /* One instance per neighbourhood, row kind, layout and rule kind; a
  * function per neighbourhood and rule kind (HOOD_FN), each with its own
  * frame and registers: with all of them in one function the compiler
- * kept more of E's loop on the stack (kernels/NOTES.md). */
+ * kept more of E's loop on the stack (src/engine/cpu/NOTES.md, "The
+ * compiled rule's own instances; the rows before carried"). */
 #define HOOD_CASE(hood, whole, packed)                                        \
 	FN(band_hood_kind)(p, s, xa, xb, ya, yb, counts, hood, whole, packed, kind)
 #define HOOD_LAYOUT(hood, whole) BY_LAYOUT(HOOD_CASE, hood, whole)

@@ -3,8 +3,8 @@
  * Why: rule_of picks each group's operation by a switch, a jump a group
  * on every pair of vectors, and the general Moore rules ran at 75-91% of
  * B6/S567 on AVX-512 and 72-91% on AVX2 for it; the same operations
- * fixed ran as fast as B6/S567 (kernels/NOTES.md, "The rule compiled on
- * the CPU"). */
+ * fixed ran as fast as B6/S567 (src/engine/cpu/NOTES.md, "The rule
+ * compiled on the CPU"). */
 #include "rulejit.h"
 
 #include <stdbool.h>

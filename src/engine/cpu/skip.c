@@ -7,7 +7,8 @@
 /* A tile's planes and rows (rounded up to the stepper's row unit).  On a
  * 512^3 soup past generation 64, 4 x 4 stepped 40% fewer cells a step
  * than 4 x 8 and took 22% less time; 2 x 4 saved a little more stepping
- * and spent it listing more tiles (kernels/NOTES.md). */
+ * and spent it listing more tiles (src/engine/cpu/NOTES.md, "The CPU's
+ * late steps on sixteen threads"). */
 #define TILE_X 4
 #define TILE_Y 4
 #define ACTIVE_MAX 0.4

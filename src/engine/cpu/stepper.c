@@ -126,9 +126,10 @@ static void plan_width(cpu_plan *p, unsigned max_lanes);
 /* What a vector of vl lanes costs, for the rate, in vectors of 256 bits:
  * on the H200 machine's Xeon a 512-bit operation takes about 1.5 times a
  * 256-bit one (dense at 16 threads: rows of 12 words in vectors of 4 step
- * at 0.70 of rows of 8 in vectors of 8, 10 words at 0.67, 6 at 0.57,
- * kernels/NOTES.md).  plan_width weighs it as 2 when it picks the width,
- * which the measured rates of 9-11 words favour. */
+ * at 0.70 of rows of 8 in vectors of 8, 10 words at 0.67, 6 at 0.57;
+ * src/engine/NOTES.md, "auto's dense rate: what a 512-bit vector and a
+ * rule's groups cost").  plan_width weighs it as 2 when it picks the
+ * width, which the measured rates of 9-11 words favour. */
 static double vector_cost(unsigned vl)
 {
 	return vl >= 8 ? 1.5 : 1;
@@ -152,7 +153,8 @@ static double width_share(uint64_t ny, uint64_t nz, cpu_simd s)
 
 /* A rule's dense rate against B6/S567's: each group of counts the rule
  * uses (plan_groups) costs about a third of B6/S567's step.  On the H200
- * machine's 16 cores at 384^3 and 640^3 (kernels/NOTES.md), one group
+ * machine's 16 cores at 384^3 and 640^3 (src/engine/NOTES.md, "auto's
+ * dense rate: what a 512-bit vector and a rule's groups cost"), one group
  * (B5/S45, 3D3/3H, 3D1,2/2F) stepped at 0.67-0.82 of B6/S567, two
  * (B5..7/S4..9, and 3D4/3,4E before count_carry made it one) at
  * 0.58-0.63, three (B3,6/S3..8) at 0.50-0.51;
@@ -170,11 +172,11 @@ static double rule_share(const rule *r, bool carry_free, bool compiled)
 }
 
 /* Per thread, B6/S567 stepped densely in rows of whole vectors: AVX-512
- * as measured on the 16 cores of the H200 machine (4.4-5.1e11 at 512^3,
- * kernels/NOTES.md); AVX2 and the portable path on a 2-core machine
- * without AVX-512 (1.1-1.8e10 and 0.4-0.6e10 with one thread).  Scaled
- * by the rule (rule_share) and by the rows' fit to the vectors
- * (width_share) when opts gives them. */
+ * as measured on the 16 cores of the H200 machine (4.4-5.1e11 at 512^3;
+ * src/engine/NOTES.md, "auto's rates: the rule and the rows"); AVX2 and
+ * the portable path on a 2-core machine without AVX-512 (1.1-1.8e10 and
+ * 0.4-0.6e10 with one thread).  Scaled by the rule (rule_share) and by
+ * the rows' fit to the vectors (width_share) when opts gives them. */
 double cpu_stepper_rate(const engine_opts *opts)
 {
 	static const double per_thread[CPU_SIMD_COUNT] = {

@@ -789,7 +789,8 @@ static void cuda_destroy(engine *e)
 
 /* The device freed, then the primary context reset: the driver's
  * teardown, about 70 ms on an H200, which the process's exit would
- * otherwise pay after the result is written (kernels/NOTES.md). */
+ * otherwise pay after the result is written (src/engine/NOTES.md,
+ * "A GPU run's start and end, taken apart"). */
 static void *give_back(void *arg)
 {
 	cuda_engine *c = arg;

@@ -9,9 +9,10 @@
  * names.  When a list holds more than TILE_BUSY of the tiles, the engine
  * steps densely for a gap (64 steps, four times as many each time that
  * goes on, up to 4096) and then starts the lists again.  A step of every
- * tile costs six or seven dense steps (measured; kernels/NOTES.md), so lists
- * pay up to some 8% of the tiles, and a look at a busy universe is made
- * rarely.  CUDA builds only. */
+ * tile costs six or seven dense steps (measured: kernels/NOTES.md,
+ * "Activity skipping on the GPU"), so lists pay up to some 8% of the
+ * tiles, and a look at a busy universe is made rarely.  CUDA builds
+ * only. */
 #ifndef LIFE3D_ENGINE_CUDA_PACE_H
 #define LIFE3D_ENGINE_CUDA_PACE_H
 

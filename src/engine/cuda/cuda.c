@@ -50,6 +50,7 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #include "graphs.h"
 #include "pace.h"
 #include "runtime.h"
+#include "tiles.h"
 #include "views.h"
 
 enum { BULK_LAUNCHES = 64 };
@@ -90,16 +91,9 @@ typedef struct cuda_engine {
 		engine_stats of[2];  /* the counts of a generation in a, and not */
 		uint64_t gap, since; /* steps between probes, and since the last */
 	} settle;
-	struct {                     /* stepping only what can change */
-		bool off;            /* LIFE3D_SKIP=0, or no memory: dense */
-		tile_pace pace;      /* dense or by tiles (pace.h) */
-		int words;           /* of z a tile; 0: the default */
-		int ring;            /* the list the next tile step reads */
-		l3dk_tiles t;
-		uint32_t *h_size;    /* pinned: the size of a list */
-		cudaEvent_t sized;   /* h_size written ... */
-		bool pending;        /* ... for the graph before the last */
-	} tiles;
+	gpu_tiles tiles;             /* stepping only what can change (tiles.h) */
+	bool tiles_off;              /* LIFE3D_SKIP=0, or no memory: dense */
+	int tiles_words;             /* of z a tile; 0: the default */
 	cuda_views view;             /* the view a snapshot is taking */
 	grid host;                   /* the universe once the device is let go */
 	bool pinned;                 /* ... registered with the driver for the copy */
@@ -196,12 +190,13 @@ static int run_dense(cuda_engine *c, uint64_t steps, int stats, l3d_err *err)
 }
 
 /* ---- stepping only the tiles that can change (kernels/tiles.cu) ----
- * At the pace of pace.h; the tile steps in graphs of up to TILE_RUN.  The
- * size of the list after each graph comes back to the host, which reads
- * it once the next graph is queued, so the device does not wait.  An
- * empty list means that no tile changed from two generations back: the
- * universe repeats with period 2 from there on, as the probes below would
- * find, and further steps are a swap (so with tiles there are no probes). */
+ * At the pace of pace.h, through tiles.h; the tile steps in graphs of up
+ * to TILE_RUN.  The size of the list after each graph comes back to the
+ * host, which reads it once the next graph is queued, so the device does
+ * not wait.  An empty list means that no tile changed from two
+ * generations back: the universe repeats with period 2 from there on, as
+ * the probes below would find, and further steps are a swap (so with tiles
+ * there are no probes). */
 enum { TILE_RUN = 48 };
 
 static int read_counts(cuda_engine *c, engine_stats *out, l3d_err *err);
@@ -231,22 +226,15 @@ static int tiles_start(cuda_engine *c, l3d_err *err)
 {
 	if (!c->tiles.t.base) {
 		size_t bytes;
-		void *mem = NULL;
-		if (l3dk_tiles_make(&c->plan, c->plan.nx, 0, c->tiles.words, &c->tiles.t, &bytes) != cudaSuccess ||
-		    cudaMalloc(&mem, bytes) != cudaSuccess ||
-		    cudaMallocHost((void **)&c->tiles.h_size, sizeof *c->tiles.h_size) != cudaSuccess ||
-		    cudaEventCreateWithFlags(&c->tiles.sized, cudaEventDisableTiming) != cudaSuccess) {
-			(void)cudaGetLastError();
-			cudaFree(mem);
-			c->tiles.off = true;
+		if (!gpu_tiles_make(&c->tiles, &c->plan, c->plan.nx, 0, c->tiles_words, false,
+				    &bytes)) {
+			c->tiles_off = true;
 			return L3D_OK;
 		}
-		l3dk_tiles_place(&c->tiles.t, mem);
-		CUDA_TRY(cudaMemsetAsync(mem, 0, bytes, c->stream), "clearing the tiles");
+		CUDA_TRY(cudaMemsetAsync(c->tiles.t.base, 0, bytes, c->stream),
+			 "clearing the tiles");
 	}
-	CUDA_TRY(l3dk_tiles_reset(&c->tiles.t, c->stream), "clearing the tiles");
-	tile_pace_start(&c->tiles.pace);
-	c->tiles.pending = false;
+	CUDA_TRY(gpu_tiles_start(&c->tiles, c->stream), "clearing the tiles");
 	return L3D_OK;
 }
 
@@ -277,7 +265,7 @@ static int tiles_judge(cuda_engine *c, uint32_t size, l3d_err *err)
 {
 	if (size == 0)
 		return tiles_settle(c, err);
-	tile_pace_judge(&c->tiles.pace, size, c->tiles.t.count);
+	gpu_tiles_judge(&c->tiles, size);
 	return L3D_OK;
 }
 
@@ -292,14 +280,13 @@ static int tiles_fresh_step(cuda_engine *c, int stats, l3d_err *err)
 	CUDA_TRY(l3dk_tiles_all(&c->tiles.t, c->tiles.ring, pdl, c->stream), "listing the tiles");
 	CUDA_TRY(launch_tiles(c, 1, stats, c->cur, c->tiles.ring, 1), "stepping the tiles");
 	c->cur ^= 1;
-	c->tiles.ring = c->tiles.ring == 2 ? 0 : c->tiles.ring + 1;
-	CUDA_TRY(cudaMemcpyAsync(c->tiles.h_size, c->tiles.t.size[c->tiles.ring],
-				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->stream),
-		 "reading the tile list");
-	CUDA_TRY(cudaStreamSynchronize(c->stream), "stepping the tiles");
+	gpu_tiles_turn(&c->tiles, 1);
+	uint32_t size;
+	int rc = gpu_tiles_fresh_size(&c->tiles, c->stream, &size, err);
+	if (rc)
+		return rc;
 	c->ahead = false;
-	uint32_t size = *c->tiles.h_size;
-	if (--c->tiles.pace.fresh && size == 0)
+	if (c->tiles.pace.fresh && size == 0)
 		return L3D_OK;
 	return tiles_judge(c, size, err);
 }
@@ -308,19 +295,15 @@ static int tiles_fresh_step(cuda_engine *c, int stats, l3d_err *err)
  * before it judged, and this one's asked for. */
 static int tiles_check(cuda_engine *c, l3d_err *err)
 {
-	if (c->tiles.pending) {
-		CUDA_TRY(cudaEventSynchronize(c->tiles.sized), "stepping the tiles");
-		c->tiles.pending = false;
-		int rc = tiles_judge(c, *c->tiles.h_size, err);
+	bool heard;
+	uint32_t size;
+	CUDA_TRY(gpu_tiles_hear(&c->tiles, true, &heard, &size), "stepping the tiles");
+	if (heard) {
+		int rc = tiles_judge(c, size, err);
 		if (rc || !c->tiles.pace.on || c->settle.on)
 			return rc;
 	}
-	CUDA_TRY(cudaMemcpyAsync(c->tiles.h_size, c->tiles.t.size[c->tiles.ring],
-				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->stream),
-		 "reading the tile list");
-	CUDA_TRY(cudaEventRecord(c->tiles.sized, c->stream), "cudaEventRecord");
-	c->tiles.pending = true;
-	return L3D_OK;
+	return gpu_tiles_ask(&c->tiles, c->stream, err);
 }
 
 static int run_tiles(cuda_engine *c, uint64_t n, int stats, l3d_err *err)
@@ -333,7 +316,7 @@ static int run_tiles(cuda_engine *c, uint64_t n, int stats, l3d_err *err)
 			return rc;
 	}
 	c->cur ^= (int)(n & 1);
-	c->tiles.ring = (int)((c->tiles.ring + n) % 3);
+	gpu_tiles_turn(&c->tiles, n);
 	tile_pace_count(&c->tiles.pace, n);
 	return tiles_check(c, err);
 }
@@ -350,7 +333,7 @@ static int run_steps(cuda_engine *c, uint64_t steps, int stats, uint64_t *done,
 		uint64_t n;
 		tile_pace *pace = &c->tiles.pace;
 		if (!pace->on) {
-			n = c->tiles.off || steps < pace->dense_left ? steps : pace->dense_left;
+			n = c->tiles_off || steps < pace->dense_left ? steps : pace->dense_left;
 			rc = n ? run_dense(c, n, stats && n == steps, err) : tiles_start(c, err);
 			if (rc)
 				return rc;
@@ -460,7 +443,7 @@ static void leap(cuda_engine *c, uint64_t steps, engine_stats *last)
 /* Probes are for engines without tiles (no memory for them). */
 static bool probing(const cuda_engine *c)
 {
-	return !c->settle.off && c->tiles.off;
+	return !c->settle.off && c->tiles_off;
 }
 
 /* Steps to run before the next probe.  A call of up to SETTLE_MOST steps
@@ -764,10 +747,7 @@ static void free_device(cuda_engine *c)
 		cudaEventDestroy(c->queued);
 	cuda_views_free(&c->view);
 	cudaFree(c->settle.copy);
-	cudaFree(c->tiles.t.base);
-	cudaFreeHost(c->tiles.h_size);
-	if (c->tiles.sized)
-		cudaEventDestroy(c->tiles.sized);
+	gpu_tiles_free(&c->tiles);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 }
@@ -848,7 +828,7 @@ static const char *cuda_describe(const engine *e)
 	if (c->host.bits)    /* let go: as said before */
 		return c->desc;
 	c->desc[c->desc_len] = 0;
-	if (c->tiles.off || !c->tiles.t.base || !steps ||
+	if (c->tiles_off || !c->tiles.t.base || !steps ||
 	    cudaSetDevice(c->device) != cudaSuccess ||
 	    cudaMemcpy(&stepped, c->tiles.t.stepped, sizeof stepped,
 		       cudaMemcpyDeviceToHost) != cudaSuccess)
@@ -928,7 +908,7 @@ static int allocate(cuda_engine *c, l3d_err *err)
 	CUDA_TRY(cudaEventCreateWithFlags(&c->queued, cudaEventDisableTiming), "cudaEventCreate");
 	c->settle.gap = SETTLE_FIRST;
 	c->settle.off = c->knobs.dense;
-	c->tiles.off = c->settle.off;
+	c->tiles_off = c->settle.off;
 	c->stage_bytes = c->bytes < STAGE_BYTES ? c->bytes : STAGE_BYTES;
 	for (int i = 0; i < 2; i++) {
 		CUDA_TRY(cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming),
@@ -964,7 +944,7 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	cuda_describe_rule(&c->plan, c->desc + c->desc_len, sizeof c->desc - c->desc_len);
 	c->desc_len = strlen(c->desc);
 	tile_pace_init(&c->tiles.pace, tune.tiles == 1);
-	c->tiles.words = tune.tilez;
+	c->tiles_words = tune.tilez;
 	if ((rc = allocate(c, err)))
 		return rc;
 	return upload(c, initial, ready, err);

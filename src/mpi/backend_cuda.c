@@ -23,9 +23,10 @@
  * same place, planes sent straight from one GPU's buffer into the next's
  * halos: no staging, and no host wait at all.
  *
- * Activity skipping (kernels/tiles.cu, at the pace of engine/cuda/pace.h),
- * unless LIFE3D_SKIP=0: a generation of the own planes [0, n), asked for
- * in one piece, goes by tiles over those planes, x not wrapping.  Before
+ * Activity skipping (kernels/tiles.cu, at the pace of engine/cuda/pace.h,
+ * driven through engine/cuda/tiles.h as the single GPU is), unless
+ * LIFE3D_SKIP=0: a generation of the own planes [0, n), asked for in one
+ * piece, goes by tiles over those planes, x not wrapping.  Before
  * each tile step the halos it reads are compared with the same buffer's
  * halos two generations back (kept by the tiles), and the tiles of the
  * first and last tile planes that a change touches are listed.  Once the
@@ -67,6 +68,7 @@ int backend_cuda_create(const grid *slab, uint64_t depth, const rule *r,
 #include "engine/cuda/graphs.h"
 #include "engine/cuda/pace.h"
 #include "engine/cuda/runtime.h"
+#include "engine/cuda/tiles.h"
 #include "nccl_link.h"
 
 typedef struct cuda_slab {
@@ -92,17 +94,12 @@ typedef struct cuda_slab {
 	nccl_link *link;             /* NULL: halos go through the host */
 	int left, right;             /* the link's neighbours */
 	char name[272];
-	struct {                     /* stepping only what can change */
-		l3dk_tiles t;        /* t.base NULL: every cell every step */
-		tile_pace pace;
-		int ring;            /* the list the next tile step reads */
-		bool tiled;          /* the generation being stepped goes by tiles */
-		bool last_tiled;     /* ... the last one did */
-		uint32_t *h_size;    /* pinned: a list's size, polled [0], asked [1] */
-		cudaEvent_t sized;   /* h_size[0] written ... */
-		bool pending;        /* ... for a step not yet judged */
-		cudaError_t failed;  /* in an op without an error, for finish() */
-	} tiles;
+	gpu_tiles tiles;             /* stepping only what can change
+	                              * (engine/cuda/tiles.h); t.base NULL:
+	                              * every cell every step */
+	bool tiled;                  /* the generation being stepped goes by tiles */
+	bool last_tiled;             /* ... the last one did */
+	cudaError_t tiles_failed;    /* in an op without an error, for finish() */
 	slab_backend_ops ops;        /* with the skipping ops when t.base is set */
 } cuda_slab;
 
@@ -156,14 +153,13 @@ static int before_step(cuda_slab *c, bool reads_halo, engine_stats *stats, l3d_e
 /* After a step over every tile: the list it leaves, judged at once. */
 static int tiles_judge_now(cuda_slab *c, l3d_err *err)
 {
-	CUDA_TRY(cudaMemcpyAsync(&c->tiles.h_size[1], c->tiles.t.size[c->tiles.ring],
-				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->run),
-		 "reading the tile list");
-	CUDA_TRY(cudaStreamSynchronize(c->run), "stepping the tiles");
+	uint32_t size;
+	int rc = gpu_tiles_fresh_size(&c->tiles, c->run, &size, err);
+	if (rc)
+		return rc;
 	c->kernel_last = false;
-	c->tiles.pace.fresh--;
-	if (c->tiles.h_size[1])
-		tile_pace_judge(&c->tiles.pace, c->tiles.h_size[1], c->tiles.t.count);
+	if (size)
+		gpu_tiles_judge(&c->tiles, size);
 	return L3D_OK;
 }
 
@@ -172,21 +168,16 @@ static int tiles_judge_now(cuda_slab *c, l3d_err *err)
  * way; the host never waits. */
 static int tiles_poll(cuda_slab *c, l3d_err *err)
 {
-	if (c->tiles.pending) {
-		cudaError_t e = cudaEventQuery(c->tiles.sized);
-		if (e == cudaErrorNotReady)
-			return L3D_OK;
-		CUDA_TRY(e, "stepping the tiles");
-		c->tiles.pending = false;
-		uint32_t size = c->tiles.h_size[0];
-		if (size && !tile_pace_judge(&c->tiles.pace, size, c->tiles.t.count))
-			return L3D_OK;
-	}
-	CUDA_TRY(cudaMemcpyAsync(&c->tiles.h_size[0], c->tiles.t.size[c->tiles.ring],
-				 sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->run),
-		 "reading the tile list");
-	CUDA_TRY(cudaEventRecord(c->tiles.sized, c->run), "cudaEventRecord");
-	c->tiles.pending = true;
+	bool heard;
+	uint32_t size;
+	CUDA_TRY(gpu_tiles_hear(&c->tiles, false, &heard, &size), "stepping the tiles");
+	if (c->tiles.pending)        /* still on its way */
+		return L3D_OK;
+	if (heard && size && !gpu_tiles_judge(&c->tiles, size))
+		return L3D_OK;
+	int rc = gpu_tiles_ask(&c->tiles, c->run, err);
+	if (rc)
+		return rc;
 	c->kernel_last = false;
 	return L3D_OK;
 }
@@ -220,8 +211,8 @@ static int tiles_step(cuda_slab *c, engine_stats *stats, l3d_err *err)
 		 "stepping the tiles");
 	c->kernel_last = true;
 	c->edges_unmarked = true;
-	c->tiles.ring = r == 2 ? 0 : r + 1;
-	c->tiles.tiled = true;
+	gpu_tiles_turn(&c->tiles, 1);
+	c->tiled = true;
 	tile_pace_count(&c->tiles.pace, 1);
 	return all ? tiles_judge_now(c, err) : tiles_poll(c, err);
 }
@@ -231,18 +222,16 @@ static int tiles_step(cuda_slab *c, engine_stats *stats, l3d_err *err)
  * cleared). */
 static bool tiles_next(cuda_slab *c)
 {
-	if (!c->tiles.t.base || c->tiles.failed != cudaSuccess)
+	if (!c->tiles.t.base || c->tiles_failed != cudaSuccess)
 		return false;
 	if (!c->tiles.pace.on && c->tiles.pace.dense_left == 0) {
 		cudaError_t e = cudaSetDevice(c->device);
 		if (e == cudaSuccess)
-			e = l3dk_tiles_reset(&c->tiles.t, c->run);
+			e = gpu_tiles_start(&c->tiles, c->run);
 		if (e != cudaSuccess) {
-			c->tiles.failed = e;
+			c->tiles_failed = e;
 			return false;
 		}
-		tile_pace_start(&c->tiles.pace);
-		c->tiles.pending = false;
 		c->kernel_last = false;
 	}
 	return c->tiles.pace.on;
@@ -327,11 +316,11 @@ static int cs_batch(slab_backend *b, uint64_t steps, engine_stats *stats, bool *
 	CUDA_TRY(graph_cache_launch(&c->graphs, key, issue_batch, c, c->run),
 		 "stepping the tiles as a graph");
 	c->cur ^= (int)(steps & 1);
-	c->tiles.ring = (int)((c->tiles.ring + steps) % 3);
+	gpu_tiles_turn(&c->tiles, steps);
 	c->kernel_last = false;
 	c->edges_unmarked = true;
-	c->tiles.tiled = false;
-	c->tiles.last_tiled = true;
+	c->tiled = false;
+	c->last_tiled = true;
 	tile_pace_count(&c->tiles.pace, steps);
 	return tiles_poll(c, err);
 }
@@ -346,20 +335,18 @@ static bool cs_skips_next(slab_backend *b)
 static bool cs_quiet(slab_backend *b)
 {
 	cuda_slab *c = (cuda_slab *)b;
-	if (!c->tiles.last_tiled || c->tiles.failed != cudaSuccess)
+	if (!c->last_tiled || c->tiles_failed != cudaSuccess)
 		return false;
+	uint32_t size = 0;
 	cudaError_t e = cudaSetDevice(c->device);
 	if (e == cudaSuccess)
-		e = cudaMemcpyAsync(&c->tiles.h_size[1], c->tiles.t.size[c->tiles.ring],
-				    sizeof *c->tiles.h_size, cudaMemcpyDeviceToHost, c->run);
-	if (e == cudaSuccess)
-		e = cudaStreamSynchronize(c->run);
+		e = gpu_tiles_size_now(&c->tiles, c->run, &size);
 	c->kernel_last = false;
 	if (e != cudaSuccess) {
-		c->tiles.failed = e;
+		c->tiles_failed = e;
 		return false;
 	}
-	return c->tiles.h_size[1] == 0;
+	return size == 0;
 }
 
 /* Every rank quiet: the buffers hold the two phases; the counts of the
@@ -383,7 +370,7 @@ static void cs_leap(slab_backend *b, uint64_t steps, engine_stats *stats)
 		e = cudaErrorInvalidValue;  /* counts of another step not read yet */
 	c->kernel_last = false;
 	if (e != cudaSuccess)
-		c->tiles.failed = e;
+		c->tiles_failed = e;
 }
 
 static void cs_tiles(slab_backend *b, double *stepped, double *total)
@@ -424,10 +411,10 @@ static void cs_swap(slab_backend *b)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	c->cur ^= 1;
-	if (c->tiles.t.base && !c->tiles.tiled)
+	if (c->tiles.t.base && !c->tiled)
 		tile_pace_count(&c->tiles.pace, 1);
-	c->tiles.last_tiled = c->tiles.tiled;
-	c->tiles.tiled = false;
+	c->last_tiled = c->tiled;
+	c->tiled = false;
 }
 
 /* An exchange copies its planes out after the last range that read a halo
@@ -524,7 +511,7 @@ static int cs_finish(slab_backend *b, l3d_err *err)
 {
 	cuda_slab *c = (cuda_slab *)b;
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
-	CUDA_TRY(c->tiles.failed, "stepping the tiles");
+	CUDA_TRY(c->tiles_failed, "stepping the tiles");
 	if (c->pending) {
 		CUDA_TRY(cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof *c->h_counts,
 				    cudaMemcpyDeviceToHost, c->run),
@@ -583,10 +570,7 @@ static void cs_destroy(slab_backend *b)
 		cudaFree(c->buf[i]);
 	cudaFree(c->d_counts);
 	cudaFreeHost(c->h_counts);
-	cudaFree(c->tiles.t.base);
-	cudaFreeHost(c->tiles.h_size);
-	if (c->tiles.sized)
-		cudaEventDestroy(c->tiles.sized);
+	gpu_tiles_free(&c->tiles);
 	if (c->halo_in)
 		cudaEventDestroy(c->halo_in);
 	if (c->edges_done)
@@ -636,16 +620,8 @@ static void start_skipping(cuda_slab *c, const engine_knobs *k)
 	l3dk_tuning tune;
 	cuda_tuning(k->cuda_tune, &tune);
 	size_t bytes;
-	void *mem = NULL;
-	if (l3dk_tiles_make(&c->plan, c->n, 1, tune.tilez, &c->tiles.t, &bytes) != cudaSuccess ||
-	    cudaMalloc(&mem, bytes) != cudaSuccess || cudaMemset(mem, 0, bytes) != cudaSuccess ||
-	    cudaMallocHost((void **)&c->tiles.h_size, 2 * sizeof *c->tiles.h_size) != cudaSuccess ||
-	    cudaEventCreateWithFlags(&c->tiles.sized, cudaEventDisableTiming) != cudaSuccess) {
-		cudaGetLastError();
-		cudaFree(mem);
+	if (!gpu_tiles_make(&c->tiles, &c->plan, c->n, 1, tune.tilez, true, &bytes))
 		return;
-	}
-	l3dk_tiles_place(&c->tiles.t, mem);
 	tile_pace_init(&c->tiles.pace, tune.tiles == 1);
 	c->ops.skips_next = cs_skips_next;
 	c->ops.quiet = cs_quiet;

@@ -357,7 +357,10 @@ static void same_cells(engine *c, engine *e, const char *what)
  * rules, some sparse enough to settle (so the engine has found a repeat
  * when the next is loaded), each loaded into one CUDA engine and one CPU
  * engine and stepped in calls of 1, 2, 37 and 200 steps (dense, then by
- * tiles): the same counts after every call, the same cells at the end. */
+ * tiles): the same counts after every call, the same cells at the end;
+ * -v's share of tiles stepped is over them all. */
+static double share_stepped(const engine *e);
+
 START_TEST(one_engine_many_universes)
 {
 	static const char *const rules[] = {"B6/S567", "3D4..8/3C"};
@@ -382,6 +385,9 @@ START_TEST(one_engine_many_universes)
 		}
 		same_cells(c, e, rules[_i]);
 	}
+	/* -v's share is over every universe's steps */
+	double share = share_stepped(e);
+	ck_assert_msg(share > 0 && share <= 100, "%s: %g%% of tiles stepped", rules[_i], share);
 	engine_destroy(c);
 	engine_destroy(e);
 	grid_free(&g);

@@ -1327,7 +1327,8 @@ END_TEST
  * engine has learnt a repeat when the next is loaded), each loaded into
  * one engine and stepped in calls of 1, 2 and 37 steps: the counts of
  * every call, the cells at the end and whether it repeats are those of a
- * new engine made from the same soup. */
+ * new engine made from the same soup; -v's share of tiles stepped is
+ * over them all. */
 START_TEST(one_engine_many_universes)
 {
 	static const char *const rules[] = {"B6/S567", "3D4..8/3C", "3D2,3/3F", "3D4..6/4E",
@@ -1356,6 +1357,9 @@ START_TEST(one_engine_many_universes)
 			      rules[_i], u, engine_repeats(fresh));
 		engine_destroy(fresh);
 	}
+	/* -v's share is over every universe's steps */
+	double share = stepped_percent(kept);
+	ck_assert_msg(share > 0 && share <= 100, "%s: %g%% of tiles stepped", rules[_i], share);
 	grid other;
 	ck_assert_int_eq(grid_alloc(&other, 16, 16, 17, NULL), L3D_OK);
 	ck_assert_int_eq(engine_load(kept, &other, &err), L3D_ERR_USAGE);

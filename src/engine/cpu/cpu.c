@@ -111,17 +111,17 @@ static bool cpu_repeats(const engine *e)
 }
 
 /* The universe u in place of cur; skipping's tiles start again, as a new
- * engine's do (two steps of every tile first). */
+ * engine's do (two steps of every tile first); -v's share goes on over
+ * every universe. */
 static int cpu_load(engine *e, const grid *u, l3d_err *err)
 {
+	(void)err;
 	cpu_engine *c = (cpu_engine *)e;
 	memcpy(c->cur.bits, u->bits, grid_bytes(&c->cur));
 	c->cur.generation = u->generation;
-	if (!c->skip)
-		return L3D_OK;
-	cpu_skip_destroy(c->skip);
-	c->skip = NULL;
-	return cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
+	if (c->skip)
+		cpu_skip_restart(c->skip);
+	return L3D_OK;
 }
 
 static const engine_ops cpu_ops = {

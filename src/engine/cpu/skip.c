@@ -98,6 +98,24 @@ void cpu_skip_destroy(cpu_skip *k)
 	free(k);
 }
 
+void cpu_skip_restart(cpu_skip *k)
+{
+	uint64_t halo_rows = k->torus ? 0 : 2 * k->nty;
+	memset(k->changed, 0, (size_t)(k->ntiles + halo_rows) * sizeof *k->changed);
+	memset(k->mark, 0, (size_t)k->ntiles * sizeof *k->mark);
+	for (int p = 0; p < 2; p++)
+		memset(k->slot[p], 0, (size_t)k->ntiles * sizeof(engine_stats));
+	memset(k->list, 0, (size_t)k->ntiles * sizeof *k->list);
+	memset(k->res, 0, (size_t)k->ntiles * sizeof *k->res);
+	k->nchanged = 0;
+	k->epoch = 0;
+	k->produced = 0;
+	k->seeded = 0;
+	k->tiled = false;
+	k->dense_left = 0;
+	k->probe_every = PROBE_FIRST;
+}
+
 void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total)
 {
 	*stepped = k->stepped;

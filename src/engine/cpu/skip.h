@@ -78,6 +78,11 @@ void cpu_skip_leap(cpu_skip *k, uint64_t steps, engine_stats *stats);
 int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		 uint64_t steps, engine_stats *stats, l3d_err *err);
 
+/* The whole torus: start again as cpu_skip_create leaves a new one, for
+ * another universe in the same buffers (its first two steps go over
+ * every tile); the tiles' tally (cpu_skip_tiles) goes on. */
+void cpu_skip_restart(cpu_skip *k);
+
 /* Tiles stepped and tiles there were, over all steps so far. */
 void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total);
 

@@ -848,7 +848,8 @@ static bool cuda_repeats(const engine *e)
 /* The universe u uploaded into the current buffer (the graphs, keyed by
  * buffer, stay valid), and what the engine knew of the one before
  * forgotten: its repeat, and the pace of its tiles, so the next steps
- * start dense, as a new engine's do. */
+ * start dense, as a new engine's do.  -v's share goes on over every
+ * universe, as the device's count of tiles stepped does. */
 static int cuda_load(engine *e, const grid *u, l3d_err *err)
 {
 	cuda_engine *c = (cuda_engine *)e;
@@ -863,7 +864,10 @@ static int cuda_load(engine *e, const grid *u, l3d_err *err)
 	c->settle.on = false;
 	c->settle.gap = SETTLE_FIRST;
 	c->settle.since = 0;
-	tile_pace_init(&c->tiles.pace, c->tiles.pace.always);
+	tile_pace was = c->tiles.pace;
+	tile_pace_init(&c->tiles.pace, was.always);
+	c->tiles.pace.tile_steps = was.tile_steps;
+	c->tiles.pace.dense_steps = was.dense_steps;
 	return upload(c, u, NULL, err);
 }
 

@@ -30,6 +30,13 @@ static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "rows of whole words are taken as the bitstream's bytes as they are");
 
+bool native_looks(const unsigned char *p, size_t n)
+{
+	/* A prefix of the magic counts, so a cut-off header is reported by
+	 * the reader as truncated rather than as an unknown format. */
+	return memcmp(p, native_magic, n < 8 ? n : 8) == 0;
+}
+
 /* ---- the bitstream of a chunk of rows ---- */
 
 typedef struct bitbuf {

@@ -1,12 +1,16 @@
 /* native.h - life3d's own format (.l3d): a 64-byte header (magic, sizes,
  * generation, rule, CRCs), 32 more bytes in a checkpoint (the run stamp),
- * then one bit per cell (life3d-formats(5)). */
+ * then one bit per cell (life3d-formats(5)).  Its row in format.c's table
+ * names what is here. */
 #ifndef LIFE3D_FORMAT_NATIVE_H
 #define LIFE3D_FORMAT_NATIVE_H
 
 #include "fixed.h"
 #include "io.h"
 #include "stream.h"
+
+/* Detection: the first n bytes are (a prefix of) the magic. */
+bool native_looks(const unsigned char *p, size_t n);
 
 int native_read(reader *r, grid *g, universe_meta *meta, l3d_err *err);
 /* The header now, the cells on a stream (format.h: format_read_start). */

@@ -20,7 +20,7 @@
  *
  * Every byte of a file is the format's business: headers are read,
  * checked and made, and rows turned into bytes and back, by the format's
- * own code (format/fixed.h), so the files and messages are those of one
+ * own code (format_fixed_of), so the files and messages are those of one
  * process; what is here is where the bytes go. */
 #include "slab_io.h"
 
@@ -35,8 +35,6 @@
 #include "base/outfile.h"
 #include "comm.h"
 #include "format/fixed.h"
-#include "format/hpcgame.h"
-#include "format/native.h"
 
 #define CHUNK_BYTES ((uint64_t)4 << 20)
 
@@ -44,12 +42,6 @@
 enum { TAG_RELAY = 200 };
 
 /* ---- where a rank's cells lie in the file ---- */
-
-/* The codec of a format at fixed offsets; NULL for the others. */
-static const format_fixed *fixed_of(fmt_id f)
-{
-	return f == FMT_HPCGAME ? &hpcgame_fixed : f == FMT_NATIVE ? &native_fixed : NULL;
-}
 
 typedef struct layout {
 	const format_fixed *fx;
@@ -199,7 +191,7 @@ static int probe(FILE *f, const char *path, const char *name, source *s,
 	int rc = format_detect(&r, &id, err);
 	struct stat st;
 	bool seekable = path && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-	const format_fixed *fx = fixed_of(id);
+	const format_fixed *fx = format_fixed_of(id);
 	if (!rc && seekable && fx) {
 		*s = (source){.fmt = id, .size = (uint64_t)st.st_size};
 		rc = fx->read_head(&r, &s->head, err);
@@ -293,7 +285,7 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 			   grid *slab, uint64_t x0, l3d_err *err)
 {
 	layout L;
-	const format_fixed *fx = fixed_of(s->fmt);
+	const format_fixed *fx = format_fixed_of(s->fmt);
 	layout_init(&L, fx, s->head.bytes, x0, slab->nx, s->head.ny, s->head.nz);
 	MPI_File fh = MPI_FILE_NULL;
 	unsigned char *buf = chunk_buffer(&L);
@@ -591,7 +583,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		       const char *path, outfile_may may, fmt_id f, const rule *r,
 		       uint64_t gen, const run_stamp *stamp, l3d_err *err)
 {
-	const format_fixed *fx = fixed_of(f);
+	const format_fixed *fx = format_fixed_of(f);
 	int rc = fx->fits ? fx->fits(path, u->nx, u->ny, u->nz, err) : L3D_OK;
 	if (rc)
 		return rc;
@@ -648,10 +640,11 @@ static int alloc_whole(const grid *u, fmt_id f, const char *path, grid *whole,
 		 path, format_name(f), (unsigned long long)u->nx,
 		 (unsigned long long)u->ny, (unsigned long long)u->nz);
 	l3d_err mem;
+	char kinds[64];
 	if (host_memory_check(grid_bytes(&dims), what, &mem))
 		return l3d_fail(err, L3D_ERR_USAGE,
-				"%s (HPCGame and .l3d files are written by every rank at once)",
-				mem.msg);
+				"%s (%s files are written by every rank at once)", mem.msg,
+				format_fixed_kinds(kinds, sizeof kinds));
 	return grid_alloc(whole, u->nx, u->ny, u->nz, err);
 }
 
@@ -683,7 +676,7 @@ int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
 		  const run_stamp *stamp, l3d_err *err)
 {
 	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
-	if (fixed_of(f))
+	if (format_fixed_of(f))
 		return write_fixed(&u, slab, x0, path, may, f, r, gen, stamp, err);
 	return write_gathered(&u, slab, path, may, f, r, gen, err);
 }

@@ -189,6 +189,28 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* Every list of formats is made from the one table: these are the texts
+ * --help, --format and the messages showed when they were written out. */
+START_TEST(test_lists)
+{
+	char buf[256];
+	ck_assert_str_eq(format_choices(buf, sizeof buf), "hpcgame|l3d|native|rle3|vtk|npy");
+	ck_assert_str_eq(format_writes(buf, sizeof buf), "hpcgame, l3d, rle3, vtk, npy");
+	ck_assert_str_eq(format_reads(buf, sizeof buf),
+			 "HPCGame binary, life3d .l3d, Golly RLE3");
+	ck_assert_str_eq(format_extensions(buf, sizeof buf),
+			 "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy");
+	ck_assert_str_eq(format_fixed_kinds(buf, sizeof buf), "HPCGame and .l3d");
+	ck_assert_str_eq(format_word("NATIVE"), "native");
+	ck_assert_str_eq(format_word("Rle3"), "rle3");
+	ck_assert_ptr_null(format_word("png"));
+	ck_assert_ptr_null(format_word(""));
+	ck_assert_str_eq(format_choices(buf, 12), "hpcgame|l3d");
+	ck_assert_ptr_null(format_fixed_of(FMT_RLE3));
+	ck_assert_ptr_eq(format_fixed_of(FMT_NATIVE), &native_fixed);
+}
+END_TEST
+
 /* ---- the formats at fixed offsets ---- */
 
 /* The n bits at p moved `lead` bits on, into out (zeroed first). */
@@ -205,7 +227,7 @@ static void shifted(const unsigned char *p, uint64_t n, unsigned lead,
  * g; the header made from g's fields is the writer's. */
 static void check_fixed(fmt_id f, uint64_t nx, uint64_t ny, uint64_t nz)
 {
-	const format_fixed *fx = f == FMT_HPCGAME ? &hpcgame_fixed : &native_fixed;
+	const format_fixed *fx = format_fixed_of(f);
 	grid g, back;
 	ck_assert_int_eq(grid_alloc(&g, nx, ny, nz, NULL), L3D_OK);
 	ck_assert_int_eq(grid_alloc(&back, nx, ny, nz, NULL), L3D_OK);
@@ -1000,6 +1022,7 @@ static Suite *formats_suite(void)
 	Suite *s = suite_create("formats");
 	TCase *t = tcase_create("names");
 	tcase_add_test(t, test_names);
+	tcase_add_test(t, test_lists);
 	tcase_add_test(t, test_reader_peek_then_read);
 	tcase_add_test(t, test_reader_at_eof_keeps_byte);
 	tcase_add_test(t, test_read_error_is_io);

@@ -1,10 +1,13 @@
 /* cli.c - see cli.h.  Everything is derived from option_table, so --help,
- * getopt and the configuration keys cannot drift apart. */
+ * getopt and the configuration keys cannot drift apart; the formats --help
+ * lists come from the format table (format.h). */
 #include "cli.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "format/format.h"
 
 static void build_getopt(struct option *longs, char *shorts)
 {
@@ -130,6 +133,22 @@ int cli_parse(int argc, char **argv, options *o, l3d_err *err)
 	return L3D_OK;
 }
 
+/* text in lines of HELP_WIDTH characters at most, broken at blanks. */
+#define HELP_WIDTH 72
+static void put_filled(FILE *out, const char *text)
+{
+	while (strlen(text) > HELP_WIDTH) {
+		int cut = HELP_WIDTH;
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			break;
+		fprintf(out, "%.*s\n", cut, text);
+		text += cut + 1;
+	}
+	fprintf(out, "%s\n", text);
+}
+
 void cli_help(FILE *out)
 {
 	fputs("Usage: life3d [OPTION]... [INPUT]\n"
@@ -146,9 +165,13 @@ void cli_help(FILE *out)
 			 d->arg ? " " : "", d->arg ? d->arg : "");
 		fprintf(out, "  %-28s %s\n", left, d->help);
 	}
-	fputs("\nInput formats are recognised by content: HPCGame binary, life3d .l3d,\n"
-	      "Golly RLE3.  Output formats: hpcgame, l3d, rle3, vtk, npy.\n"
-	      "Exit status: 0 success, 64 usage, 65 bad data, 66 missing input,\n"
+	char reads[256], writes[256], text[600];
+	snprintf(text, sizeof text, "Input formats are recognised by content: %s.  "
+		 "Output formats: %s.", format_reads(reads, sizeof reads),
+		 format_writes(writes, sizeof writes));
+	fputc('\n', out);
+	put_filled(out, text);
+	fputs("Exit status: 0 success, 64 usage, 65 bad data, 66 missing input,\n"
 	      "69 engine unavailable, 73 cannot create output, 74 I/O error,\n"
 	      "75 stopped by --max-time, 78 bad config, 130 interrupted, 1 other failure.\n"
 	      "See life3d(1), life3d.conf(5) and life3d-formats(5).\n", out);

@@ -12,6 +12,7 @@
 
 #include "base/grid.h"
 #include "base/rule.h"
+#include "format/format.h"
 
 #define F(field) offsetof(options, field)
 #define U64MAX 18446744073709551615.0
@@ -38,7 +39,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "CUDA device index (default: the first visible one)"},
 	{OPT_SIMD, "simd", 0, OT_CHOICE, F(simd), "PATH", "auto|avx512|avx2|portable", 0, 0, true,
 	 "CPU vector path (default auto; also $LIFE3D_SIMD)"},
-	{OPT_FORMAT, "format", 0, OT_CHOICE, F(format), "NAME", "hpcgame|l3d|native|rle3|vtk|npy", 0, 0, true,
+	{OPT_FORMAT, "format", 0, OT_CHOICE, F(format), "NAME", NULL, 0, 0, true,
 	 "output format (default: from the output name, else the input's)"},
 	{OPT_RANDOM, "random", 0, OT_STRING, F(random), "X[xYxZ]", NULL, 0, 0, true,
 	 "start from a seeded random universe of this size instead of INPUT"},
@@ -140,19 +141,26 @@ static void *field(options *o, const opt_desc *d)
 	return (char *)o + d->offset;
 }
 
+const char *option_choices(const opt_desc *d, char *buf, size_t size)
+{
+	return d->id == OPT_FORMAT ? format_choices(buf, size) : d->choices;
+}
+
 /* The word of the '|'-separated choices that `word` names, in any case
  * (--format RLE3 is rle3, as a .RLE3 extension is), as a string that
  * lives as long as the program; NULL if none.  Every choice word must be
- * in `words` (check_config tries each in upper case). */
-static const char *choice_of(const char *choices, const char *word)
+ * in `words` (check_config tries each in upper case); the formats' are
+ * the format table's. */
+static const char *choice_of(const opt_desc *d, const char *word)
 {
 	static const char *const words[] = {
-		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "hpcgame",
-		"l3d", "native", "rle3", "vtk", "npy", "projection", "slice", "render",
-		"x", "y", "z",
+		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "projection",
+		"slice", "render", "x", "y", "z",
 	};
+	if (d->id == OPT_FORMAT)
+		return format_word(word);
 	size_t n = strlen(word);
-	for (const char *p = choices; *p;) {
+	for (const char *p = d->choices; *p;) {
 		const char *bar = strchr(p, '|');
 		size_t len = bar ? (size_t)(bar - p) : strlen(p);
 		if (len == n && strncasecmp(p, word, n) == 0) {
@@ -340,11 +348,12 @@ int option_set_text(options *o, const opt_desc *d, const char *text,
 		break;
 	}
 	case OT_CHOICE: {
-		const char *word = choice_of(d->choices, text);
+		const char *word = choice_of(d, text);
+		char list[128];
 		if (!word)
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"%s: '%s' is not one of %s", where, text,
-					d->choices);
+					option_choices(d, list, sizeof list));
 		*(const char **)field(o, d) = word;
 		break;
 	}

@@ -90,7 +90,9 @@ typedef struct opt_desc {
 	opt_type type;
 	size_t offset;           /* of the field in struct options */
 	const char *arg;         /* argument name for --help, NULL for flags */
-	const char *choices;     /* for OT_CHOICE: "auto|cpu|cuda" */
+	const char *choices;     /* for OT_CHOICE: "auto|cpu|cuda"; NULL for
+				  * --format, whose words are the formats'
+				  * (option_choices) */
 	double min, max;         /* for numeric types */
 	bool config_key;         /* may appear in a configuration file */
 	const char *help;
@@ -105,6 +107,9 @@ const opt_desc *option_by_name(const char *name);      /* long name */
 const opt_desc *option_by_key(const char *key);         /* config key */
 /* Config key of an option into buf (name with '_' for '-'). */
 const char *option_key(const opt_desc *d, char *buf, size_t size);
+/* The '|'-separated words an OT_CHOICE option takes: its `choices`, or
+ * for --format the format table's (format.h: format_choices, into buf). */
+const char *option_choices(const opt_desc *d, char *buf, size_t size);
 
 /* Parse `text` for option d and store it, with the given origin.  `where`
  * prefixes the message ("--steps", "conf/x.conf:12: steps").  Strings are

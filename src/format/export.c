@@ -11,18 +11,33 @@
  *     keeps its hand.
  *   NumPy .npy v1.0 (numpy.load, napari): C order, shape (X, Y, Z), so
  *     a[x, y, z] is cell (x, y, z); the header is padded so the data
- *     starts at a multiple of 64 bytes. */
+ *     starts at a multiple of 64 bytes.
+ * Neither is read; detection knows them by their magic, to say so. */
 #include "export.h"
 #include "stream.h"
 
 #include <stdio.h>
 #include <string.h>
 
-int vtk_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
+#define VTK_MAGIC "# vtk"
+#define NPY_MAGIC "\x93NUMPY"
+
+bool vtk_looks(const unsigned char *p, size_t n)
+{
+	return n >= 5 && memcmp(p, VTK_MAGIC, 5) == 0;
+}
+
+bool npy_looks(const unsigned char *p, size_t n)
+{
+	return n >= 6 && memcmp(p, NPY_MAGIC, 6) == 0;
+}
+
+int vtk_write(FILE *out, const char *name, const row_source *src,
+	      const rule *r, l3d_err *err)
 {
 	char head[512];
 	snprintf(head, sizeof head,
-		 "# vtk DataFile Version 3.0\n"
+		 VTK_MAGIC " DataFile Version 3.0\n"
 		 "life3d universe, generation %llu\n"
 		 "BINARY\n"
 		 "DATASET STRUCTURED_POINTS\n"
@@ -46,7 +61,8 @@ int vtk_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
 #define NPY_ALIGN 64
 #define NPY_PREAMBLE 10          /* magic, version, header length */
 
-int npy_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
+int npy_write(FILE *out, const char *name, const row_source *src,
+	      const rule *r, l3d_err *err)
 {
 	unsigned char head[256];
 	char *dict = (char *)head + NPY_PREAMBLE;
@@ -60,7 +76,7 @@ int npy_write(FILE *out, const char *name, const row_source *src, l3d_err *err)
 		       NPY_ALIGN * NPY_ALIGN;
 	memset(dict + n, ' ', total - NPY_PREAMBLE - (size_t)n);
 	head[total - 1] = '\n';
-	memcpy(head, "\x93NUMPY\x01\x00", 8);
+	memcpy(head, NPY_MAGIC "\x01\x00", 8);
 	head[8] = (unsigned char)((total - NPY_PREAMBLE) & 0xff);
 	head[9] = (unsigned char)((total - NPY_PREAMBLE) >> 8);
 	int rc = format_put(out, name, head, total, err);

@@ -1,5 +1,7 @@
-/* format.c - format names, detection, dispatch.
+/* format.c - the table of formats: names, detection, dispatch.
  *
+ * A format is its file (hpcgame.c, native.c, rle3.c, export.c) and its row
+ * here; everything else that names or lists formats asks this table.
  * Input may be a pipe, so nothing here seeks: detection looks at the first
  * bytes through the reader's look-ahead buffer, and the chosen format's
  * reader then consumes them as if they had never been peeked at. */
@@ -15,38 +17,93 @@
 #include "native.h"
 #include "rle3.h"
 
-static const struct {
-	fmt_id id;
-	const char *name;
-	bool binary, readable;
-} format_table[] = {
-	{ FMT_HPCGAME, "hpcgame", true, true },
-	{ FMT_NATIVE, "l3d", true, true },
-	{ FMT_RLE3, "rle3", false, true },
-	{ FMT_VTK, "vtk", true, false },
-	{ FMT_NPY, "npy", true, false },
-};
-#define FORMAT_COUNT (sizeof format_table / sizeof format_table[0])
+typedef int (*read_fn)(reader *r, grid *g, universe_meta *meta,
+		       format_stream **out, l3d_err *err);
+typedef int (*write_grid_fn)(FILE *out, const char *name, const grid *g,
+			     const rule *r, l3d_err *err);
+typedef int (*write_rows_fn)(FILE *out, const char *name, const row_source *src,
+			     const rule *r, l3d_err *err);
+typedef void (*caveats_fn)(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
+			   char *buf, size_t size);
 
-static const struct {
-	const char *ext;
+typedef struct format_desc {
 	fmt_id id;
-} extension_table[] = {
-	{ "bin", FMT_HPCGAME }, { "hpc", FMT_HPCGAME }, { "dat", FMT_HPCGAME },
-	{ "l3d", FMT_NATIVE },  { "rle3", FMT_RLE3 },   { "vtk", FMT_VTK },
-	{ "npy", FMT_NPY },
+	const char *name;          /* --format's word, format_name() */
+	const char *alias;         /* one more word --format takes, or NULL */
+	const char *exts[4];       /* file name extensions, NULL-ended */
+	const char *title;         /* --help's name of a format read */
+	const char *kind;          /* in messages: "NumPy files can be ..." */
+	bool binary;               /* no writing it to a terminal */
+	bool keeps_rule;
+	/* Detection by the first bytes; `magic`: by a magic of its own, so
+	 * tried before the formats that have none (HPCGame's edge). */
+	bool (*looks)(const unsigned char *p, size_t n);
+	bool magic;
+	read_fn read;              /* NULL: written only */
+	write_grid_fn write_grid;  /* from a whole universe in memory (RLE3) */
+	write_rows_fn write_rows;  /* from a row source */
+	caveats_fn caveats;        /* what another program makes of a file */
+	const format_fixed *fixed; /* cells at fixed offsets (fixed.h) */
+} format_desc;
+
+static const format_desc formats[] = {
+	{.id = FMT_HPCGAME, .name = "hpcgame", .exts = {"bin", "hpc", "dat"},
+	 .title = "HPCGame binary", .kind = "HPCGame", .binary = true,
+	 .looks = hpcgame_looks, .read = hpcgame_read_start,
+	 .write_rows = hpcgame_write, .fixed = &hpcgame_fixed},
+	{.id = FMT_NATIVE, .name = "l3d", .alias = "native", .exts = {"l3d"},
+	 .title = "life3d .l3d", .kind = ".l3d", .binary = true, .keeps_rule = true,
+	 .looks = native_looks, .magic = true, .read = native_read_start,
+	 .write_rows = native_write, .fixed = &native_fixed},
+	{.id = FMT_RLE3, .name = "rle3", .exts = {"rle3"}, .title = "Golly RLE3",
+	 .kind = "RLE3", .keeps_rule = true, .looks = rle3_looks, .magic = true,
+	 .read = rle3_read_start, .write_grid = rle3_write, .caveats = rle3_caveats},
+	{.id = FMT_VTK, .name = "vtk", .exts = {"vtk"}, .title = "VTK legacy",
+	 .kind = "VTK", .binary = true, .looks = vtk_looks, .magic = true,
+	 .write_rows = vtk_write},
+	{.id = FMT_NPY, .name = "npy", .exts = {"npy"}, .title = "NumPy .npy",
+	 .kind = "NumPy", .binary = true, .looks = npy_looks, .magic = true,
+	 .write_rows = npy_write},
 };
+#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
+
+static const format_desc *desc_of(fmt_id f)
+{
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (formats[i].id == f)
+			return &formats[i];
+	return NULL;
+}
+
+static bool writable(const format_desc *d)
+{
+	return d->write_grid || d->write_rows;
+}
+
+/* ---- names ---- */
+
+/* d's own spelling of `word` (its name or alias, in any case), or NULL. */
+static const char *word_of(const format_desc *d, const char *word)
+{
+	if (strcasecmp(word, d->name) == 0)
+		return d->name;
+	return d->alias && strcasecmp(word, d->alias) == 0 ? d->alias : NULL;
+}
 
 fmt_id format_from_name(const char *name)
 {
-	if (!name)
-		return FMT_NONE;
-	if (strcasecmp(name, "native") == 0)
-		return FMT_NATIVE;
-	for (size_t i = 0; i < FORMAT_COUNT; i++)
-		if (strcasecmp(name, format_table[i].name) == 0)
-			return format_table[i].id;
+	for (size_t i = 0; name && i < FORMAT_COUNT; i++)
+		if (word_of(&formats[i], name))
+			return formats[i].id;
 	return FMT_NONE;
+}
+
+const char *format_word(const char *word)
+{
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (writable(&formats[i]) && word_of(&formats[i], word))
+			return word_of(&formats[i], word);
+	return NULL;
 }
 
 const char *format_extension(const char *path)
@@ -62,60 +119,117 @@ const char *format_extension(const char *path)
 fmt_id format_from_path(const char *path)
 {
 	const char *ext = format_extension(path);
-	if (!ext)
-		return FMT_NONE;
-	for (size_t i = 0; i < sizeof extension_table / sizeof extension_table[0]; i++)
-		if (strcasecmp(ext, extension_table[i].ext) == 0)
-			return extension_table[i].id;
+	for (size_t i = 0; ext && i < FORMAT_COUNT; i++)
+		for (const char *const *e = formats[i].exts; *e; e++)
+			if (strcasecmp(ext, *e) == 0)
+				return formats[i].id;
 	return FMT_NONE;
 }
 
-const char *format_extensions(void)
+const char *format_name(fmt_id f)
 {
-	return "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy";
+	const format_desc *d = desc_of(f);
+	return d ? d->name : "unknown";
 }
 
-/* Golly's 3D.lua: a cube of this many cells a side at least and at most. */
-#define GOLLY_MIN_SIZE 3
-#define GOLLY_MAX_SIZE 100
+bool format_is_binary(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d && d->binary;
+}
 
-static void add_caveat(char *buf, size_t size, const char *text)
+bool format_can_read(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d && d->read;
+}
+
+const format_fixed *format_fixed_of(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d ? d->fixed : NULL;
+}
+
+/* ---- lists ---- */
+
+/* Text appended to buf (of size bytes, cut short where it is full):
+ * `sep` first unless buf is empty. */
+static void add(char *buf, size_t size, const char *sep, const char *text)
 {
 	size_t n = strlen(buf);
-	snprintf(buf + n, size - n, "%s%s", n ? "; " : "", text);
+	if (n < size)
+		snprintf(buf + n, size - n, "%s%s", n ? sep : "", text);
 }
 
-static void golly_caveats(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
-			  char *buf, size_t size)
+const char *format_choices(char *buf, size_t size)
 {
-	char text[160];
-	if (nx > GOLLY_MAX_SIZE || ny > GOLLY_MAX_SIZE || nz > GOLLY_MAX_SIZE) {
-		snprintf(text, sizeof text, "Golly opens no universe over %d cells a side",
-			 GOLLY_MAX_SIZE);
-		add_caveat(buf, size, text);
-	}
-	if (nx < GOLLY_MIN_SIZE || ny < GOLLY_MIN_SIZE || nz < GOLLY_MIN_SIZE) {
-		snprintf(text, sizeof text, "Golly opens no universe under %d cells a side",
-			 GOLLY_MIN_SIZE);
-		add_caveat(buf, size, text);
-	}
-	if (nx != ny || ny != nz) {
-		snprintf(text, sizeof text, "Golly ignores box=%llu,%llu,%llu and runs the "
-			 "pattern in a cube", (unsigned long long)nx,
-			 (unsigned long long)ny, (unsigned long long)nz);
-		add_caveat(buf, size, text);
-	}
-	if (r->birth & 1)
-		add_caveat(buf, size, "Golly refuses a rule with birth on 0");
+	buf[0] = '\0';
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (writable(&formats[i])) {
+			add(buf, size, "|", formats[i].name);
+			if (formats[i].alias)
+				add(buf, size, "|", formats[i].alias);
+		}
+	return buf;
 }
+
+const char *format_writes(char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (writable(&formats[i]))
+			add(buf, size, ", ", formats[i].name);
+	return buf;
+}
+
+const char *format_reads(char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (formats[i].read)
+			add(buf, size, ", ", formats[i].title);
+	return buf;
+}
+
+const char *format_extensions(char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < FORMAT_COUNT; i++) {
+		add(buf, size, ", ", formats[i].name);
+		add(buf, size, "", ":");
+		for (const char *const *e = formats[i].exts; *e; e++) {
+			add(buf, size, "", " .");
+			add(buf, size, "", *e);
+		}
+	}
+	return buf;
+}
+
+const char *format_fixed_kinds(char *buf, size_t size)
+{
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		n += formats[i].fixed != NULL;
+	buf[0] = '\0';
+	for (size_t i = 0; i < FORMAT_COUNT; i++) {
+		if (!formats[i].fixed)
+			continue;
+		k++;
+		add(buf, size, k == n ? " and " : ", ", formats[i].kind);
+	}
+	return buf;
+}
+
+/* ---- what a file loses ---- */
 
 bool format_caveats(fmt_id f, uint64_t nx, uint64_t ny, uint64_t nz,
 		    const rule *r, char *buf, size_t size)
 {
+	const format_desc *d = desc_of(f);
 	buf[0] = '\0';
-	if (f == FMT_RLE3) {
-		golly_caveats(nx, ny, nz, r, buf, size);
-	} else if (f != FMT_NATIVE && !rule_equal(r, &rule_default)) {
+	if (d && d->caveats)
+		d->caveats(nx, ny, nz, r, buf, size);
+	if ((!d || !d->keeps_rule) && !rule_equal(r, &rule_default)) {
 		char text[128];
 		rule_format(r, text, sizeof text);
 		snprintf(buf, size, "the %s format stores no rule: the rule %s is not "
@@ -125,58 +239,7 @@ bool format_caveats(fmt_id f, uint64_t nx, uint64_t ny, uint64_t nz,
 	return buf[0] != '\0';
 }
 
-static int format_index(fmt_id f)
-{
-	for (size_t i = 0; i < FORMAT_COUNT; i++)
-		if (format_table[i].id == f)
-			return (int)i;
-	return -1;
-}
-
-const char *format_name(fmt_id f)
-{
-	int i = format_index(f);
-	return i < 0 ? "unknown" : format_table[i].name;
-}
-
-bool format_is_binary(fmt_id f)
-{
-	int i = format_index(f);
-	return i >= 0 && format_table[i].binary;
-}
-
-bool format_can_read(fmt_id f)
-{
-	int i = format_index(f);
-	return i >= 0 && format_table[i].readable;
-}
-
 /* ---- detection ---- */
-
-static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 0x1a, '\n' };
-
-static bool looks_native(const unsigned char *p, size_t n)
-{
-	/* A prefix of the magic counts, so a cut-off header is reported by
-	 * the native reader as truncated rather than as an unknown format. */
-	return memcmp(p, native_magic, n < 8 ? n : 8) == 0;
-}
-
-static bool looks_rle3(const unsigned char *p, size_t n)
-{
-	/* Golly only asks for "3D" at the start; the blank after it keeps an
-	 * HPCGame edge length whose low bytes happen to be "3D" out. */
-	return n >= 2 && p[0] == '3' && p[1] == 'D' &&
-	       (n == 2 || p[2] == ' ' || p[2] == '\t' || p[2] == '\r' ||
-		p[2] == '\n');
-}
-
-static bool looks_hpcgame(const unsigned char *p, size_t n)
-{
-	/* No size to compare with on a pipe: any edge below 2^32 passes here,
-	 * and the reader checks the rest (limits, length, bytes 0/1). */
-	return n >= 8 && le_get64(p) < ((uint64_t)1 << 32);
-}
 
 /* Compressed data, by its magic, so that it is named rather than taken
  * for an HPCGame file (gzip -n's first 8 bytes read as an edge below
@@ -201,6 +264,16 @@ static const packer *compressed_as(const unsigned char *p, size_t n)
 	return NULL;
 }
 
+/* The format the first n bytes begin: those with a magic first. */
+static const format_desc *looks_like(const unsigned char *p, size_t n)
+{
+	for (int magic = 1; magic >= 0; magic--)
+		for (size_t i = 0; i < FORMAT_COUNT; i++)
+			if (formats[i].magic == magic && formats[i].looks(p, n))
+				return &formats[i];
+	return NULL;
+}
+
 int format_detect(reader *r, fmt_id *out, l3d_err *err)
 {
 	const unsigned char *p;
@@ -216,32 +289,19 @@ int format_detect(reader *r, fmt_id *out, l3d_err *err)
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: %s-compressed data: life3d reads universes uncompressed "
 				"(%s FILE | life3d ...)", r->name, z->name, z->cat);
-	if (looks_native(p, n))
-		*out = FMT_NATIVE;
-	else if (looks_rle3(p, n))
-		*out = FMT_RLE3;
-	else if (looks_hpcgame(p, n))
-		*out = FMT_HPCGAME;
-	else if (n >= 6 && memcmp(p, "\x93NUMPY", 6) == 0)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: NumPy files can be written but not read", r->name);
-	else if (n >= 5 && memcmp(p, "# vtk", 5) == 0)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: VTK files can be written but not read", r->name);
-	else
+	const format_desc *d = looks_like(p, n);
+	if (!d)
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: not a life3d universe (unknown format)", r->name);
+	if (!d->read)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: %s files can be written but not read", r->name,
+				d->kind);
+	*out = d->id;
 	return L3D_OK;
 }
 
-/* RLE3 text is read at once: it is small next to the universe it
- * describes, and its reader fills the grid out of row order. */
-static int rle3_read_start(reader *r, grid *g, universe_meta *meta,
-			   format_stream **out, l3d_err *err)
-{
-	int rc = rle3_read(r, g, meta, err);
-	return rc ? rc : format_stream_start(r, g, NULL, NULL, 0, NULL, out, err);
-}
+/* ---- reading and writing ---- */
 
 int format_read_start(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 		      format_stream **out, l3d_err *err)
@@ -253,13 +313,7 @@ int format_read_start(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 	int rc = format_detect(r, &f, err);
 	if (detected)
 		*detected = f;
-	if (rc)
-		return rc;
-	switch (f) {
-	case FMT_HPCGAME: return hpcgame_read_start(r, g, meta, out, err);
-	case FMT_NATIVE: return native_read_start(r, g, meta, out, err);
-	default: return rle3_read_start(r, g, meta, out, err);
-	}
+	return rc ? rc : desc_of(f)->read(r, g, meta, out, err);
 }
 
 int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
@@ -273,8 +327,9 @@ int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
 		 const rule *r, l3d_err *err)
 {
-	if (f == FMT_RLE3)
-		return rle3_write(out, name, g, r, err);
+	const format_desc *d = desc_of(f);
+	if (d && d->write_grid)
+		return d->write_grid(out, name, g, r, err);
 	row_source src;
 	row_source_of_grid(&src, g);
 	return format_write_rows(out, name, f, &src, r, err);
@@ -283,17 +338,13 @@ int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
 int format_write_rows(FILE *out, const char *name, fmt_id f,
 		      const row_source *src, const rule *r, l3d_err *err)
 {
-	switch (f) {
-	case FMT_HPCGAME: return hpcgame_write(out, name, src, err);
-	case FMT_NATIVE: return native_write(out, name, src, r, err);
-	case FMT_VTK: return vtk_write(out, name, src, err);
-	case FMT_NPY: return npy_write(out, name, src, err);
-	case FMT_RLE3:
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"%s: RLE3 is written from a whole universe in memory",
-				name);
-	default:
+	const format_desc *d = desc_of(f);
+	if (!d)
 		return l3d_fail(err, L3D_ERR_USAGE, "%s: no output format given",
 				name);
-	}
+	if (!d->write_rows)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: %s is written from a whole universe in memory",
+				name, d->kind);
+	return d->write_rows(out, name, src, r, err);
 }

@@ -2,9 +2,12 @@
  *
  * Each format lives in its own file (hpcgame.c, native.c, rle3.c,
  * export.c) on top of the shared reader and writer helpers (io.h) and
- * payload streams (stream.h); the rest of the program reaches them through
- * the functions below.  Readers take a `reader`, which may wrap a pipe:
- * they never seek.  Input formats are recognised by content, never by the
+ * payload streams (stream.h), and has one row in format.c's table: its
+ * names, extensions, detection, reader and writer, what it keeps.  The
+ * rest of the program reaches them through the functions below, and every
+ * list of formats it shows (--help, --format's words, messages) is made
+ * from that table.  Readers take a `reader`, which may wrap a pipe: they
+ * never seek.  Input formats are recognised by content, never by the
  * file name. */
 #ifndef LIFE3D_FORMAT_H
 #define LIFE3D_FORMAT_H
@@ -14,6 +17,7 @@
 
 #include "base/grid.h"
 #include "base/rule.h"
+#include "fixed.h"
 #include "io.h"
 #include "stream.h"
 
@@ -26,19 +30,41 @@ typedef enum fmt_id {
 	FMT_NPY          /* NumPy .npy uint8 (write only) */
 } fmt_id;
 
-/* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy"; FMT_NONE if unknown. */
+/* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy", in any case;
+ * FMT_NONE if unknown. */
 fmt_id format_from_name(const char *name);
+/* The word of the table that `word` spells in any case ("native" for
+ * "NATIVE"), among those format_choices() lists; NULL if none. */
+const char *format_word(const char *word);
 /* By extension, in any case: .bin/.hpc/.dat -> hpcgame, .l3d, .rle3,
  * .vtk, .npy. */
 fmt_id format_from_path(const char *path);
 /* The extension of path's last component ("gz" for "a/out.npy.gz"), or
  * NULL when it has none ("out", ".hidden", "/dev/null"). */
 const char *format_extension(const char *path);
-/* "hpcgame: .bin .hpc .dat, l3d: .l3d, ...": for messages. */
-const char *format_extensions(void);
 const char *format_name(fmt_id f);
 bool format_is_binary(fmt_id f);
 bool format_can_read(fmt_id f);
+
+/* Lists made from the table, in its order, into buf (returned):
+ *   format_choices     "hpcgame|l3d|native|rle3|vtk|npy": every word
+ *                      --format takes, aliases after their format's name
+ *   format_writes      "hpcgame, l3d, rle3, vtk, npy": the output formats
+ *   format_reads       "HPCGame binary, life3d .l3d, Golly RLE3": those
+ *                      recognised in input, by their titles
+ *   format_extensions  "hpcgame: .bin .hpc .dat, l3d: .l3d, ...": for
+ *                      messages
+ *   format_fixed_kinds "HPCGame and .l3d": the formats at fixed offsets
+ *                      (fixed.h) */
+const char *format_choices(char *buf, size_t size);
+const char *format_writes(char *buf, size_t size);
+const char *format_reads(char *buf, size_t size);
+const char *format_extensions(char *buf, size_t size);
+const char *format_fixed_kinds(char *buf, size_t size);
+
+/* The header and row codec of a format whose cells lie at fixed offsets
+ * (HPCGame, .l3d: fixed.h); NULL for the others. */
+const format_fixed *format_fixed_of(fmt_id f);
 
 /* What a file of format f written from an nx*ny*nz universe with rule r
  * loses, or what Golly would make of it (a format without a rule when r is

@@ -101,14 +101,27 @@ int reader_header(reader *r, void *buf, size_t n, const char *what,
 	return L3D_OK;
 }
 
+static int trailing(const reader *r, const char *what, uint64_t at, l3d_err *err)
+{
+	return l3d_fail(err, L3D_ERR_DATA,
+			"%s: trailing garbage after the %s (at offset %llu)",
+			r->name, what, (unsigned long long)at);
+}
+
 int reader_expect_end(reader *r, const char *what, l3d_err *err)
 {
 	errno = 0;
 	if (reader_at_eof(r))
 		return ferror(r->f) ? reader_error(r, err) : L3D_OK;
-	return l3d_fail(err, L3D_ERR_DATA,
-			"%s: trailing garbage after the %s (at offset %llu)",
-			r->name, what, (unsigned long long)r->offset);
+	return trailing(r, what, r->offset, err);
+}
+
+int reader_expect_size(const reader *r, uint64_t total, const char *what,
+		       l3d_err *err)
+{
+	if (r->size < 0 || (uint64_t)r->size <= total)
+		return L3D_OK;
+	return trailing(r, what, total, err);
 }
 
 /* ---- writing helpers ---- */

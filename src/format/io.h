@@ -61,6 +61,10 @@ int reader_header(reader *r, void *buf, size_t n, const char *what,
 /* L3D_ERR_DATA "<name>: trailing garbage after the <what>" unless the input
  * ends here. */
 int reader_expect_end(reader *r, const char *what, l3d_err *err);
+/* The same, at once, for a regular file that holds more than `total`
+ * bytes from where reading began (the error names offset `total`). */
+int reader_expect_size(const reader *r, uint64_t total, const char *what,
+		       l3d_err *err);
 /* fwrite / fputs that report a short write as L3D_ERR_IO. */
 int format_put(FILE *out, const char *name, const void *buf, size_t n,
 	       l3d_err *err);

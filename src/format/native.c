@@ -7,7 +7,10 @@
  * universe: one to compute the CRC, one to write.  Both directions move a
  * chunk of rows at a time through the payload pipeline (stream.c),
  * whose chunks start on a byte, so each one is encoded or decoded on its
- * own, on any thread: a 2048^3 universe has a 1 GiB payload. */
+ * own, on any thread: a 2048^3 universe has a 1 GiB payload.  The
+ * header and the bitstream are coded here once, for this file's reader
+ * and writer and for those at offsets (native_fixed), whose chunks may
+ * begin inside a byte. */
 #include "native.h"
 
 #include <string.h>
@@ -15,6 +18,7 @@
 #include <zlib.h>
 
 #define NATIVE_HEADER NATIVE_HEADER_BYTES
+#define NATIVE_PAYLOAD ".l3d payload"
 #define NATIVE_VERSION 1
 /* The neighbourhood (rule_hood) sits in the top three bits of the birth
  * word, above the counts: 0 there is Moore, as in every older file. */
@@ -25,6 +29,13 @@ static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "rows of whole words are taken as the bitstream's bytes as they are");
+
+bool native_looks(const unsigned char *p, size_t n)
+{
+	/* A prefix of the magic counts, so a cut-off header is reported by
+	 * the reader as truncated rather than as an unknown format. */
+	return memcmp(p, native_magic, n < 8 ? n : 8) == 0;
+}
 
 /* ---- the bitstream of a chunk of rows ---- */
 
@@ -48,25 +59,26 @@ static inline void put_bits(bitbuf *b, uint64_t bits, unsigned k)
 	b->nacc = b->nacc + k - 64;
 }
 
-static const unsigned char *encode(const payload_out *o, const uint64_t *rows,
-				   uint64_t n, unsigned char *buf)
+/* The valid bits of a row's last word. */
+static uint64_t tail_mask(uint64_t nz)
 {
-	uint64_t nz = o->src->nz, words = (nz + 63) / 64;
-	/* Rows of whole words are their own bitstream. */
-	if (nz % 64 == 0)
-		return (const unsigned char *)rows;
-	uint64_t tail = ((uint64_t)1 << (nz & 63)) - 1;
+	return nz % 64 ? ((uint64_t)1 << (nz % 64)) - 1 : ~(uint64_t)0;
+}
+
+static void encode_rows(const uint64_t *rows, uint64_t n, uint64_t nz,
+			unsigned lead, unsigned char *buf)
+{
+	uint64_t words = (nz + 63) / 64, tail = tail_mask(nz);
 	unsigned last = (unsigned)(nz - (words - 1) * 64);
-	bitbuf b = {buf, 0, 0};
+	bitbuf b = {buf, 0, lead};
 	for (uint64_t i = 0; i < n; i++, rows += words) {
 		for (uint64_t w = 0; w + 1 < words; w++)
 			put_bits(&b, rows[w], 64);
 		put_bits(&b, rows[words - 1] & tail, last);
 	}
-	/* A chunk but the last ends on a byte; the last may end in pad bits. */
+	/* The last byte may end in pad bits. */
 	for (unsigned i = 0; i < (b.nacc + 7) / 8; i++)
 		*b.p++ = (unsigned char)(b.acc >> (8 * i));
-	return buf;
 }
 
 /* The 64 bits of the stream from bit `at` on (bytes past the chunk's end
@@ -78,6 +90,19 @@ static inline uint64_t bits_at(const unsigned char *p, uint64_t at)
 	p += at >> 3;
 	memcpy(&v, p, 8);
 	return s ? (v >> s) | ((uint64_t)p[8] << (64 - s)) : v;
+}
+
+static int decode_rows(const unsigned char *buf, unsigned lead, uint64_t n,
+		       uint64_t nz, uint64_t *rows, const char *name,
+		       uint64_t offset, l3d_err *err)
+{
+	uint64_t words = (nz + 63) / 64, tail = tail_mask(nz);
+	for (uint64_t i = 0, at = lead; i < n; i++, at += nz, rows += words) {
+		for (uint64_t w = 0; w < words; w++)
+			rows[w] = bits_at(buf, at + 64 * w);
+		rows[words - 1] &= tail;
+	}
+	return L3D_OK;
 }
 
 /* ---- writing ---- */
@@ -99,7 +124,7 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
 }
 
-void native_build_stamp(unsigned char s[NATIVE_STAMP_BYTES], const run_stamp *st)
+static void build_stamp(unsigned char s[NATIVE_STAMP_BYTES], const run_stamp *st)
 {
 	memset(s, 0, NATIVE_STAMP_BYTES);
 	le_put64(s, st->run_id);
@@ -108,7 +133,7 @@ void native_build_stamp(unsigned char s[NATIVE_STAMP_BYTES], const run_stamp *st
 	le_put32(s + 28, (uint32_t)crc32(0, s, 28));
 }
 
-int native_parse_stamp(const char *name, const unsigned char s[NATIVE_STAMP_BYTES],
+static int parse_stamp(const char *name, const unsigned char s[NATIVE_STAMP_BYTES],
 		       run_stamp *st, l3d_err *err)
 {
 	uint32_t stored = le_get32(s + 28), computed = (uint32_t)crc32(0, s, 28);
@@ -124,16 +149,26 @@ int native_parse_stamp(const char *name, const unsigned char s[NATIVE_STAMP_BYTE
 	return L3D_OK;
 }
 
-bool native_file_stamp(int fd, run_stamp *st)
+/* The header of h, with its run stamp if it has one (96 bytes). */
+static size_t put_head(unsigned char out[FIXED_HEAD_MAX], fixed_head *h)
 {
-	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
-	native_header nh;
-	memset(st, 0, sizeof *st);
-	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    native_parse_header("", h, &nh, NULL) != L3D_OK ||
-	    nh.header_bytes != sizeof h)
-		return false;
-	return native_parse_stamp("", h + NATIVE_HEADER, st, NULL) == L3D_OK;
+	bool stamped = h->meta.stamp.run_id != 0;
+	native_header nh = {h->nx, h->ny, h->nz, h->generation, h->meta.rule, h->crc,
+			    NATIVE_HEADER + (stamped ? NATIVE_STAMP_BYTES : 0)};
+	native_build_header(out, &nh);
+	if (stamped)
+		build_stamp(out + NATIVE_HEADER, &h->meta.stamp);
+	return h->bytes = nh.header_bytes;
+}
+
+static const unsigned char *encode(const payload_out *o, const uint64_t *rows,
+				   uint64_t n, unsigned char *buf)
+{
+	/* Rows of whole words are their own bitstream. */
+	if (o->src->nz % 64 == 0)
+		return (const unsigned char *)rows;
+	encode_rows(rows, n, o->src->nz, 0, buf);
+	return buf;
 }
 
 int native_write(FILE *out, const char *name, const row_source *src,
@@ -142,16 +177,14 @@ int native_write(FILE *out, const char *name, const row_source *src,
 	payload_out o = {.name = name, .src = src, .cell_bits = 1,
 			 .want_crc = true, .encode = encode};
 	int rc = payload_write(&o, err);        /* pass 1: the CRC only */
-	bool stamped = src->stamp && src->stamp->run_id;
-	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
-	native_header nh = {src->nx, src->ny, src->nz, src->generation,
-			    r ? *r : rule_default, o.crc,
-			    NATIVE_HEADER + (stamped ? NATIVE_STAMP_BYTES : 0)};
-	native_build_header(h, &nh);
-	if (stamped)
-		native_build_stamp(h + NATIVE_HEADER, src->stamp);
+	unsigned char h[FIXED_HEAD_MAX];
+	fixed_head fh = {src->nx, src->ny, src->nz, src->generation,
+			 {.rule = r ? *r : rule_default,
+			  .stamp = src->stamp ? *src->stamp : (run_stamp){0}},
+			 .crc = o.crc};
+	size_t n = put_head(h, &fh);
 	if (!rc)
-		rc = format_put(out, name, h, nh.header_bytes, err);
+		rc = format_put(out, name, h, n, err);
 	if (!rc) {
 		o.out = out;
 		o.want_crc = false;
@@ -178,7 +211,7 @@ static int check_rule(const char *name, const rule *r, l3d_err *err)
 	return L3D_OK;
 }
 
-int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BYTES],
+static int parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BYTES],
 			native_header *out, l3d_err *err)
 {
 	if (memcmp(h, native_magic, sizeof native_magic) != 0)
@@ -210,33 +243,61 @@ int native_parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BY
 	return rc ? rc : grid_check_size(out->nx, out->ny, out->nz, name, err);
 }
 
+bool native_file_stamp(int fd, run_stamp *st)
+{
+	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
+	native_header nh;
+	memset(st, 0, sizeof *st);
+	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    parse_header("", h, &nh, NULL) != L3D_OK ||
+	    nh.header_bytes != sizeof h)
+		return false;
+	return parse_stamp("", h + NATIVE_HEADER, st, NULL) == L3D_OK;
+}
+
+static int short_payload(const char *name, uint64_t got, uint64_t total,
+			 l3d_err *err)
+{
+	return l3d_fail(err, L3D_ERR_DATA,
+			"%s: truncated payload: expected %llu bytes, got %llu", name,
+			(unsigned long long)total, (unsigned long long)got);
+}
+
 /* The header, the stamp of a checkpoint, and the file's length checked
  * against the payload the header claims before its memory is taken. */
-static int read_header(reader *r, native_header *nh, run_stamp *st, l3d_err *err)
+static int read_head(reader *r, fixed_head *fh, l3d_err *err)
 {
 	unsigned char h[NATIVE_HEADER];
+	native_header nh = {0};
 	int rc = reader_header(r, h, sizeof h, ".l3d", err);
 	if (!rc)
-		rc = native_parse_header(r->name, h, nh, err);
-	if (!rc && nh->header_bytes > NATIVE_HEADER) {
+		rc = parse_header(r->name, h, &nh, err);
+	*fh = (fixed_head){nh.nx, nh.ny, nh.nz, nh.generation,
+			   {.has_rule = true, .rule = nh.rule}, nh.payload_crc,
+			   nh.header_bytes};
+	if (!rc && nh.header_bytes > NATIVE_HEADER) {
 		rc = reader_header(r, h, NATIVE_STAMP_BYTES, ".l3d run stamp", err);
 		if (!rc)
-			rc = native_parse_stamp(r->name, h, st, err);
+			rc = parse_stamp(r->name, h, &fh->meta.stamp, err);
 	}
-	uint64_t cells = nh->nx * nh->ny * nh->nz, payload = cells / 8 + (cells % 8 != 0);
+	uint64_t payload = fixed_payload_bytes(&native_fixed, nh.nx * nh.ny * nh.nz);
 	uint64_t have;
-	if (!rc && reader_short(r, nh->header_bytes + payload, &have))
-		rc = l3d_fail(err, L3D_ERR_DATA,
-			      "%s: truncated payload: expected %llu bytes, got %llu",
-			      r->name, (unsigned long long)payload,
-			      (unsigned long long)(have - nh->header_bytes));
+	if (!rc && reader_short(r, nh.header_bytes + payload, &have))
+		rc = short_payload(r->name, have - nh.header_bytes, payload, err);
 	return rc;
 }
+
+const format_fixed native_fixed = {
+	.cell_bits = 1, .crc = true, .payload = NATIVE_PAYLOAD,
+	.read_head = read_head, .put_head = put_head, .fits = NULL,
+	.encode = encode_rows, .decode = decode_rows,
+};
 
 typedef struct native_in {
 	payload_in in;           /* first: the hooks get a pointer to it */
 	uint32_t stored_crc;
-	bool dirty_pad;          /* bits after the last cell are not all 0 */
+	unsigned char last;      /* the payload's last byte */
+	unsigned used;           /* its bits that hold cells (0: all) */
 } native_in;
 
 static int decode(payload_in *in, uint64_t first, uint64_t n,
@@ -244,26 +305,20 @@ static int decode(payload_in *in, uint64_t first, uint64_t n,
 		  l3d_err *err)
 {
 	grid *g = in->g;
-	uint64_t tail = grid_tail_mask(g), *row = g->bits + first * g->words;
-	for (uint64_t i = 0, at = 0; i < n; i++, at += g->nz, row += g->words) {
-		for (uint64_t w = 0; w < g->words; w++)
-			row[w] = bits_at(bytes, at + 64 * w);
-		row[g->words - 1] &= tail;
-	}
-	/* Noted here, reported once the CRC is found good (a bad CRC says
+	int rc = decode_rows(bytes, 0, n, g->nz, g->bits + first * g->words,
+			     in->r->name, offset, err);
+	/* Noted here, checked once the CRC is found good (a bad CRC says
 	 * more about a file than its pad bits do). */
-	unsigned used = (unsigned)(n * g->nz % 8);
-	if (first + n == g->nx * g->ny && used)
-		((native_in *)in)->dirty_pad = bytes[len - 1] >> used;
-	return L3D_OK;
+	if (first + n == g->nx * g->ny) {
+		((native_in *)in)->last = bytes[len - 1];
+		((native_in *)in)->used = (unsigned)(n * g->nz % 8);
+	}
+	return rc;
 }
 
 static int truncated(payload_in *in, uint64_t got, uint64_t total, l3d_err *err)
 {
-	return l3d_fail(err, L3D_ERR_DATA,
-			"%s: truncated payload: expected %llu bytes, got %llu",
-			in->r->name, (unsigned long long)total,
-			(unsigned long long)got);
+	return short_payload(in->r->name, got, total, err);
 }
 
 /* The stream's body: the payload, its CRC, its pad bits, then nothing. */
@@ -272,38 +327,33 @@ static int read_cells(void *ctx, row_progress *ready, l3d_err *err)
 	native_in *n = ctx;
 	reader *r = n->in.r;
 	int rc = payload_read(&n->in, ready, err);
-	if (!rc && n->in.crc != n->stored_crc)
-		rc = l3d_fail(err, L3D_ERR_DATA,
-			      "%s: bad payload CRC (stored %08lx, computed %08lx)",
-			      r->name, (unsigned long)n->stored_crc,
-			      (unsigned long)n->in.crc);
-	if (!rc && n->dirty_pad)
-		rc = l3d_fail(err, L3D_ERR_DATA,
-			      "%s: nonzero pad bits after the last cell", r->name);
-	return rc ? rc : reader_expect_end(r, ".l3d payload", err);
+	if (!rc)
+		rc = fixed_check_crc(r->name, n->stored_crc, n->in.crc, err);
+	if (!rc)
+		rc = fixed_check_pad(r->name, n->last, n->used, err);
+	return rc ? rc : reader_expect_end(r, NATIVE_PAYLOAD, err);
 }
 
 int native_read_start(reader *r, grid *g, universe_meta *meta,
 		      format_stream **out, l3d_err *err)
 {
-	native_header nh = { 0 };
-	run_stamp st = { 0 };
+	fixed_head h;
 	*out = NULL;
 	memset(g, 0, sizeof *g);
-	int rc = read_header(r, &nh, &st, err);
+	int rc = read_head(r, &h, err);
 	if (!rc)
-		rc = reader_alloc(r, g, nh.nx, nh.ny, nh.nz, err);
+		rc = reader_alloc(r, g, h.nx, h.ny, h.nz, err);
 	if (rc)
 		return rc;
-	g->generation = nh.generation;
+	g->generation = h.generation;
 	if (meta) {
 		meta->has_rule = true;
-		meta->rule = nh.rule;
-		meta->stamp = st;
+		meta->rule = h.meta.rule;
+		meta->stamp = h.meta.stamp;
 	}
 	native_in n = {{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
 			.decode = decode, .truncated = truncated},
-		       nh.payload_crc, false};
+		       h.crc, 0, 0};
 	payload_place place = payload_place_of(r, 1);
 	return format_stream_start(r, g, read_cells, &n, sizeof n, &place, out, err);
 }

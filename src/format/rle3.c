@@ -12,9 +12,57 @@
 #include "rle3.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #define LINE_CAP 4096
+/* What a file's first line begins with. */
+#define RLE3_MAGIC "3D"
+
+bool rle3_looks(const unsigned char *p, size_t n)
+{
+	/* Golly only asks for "3D" at the start; the blank after it keeps an
+	 * HPCGame edge length whose low bytes happen to be "3D" out. */
+	return n >= 2 && memcmp(p, RLE3_MAGIC, 2) == 0 &&
+	       (n == 2 || p[2] == ' ' || p[2] == '\t' || p[2] == '\r' ||
+		p[2] == '\n');
+}
+
+/* ---- what Golly makes of a file ---- */
+
+/* Golly's 3D.lua: a cube of this many cells a side at least and at most. */
+#define GOLLY_MIN_SIZE 3
+#define GOLLY_MAX_SIZE 100
+
+static void add_caveat(char *buf, size_t size, const char *text)
+{
+	size_t n = strlen(buf);
+	snprintf(buf + n, size - n, "%s%s", n ? "; " : "", text);
+}
+
+void rle3_caveats(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
+		  char *buf, size_t size)
+{
+	char text[160];
+	if (nx > GOLLY_MAX_SIZE || ny > GOLLY_MAX_SIZE || nz > GOLLY_MAX_SIZE) {
+		snprintf(text, sizeof text, "Golly opens no universe over %d cells a side",
+			 GOLLY_MAX_SIZE);
+		add_caveat(buf, size, text);
+	}
+	if (nx < GOLLY_MIN_SIZE || ny < GOLLY_MIN_SIZE || nz < GOLLY_MIN_SIZE) {
+		snprintf(text, sizeof text, "Golly opens no universe under %d cells a side",
+			 GOLLY_MIN_SIZE);
+		add_caveat(buf, size, text);
+	}
+	if (nx != ny || ny != nz) {
+		snprintf(text, sizeof text, "Golly ignores box=%llu,%llu,%llu and runs the "
+			 "pattern in a cube", (unsigned long long)nx,
+			 (unsigned long long)ny, (unsigned long long)nz);
+		add_caveat(buf, size, text);
+	}
+	if (r->birth & 1)
+		add_caveat(buf, size, "Golly refuses a rule with birth on 0");
+}
 
 /* ---- a character scanner with line and column numbers ---- */
 
@@ -166,7 +214,7 @@ static int parse_first_line(const char *name, char *line, rle3_head *h,
 	static const char blanks[] = " \t";
 	char *save = NULL;
 	char *tok = strtok_r(line, blanks, &save);
-	if (!tok || strncmp(tok, "3D", 2) != 0)
+	if (!tok || strncmp(tok, RLE3_MAGIC, 2) != 0)
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s:1: not RLE3 (the first line must start with 3D)", name);
 	while ((tok = strtok_r(NULL, blanks, &save))) {
@@ -402,6 +450,14 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	return L3D_OK;
 }
 
+int rle3_read_start(reader *r, grid *g, universe_meta *meta,
+		    format_stream **out, l3d_err *err)
+{
+	*out = NULL;
+	int rc = rle3_read(r, g, meta, err);
+	return rc ? rc : format_stream_start(r, g, NULL, NULL, 0, NULL, out, err);
+}
+
 /* ---- writing ---- */
 
 typedef struct rle3_out {
@@ -525,7 +581,7 @@ static int write_first_line(rle3_out *o, const grid *g, const live_box *b)
 	char text[256];
 	uint64_t size = g->nx > g->ny ? g->nx : g->ny;
 	size = size > g->nz ? size : g->nz;
-	int n = snprintf(text, sizeof text, "3D version=1 size=%llu",
+	int n = snprintf(text, sizeof text, RLE3_MAGIC " version=1 size=%llu",
 			 (unsigned long long)size);
 	if (g->nx != g->ny || g->ny != g->nz)
 		n += snprintf(text + n, sizeof text - (size_t)n, " box=%llu,%llu,%llu",

@@ -29,8 +29,6 @@
  * cut holds a bad byte), as they did when it read one chunk after the
  * other. */
 #define CHUNK_BYTES ((uint64_t)1 << 20)
-/* Decoders read whole words, a little past a chunk's last byte. */
-#define SLACK 16
 /* Written bytes between two calls of outfile_writeback. */
 #define WRITEBACK_BYTES ((uint64_t)8 << 20)
 
@@ -141,8 +139,8 @@ int payload_read(payload_in *in, row_progress *ready, l3d_err *err)
 	in->crc = 0;
 	pipeline p = {in_produce, in_work, in_consume, &s, s.l.chunks, 1, 1};
 	p.threads = pipeline_threads(s.l.chunks);
-	p.slots = pipeline_slots(p.threads, s.l.chunks, s.l.chunk_bytes + SLACK);
-	if (!alloc_all(s.buf, p.slots, (size_t)s.l.chunk_bytes + SLACK))
+	p.slots = pipeline_slots(p.threads, s.l.chunks, s.l.chunk_bytes + PAYLOAD_SLACK);
+	if (!alloc_all(s.buf, p.slots, (size_t)s.l.chunk_bytes + PAYLOAD_SLACK))
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", in->r->name);
 	int rc = pipeline_run(&p, err);
 	free_all(s.buf, p.slots);
@@ -365,7 +363,7 @@ int payload_write(payload_out *o, l3d_err *err)
 	layout_of(&s.l, src->nx, src->ny, src->nz, o->cell_bits);
 	o->crc = 0;
 	size_t rows_bytes = (size_t)(s.l.per_chunk * s.l.row_bytes);
-	size_t bytes = (size_t)s.l.chunk_bytes + SLACK;
+	size_t bytes = (size_t)s.l.chunk_bytes + PAYLOAD_SLACK;
 	pipeline p = {out_produce, out_work, out_consume, &s, s.l.chunks, 1, 1};
 	p.threads = pipeline_threads(s.l.chunks);
 	p.slots = pipeline_slots(p.threads, s.l.chunks, rows_bytes + bytes);
@@ -393,12 +391,18 @@ void row_source_of_grid(row_source *s, const grid *g)
 	*s = (row_source){g->nx, g->ny, g->nz, g->generation, grid_rows, (void *)g, NULL};
 }
 
+void rows_to_cells(const uint64_t *rows, uint64_t n, uint64_t nz,
+		   unsigned char *cells)
+{
+	uint64_t words = (nz + 63) / 64;
+	for (uint64_t i = 0; i < n; i++)
+		row_unpack(rows + i * words, nz, cells + i * nz);
+}
+
 static const unsigned char *encode_bytes(const payload_out *o, const uint64_t *rows,
 					 uint64_t n, unsigned char *buf)
 {
-	uint64_t nz = o->src->nz, words = (nz + 63) / 64;
-	for (uint64_t i = 0; i < n; i++)
-		row_unpack(rows + i * words, nz, buf + i * nz);
+	rows_to_cells(rows, n, o->src->nz, buf);
 	return buf;
 }
 

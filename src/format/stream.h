@@ -25,6 +25,10 @@ int format_read_finish(format_stream *s, uint64_t *population, l3d_err *err);
 
 /* A source that hands out g's own rows, without copying. */
 void row_source_of_grid(row_source *s, const grid *g);
+/* n rows of nz cells in grid layout ((nz + 63) / 64 words a row) as
+ * n * nz bytes 0/1. */
+void rows_to_cells(const uint64_t *rows, uint64_t n, uint64_t nz,
+		   unsigned char *cells);
 /* All cells as bytes 0/1 in x, y, z order (z fastest), a chunk of rows
  * at a time: the payload of HPCGame, VTK and NumPy files. */
 int format_put_cells(FILE *out, const char *name, const row_source *src,
@@ -40,7 +44,10 @@ int format_put_cells_z_reversed(FILE *out, const char *name,
  * i % 8 of byte i / 8), rows back to back.  They move through a pipeline
  * (pipeline.h) a chunk of whole rows, about 1 MiB of the file, at a time:
  * while one thread reads or writes a chunk, others decode or encode the
- * chunks around it.  Chunks start on a byte boundary. */
+ * chunks around it.  Chunks start on a byte boundary, and their buffers
+ * have PAYLOAD_SLACK bytes more, for codecs that read and write whole
+ * words (fixed.h). */
+#define PAYLOAD_SLACK 16
 
 typedef struct payload_in payload_in;
 struct payload_in {
@@ -50,8 +57,8 @@ struct payload_in {
 	bool want_crc;
 	uint32_t crc;            /* the payload's CRC-32 once read, if want_crc */
 	/* Rows [first, first + n) from their `len` bytes, which begin at
-	 * byte `offset` of the payload; the buffer has 16 readable bytes
-	 * more.  Runs on several threads at once, each on its own rows. */
+	 * byte `offset` of the payload; the buffer has PAYLOAD_SLACK
+	 * readable bytes more.  Runs on several threads at once, each on its own rows. */
 	int (*decode)(payload_in *in, uint64_t first, uint64_t n,
 		      const unsigned char *bytes, size_t len, uint64_t offset,
 		      l3d_err *err);
@@ -98,9 +105,9 @@ struct payload_out {
 	unsigned cell_bits;      /* 8 or 1 */
 	bool want_crc;
 	uint32_t crc;            /* the payload's CRC-32 once written, if want_crc */
-	/* Rows [.., + n) as payload bytes: buf (room for them and 16 bytes
-	 * more) filled in, or the rows themselves where they already are
-	 * those bytes.  Runs on several threads at once. */
+	/* Rows [.., + n) as payload bytes: buf (room for them and
+	 * PAYLOAD_SLACK bytes more) filled in, or the rows themselves where
+	 * they already are those bytes.  Runs on several threads at once. */
 	const unsigned char *(*encode)(const payload_out *o, const uint64_t *rows,
 				       uint64_t n, unsigned char *buf);
 };

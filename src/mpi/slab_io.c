@@ -1,26 +1,27 @@
 /* slab_io.c - see slab_io.h: a universe read and written by every rank.
  *
- * HPCGame and .l3d files hold the cells in x, y, z order, so a rank's slab
- * is one contiguous stretch of the payload: every rank reads or writes its
- * own stretch with collective MPI-IO, in rounds of a few MiB, and no rank
- * ever holds more than its slab.  Two things need care in .l3d, where a
- * cell is one bit:
+ * The formats at fixed offsets (format/fixed.h) hold the cells in x, y, z
+ * order, so a rank's slab is one contiguous stretch of the payload: every
+ * rank reads or writes its own stretch with collective MPI-IO, in rounds
+ * of a few MiB, and no rank ever holds more than its slab.  Two things
+ * need care where a cell is less than a byte (a bit, in .l3d):
  *  - a slab that starts at a bit index that is not a multiple of 8 shares
  *    its first byte with the rank before (with tiny planes, a byte may
  *    even span several ranks).  A byte belongs to the rank that holds its
  *    first bit; every rank sends the bits it has in a byte it does not own
  *    (its "head") to all, and the owner ORs them in before writing;
- *  - the header holds the CRC-32 of the whole payload: each rank computes
- *    the CRC of the bytes it owns, and rank 0 joins them in rank order
- *    with crc32_combine.
+ *  - a header that holds the CRC-32 of the whole payload: each rank
+ *    computes the CRC of the bytes it owns, and rank 0 joins them in rank
+ *    order with crc32_combine.
  * Targets that cannot be written at offsets (stdout, a pipe, a device) get
  * the same bytes in file order, relayed through rank 0.  Input that cannot
  * be read at offsets (stdin) and formats without a fixed layout (RLE3; the
  * exports VTK and NumPy on output) pass through rank 0 whole.
  *
- * Headers are parsed by the formats' own parsers (format/hpcgame.h,
- * format/native.h), so the checks and messages are the same as in one
- * process. */
+ * Every byte of a file is the format's business: headers are read,
+ * checked and made, and rows turned into bytes and back, by the format's
+ * own code (format_fixed_of), so the files and messages are those of one
+ * process; what is here is where the bytes go. */
 #include "slab_io.h"
 
 #include <errno.h>
@@ -33,11 +34,8 @@
 
 #include "base/outfile.h"
 #include "comm.h"
-#include "format/hpcgame.h"
-#include "format/native.h"
+#include "format/fixed.h"
 
-#define HPCGAME_HEADER HPCGAME_HEADER_BYTES
-#define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define CHUNK_BYTES ((uint64_t)4 << 20)
 
 
@@ -46,35 +44,27 @@ enum { TAG_RELAY = 200 };
 /* ---- where a rank's cells lie in the file ---- */
 
 typedef struct layout {
-	fmt_id fmt;
+	const format_fixed *fx;
 	uint64_t header;          /* bytes before the payload */
 	uint64_t ny, nz;
 	uint64_t rows;            /* this rank's (x, y) rows */
 	uint64_t rows_per_chunk, chunks;
 	uint64_t base, stride;    /* payload byte of chunk 0; bytes between chunks */
-	unsigned lead;            /* .l3d: bits of the first byte before our first cell */
+	unsigned lead;            /* bits of the first byte before our first cell */
 } layout;
 
-static void layout_init(layout *L, fmt_id fmt, uint64_t x0, uint64_t n,
-			uint64_t ny, uint64_t nz)
+static void layout_init(layout *L, const format_fixed *fx, uint64_t header,
+			uint64_t x0, uint64_t n, uint64_t ny, uint64_t nz)
 {
-	uint64_t first = x0 * ny * nz, k = CHUNK_BYTES / nz;
+	uint64_t bits = fx->cell_bits, first = x0 * ny * nz * bits;
+	uint64_t k = CHUNK_BYTES / nz;
 	k = k ? k : 1;
-	*L = (layout){.fmt = fmt, .ny = ny, .nz = nz, .rows = n * ny};
-	if (fmt == FMT_HPCGAME) {
-		L->header = HPCGAME_HEADER;
-		L->rows_per_chunk = k;
-		L->base = first;
-		L->stride = k * nz;
-	} else {
-		/* 8k rows are a whole number of bytes, so every chunk starts
-		 * `lead` bits into a byte, like the first. */
-		L->header = NATIVE_HEADER;
-		L->rows_per_chunk = 8 * k;
-		L->base = first / 8;
-		L->lead = (unsigned)(first % 8);
-		L->stride = k * nz;
-	}
+	/* Chunks of 8k / bits rows are k * nz bytes, so every chunk starts
+	 * `lead` bits into a byte, like the first. */
+	*L = (layout){.fx = fx, .header = header, .ny = ny, .nz = nz,
+		      .rows = n * ny, .rows_per_chunk = 8 * k / bits,
+		      .base = first / 8, .stride = k * nz,
+		      .lead = (unsigned)(first % 8)};
 	L->chunks = (L->rows + L->rows_per_chunk - 1) / L->rows_per_chunk;
 }
 
@@ -85,14 +75,13 @@ static void chunk_span(const layout *L, uint64_t j, uint64_t *row, uint64_t *row
 	*row = j * L->rows_per_chunk;
 	*rows = L->rows - *row < L->rows_per_chunk ? L->rows - *row : L->rows_per_chunk;
 	*off = L->base + j * L->stride;
-	*len = L->fmt == FMT_HPCGAME ? (size_t)(*rows * L->nz)
-				     : (size_t)((L->lead + *rows * L->nz + 7) / 8);
+	*len = (size_t)((L->lead + *rows * L->nz * L->fx->cell_bits + 7) / 8);
 }
 
-static size_t chunk_capacity(const layout *L)
+/* A chunk's buffer, with the room the row codecs read and write past it. */
+static unsigned char *chunk_buffer(const layout *L)
 {
-	uint64_t cells = L->rows_per_chunk * L->nz;
-	return (size_t)(L->fmt == FMT_HPCGAME ? cells : cells / 8 + 1);
+	return calloc(L->stride + 1 + PAYLOAD_SLACK, 1);
 }
 
 /* The bytes [*start, *end) of chunk j (of len bytes) that this rank owns.
@@ -109,31 +98,7 @@ static void owned(const layout *L, uint64_t j, size_t len, bool writing,
 		*start = *end;
 }
 
-/* ---- cells to bytes and back ---- */
-
-/* OR the low k bits of v into the bitstream at bit p. */
-static void put_bits(unsigned char *b, uint64_t p, uint64_t v, unsigned k)
-{
-	unsigned char *q = b + p / 8;
-	unsigned s = (unsigned)(p % 8), nbytes = (s + k + 7) / 8;
-	q[0] |= (unsigned char)(v << s);
-	uint64_t rest = v >> (8 - s);
-	for (unsigned i = 1; i < nbytes; i++, rest >>= 8)
-		q[i] |= (unsigned char)rest;
-}
-
-static uint64_t get_bits(const unsigned char *b, uint64_t p, unsigned k)
-{
-	const unsigned char *q = b + p / 8;
-	unsigned s = (unsigned)(p % 8), nbytes = (s + k + 7) / 8;
-	uint64_t v = 0;
-	for (unsigned i = 0; i < nbytes && i < 8; i++)
-		v |= (uint64_t)q[i] << (8 * i);
-	v >>= s;
-	if (nbytes == 9)
-		v |= (uint64_t)q[8] << (64 - s);
-	return k == 64 ? v : v & (((uint64_t)1 << k) - 1);
-}
+/* ---- cells to bytes and back, by the format ---- */
 
 static void encode_chunk(const layout *L, const grid *g, uint64_t j,
 			 unsigned char *buf)
@@ -141,33 +106,7 @@ static void encode_chunk(const layout *L, const grid *g, uint64_t j,
 	uint64_t row, rows, off;
 	size_t len;
 	chunk_span(L, j, &row, &rows, &off, &len);
-	if (L->fmt == FMT_HPCGAME) {
-		for (uint64_t i = 0; i < rows; i++)
-			grid_row_unpack(g, (row + i) / L->ny, (row + i) % L->ny,
-					buf + i * L->nz);
-		return;
-	}
-	memset(buf, 0, len);
-	uint64_t tail = grid_tail_mask(g), p = L->lead;
-	unsigned last = (unsigned)(L->nz - (g->words - 1) * 64);
-	for (uint64_t i = 0; i < rows; i++) {
-		const uint64_t *w = grid_row(g, (row + i) / L->ny, (row + i) % L->ny);
-		for (uint64_t k = 0; k + 1 < g->words; k++, p += 64)
-			put_bits(buf, p, w[k], 64);
-		put_bits(buf, p, w[g->words - 1] & tail, last);
-		p += last;
-	}
-}
-
-static int bad_cell(const layout *L, const char *name, const unsigned char *buf,
-		    uint64_t off, l3d_err *err)
-{
-	uint64_t i = 0;
-	while (buf[i] <= 1)
-		i++;
-	return l3d_fail(err, L3D_ERR_DATA,
-			"%s: byte 0x%02x at offset %llu is not a cell (0 or 1)",
-			name, buf[i], (unsigned long long)(L->header + off + i));
+	L->fx->encode(g->bits + row * g->words, rows, L->nz, L->lead, buf);
 }
 
 static int decode_chunk(const layout *L, grid *g, uint64_t j,
@@ -176,53 +115,35 @@ static int decode_chunk(const layout *L, grid *g, uint64_t j,
 	uint64_t row, rows, off;
 	size_t len;
 	chunk_span(L, j, &row, &rows, &off, &len);
-	if (L->fmt == FMT_HPCGAME) {
-		for (uint64_t i = 0; i < rows; i++) {
-			const unsigned char *cells = buf + i * L->nz;
-			if (grid_row_pack(g, (row + i) / L->ny, (row + i) % L->ny, cells) < 0)
-				return bad_cell(L, name, cells, off + i * L->nz, err);
-		}
-		return L3D_OK;
-	}
-	uint64_t p = L->lead;
-	unsigned last = (unsigned)(L->nz - (g->words - 1) * 64);
-	for (uint64_t i = 0; i < rows; i++) {
-		uint64_t *w = grid_row(g, (row + i) / L->ny, (row + i) % L->ny);
-		for (uint64_t k = 0; k + 1 < g->words; k++, p += 64)
-			w[k] = get_bits(buf, p, 64);
-		w[g->words - 1] = get_bits(buf, p, last);
-		p += last;
-	}
-	return L3D_OK;
+	return L->fx->decode(buf, L->lead, rows, L->nz, g->bits + row * g->words,
+			     name, off, err);
 }
 
-/* ---- .l3d: the bytes shared between ranks, and the CRC ---- */
+/* ---- bits: the bytes shared between ranks, and the CRC ---- */
 
 typedef struct head {
 	uint64_t index, value;    /* payload byte and our bits in it; UINT64_MAX: none */
 } head;
 
-static head head_of(const layout *L, const grid *g)
+/* Our first byte, as the rows that reach into it make it (in buf). */
+static head head_of(const layout *L, const grid *g, unsigned char *buf)
 {
 	head h = {UINT64_MAX, 0};
-	if (L->fmt != FMT_NATIVE || L->lead == 0)
+	if (L->lead == 0 || L->rows == 0)
 		return h;
-	uint64_t cells = L->rows * L->nz, m = 8 - L->lead;
-	m = m < cells ? m : cells;
-	for (uint64_t c = 0; c < m; c++) {
-		uint64_t row = c / L->nz;
-		h.value |= (uint64_t)grid_get(g, row / L->ny, row % L->ny, c % L->nz)
-			   << (L->lead + c);
-	}
+	uint64_t n = (8 - L->lead + L->nz - 1) / L->nz;
+	L->fx->encode(g->bits, n < L->rows ? n : L->rows, L->nz, L->lead, buf);
 	h.index = L->base;
+	h.value = buf[0];
 	return h;
 }
 
 /* The bits later ranks hold in our last byte.  `all` has room for a
- * head per rank. */
-static unsigned char tail_bits(const layout *L, const grid *g, head *all)
+ * head per rank; buf for a chunk. */
+static unsigned char tail_bits(const layout *L, const grid *g, unsigned char *buf,
+			       head *all)
 {
-	head mine = head_of(L, g);
+	head mine = head_of(L, g, buf);
 	MPI_Allgather(&mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, comm_world);
 	uint64_t row, rows, off;
 	size_t len;
@@ -252,62 +173,15 @@ static uint32_t combine_crcs(uint32_t crc, uint64_t bytes, uint64_t *all)
 
 typedef struct source {
 	fmt_id fmt;
-	uint64_t nx, ny, nz, generation;
+	fixed_head head;          /* sizes, generation, rule, stamp, ...: every
+				   * rank's, as rank 0 read them */
 	bool whole;               /* rank 0 read it all */
-	universe_meta meta;       /* rule, stamp, ...: every rank's, as rank 0 read it */
-	uint32_t crc;
 	uint64_t size;            /* of the file, as rank 0 sees it */
-	uint64_t header;          /* .l3d: 64, or 96 with a run stamp */
 } source;
 
-static int parse_native(const char *name, const unsigned char *h, source *s,
-			l3d_err *err)
-{
-	native_header nh;
-	int rc = native_parse_header(name, h, &nh, err);
-	*s = (source){.fmt = FMT_NATIVE, .nx = nh.nx, .ny = nh.ny, .nz = nh.nz,
-		      .generation = nh.generation,
-		      .meta = {.has_rule = true, .rule = nh.rule}, .crc = nh.payload_crc,
-		      .header = nh.header_bytes};
-	return rc;
-}
-
-static int parse_hpcgame(const char *name, const unsigned char *h, source *s,
-			 l3d_err *err)
-{
-	uint64_t m, t;
-	int rc = hpcgame_parse_header(name, h, &m, &t, err);
-	*s = (source){.fmt = FMT_HPCGAME, .nx = m, .ny = m, .nz = m, .generation = t};
-	return rc;
-}
-
-/* The file must be exactly header + payload long. */
-static int check_length(const char *name, const source *s, uint64_t size,
-			l3d_err *err)
-{
-	uint64_t cells = s->nx * s->ny * s->nz;
-	bool hpc = s->fmt == FMT_HPCGAME;
-	uint64_t header = hpc ? HPCGAME_HEADER : s->header;
-	uint64_t payload = hpc ? cells : cells / 8 + (cells % 8 != 0);
-	uint64_t got = size - header;
-	if (got < payload && hpc)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: truncated: expected %llu bytes of cells, got %llu", name,
-				(unsigned long long)payload, (unsigned long long)got);
-	if (got < payload)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: truncated payload: expected %llu bytes, got %llu", name,
-				(unsigned long long)payload, (unsigned long long)got);
-	if (got > payload)
-		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: trailing garbage after the %s (at offset %llu)", name,
-				hpc ? "HPCGame cells" : ".l3d payload",
-				(unsigned long long)(header + payload));
-	return L3D_OK;
-}
-
-/* Rank 0: what the input is.  HPCGame and .l3d files that can be read at
- * offsets: just the header; anything else is read whole into *whole. */
+/* Rank 0: what the input is.  Files at fixed offsets that can be read at
+ * offsets: just the header, and the file's length checked, as it will not
+ * be read to its end; anything else is read whole into *whole. */
 static int probe(FILE *f, const char *path, const char *name, source *s,
 		 grid *whole, l3d_err *err)
 {
@@ -317,25 +191,18 @@ static int probe(FILE *f, const char *path, const char *name, source *s,
 	int rc = format_detect(&r, &id, err);
 	struct stat st;
 	bool seekable = path && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-	if (!rc && seekable && (id == FMT_HPCGAME || id == FMT_NATIVE)) {
-		unsigned char h[NATIVE_HEADER];
-		bool hpc = id == FMT_HPCGAME;
-		rc = reader_header(&r, h, hpc ? HPCGAME_HEADER : NATIVE_HEADER,
-				   hpc ? "HPCGame" : ".l3d", err);
-		if (!rc)
-			rc = hpc ? parse_hpcgame(name, h, s, err) : parse_native(name, h, s, err);
-		if (!rc && !hpc && s->header > NATIVE_HEADER)
-			rc = reader_header(&r, h, NATIVE_STAMP_BYTES, ".l3d run stamp", err);
-		if (!rc && !hpc && s->header > NATIVE_HEADER)
-			rc = native_parse_stamp(name, h, &s->meta.stamp, err);
-		s->size = (uint64_t)st.st_size;
-		return rc ? rc : check_length(name, s, s->size, err);
+	const format_fixed *fx = format_fixed_of(id);
+	if (!rc && seekable && fx) {
+		*s = (source){.fmt = id, .size = (uint64_t)st.st_size};
+		rc = fx->read_head(&r, &s->head, err);
+		return rc ? rc : fixed_expect_size(&r, fx, &s->head, err);
 	}
 	universe_meta meta = {0};
 	if (!rc)
 		rc = format_read(&r, whole, &meta, &id, err);
-	*s = (source){.fmt = id, .nx = whole->nx, .ny = whole->ny, .nz = whole->nz,
-		      .generation = whole->generation, .meta = meta, .whole = true};
+	*s = (source){.fmt = id, .head = {whole->nx, whole->ny, whole->nz,
+					  whole->generation, meta},
+		      .whole = true};
 	return rc;
 }
 
@@ -407,11 +274,9 @@ static int read_rounds(MPI_File fh, const layout *L, grid *g, unsigned char *buf
 		*crc = (uint32_t)crc32(*crc, buf + start, (uInt)(end - start));
 		*owned_bytes += end - start;
 		/* The bits after the last cell of the file must be zero. */
-		unsigned used = (unsigned)((L->lead + rows * L->nz) % 8);
-		if (!rc && L->fmt == FMT_NATIVE && j + 1 == L->chunks && used &&
-		    comm_rank() == comm_size() - 1 && (buf[len - 1] >> used) != 0)
-			rc = l3d_fail(err, L3D_ERR_DATA,
-				      "%s: nonzero pad bits after the last cell", name);
+		unsigned used = (unsigned)((L->lead + rows * L->nz * L->fx->cell_bits) % 8);
+		if (!rc && j + 1 == L->chunks && comm_rank() == comm_size() - 1)
+			rc = fixed_check_pad(name, buf[len - 1], used, err);
 	}
 	return rc;
 }
@@ -420,11 +285,10 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 			   grid *slab, uint64_t x0, l3d_err *err)
 {
 	layout L;
-	layout_init(&L, s->fmt, x0, slab->nx, s->ny, s->nz);
-	if (s->fmt == FMT_NATIVE)
-		L.header = s->header;
+	const format_fixed *fx = format_fixed_of(s->fmt);
+	layout_init(&L, fx, s->head.bytes, x0, slab->nx, s->head.ny, s->head.nz);
 	MPI_File fh = MPI_FILE_NULL;
-	unsigned char *buf = malloc(chunk_capacity(&L));
+	unsigned char *buf = chunk_buffer(&L);
 	uint64_t *peers = malloc(16 * (size_t)comm_size());
 	int rc = buf && peers ? L3D_OK
 		 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", name);
@@ -439,15 +303,13 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 		MPI_File_close(&fh);
 	free(buf);
 	rc = comm_agree(rc, err);
-	if (!rc && s->fmt == FMT_NATIVE)
+	if (!rc && fx->crc)
 		crc = combine_crcs(crc, bytes, peers);
 	free(peers);
-	if (rc || s->fmt != FMT_NATIVE)
+	if (rc || !fx->crc)
 		return rc;
-	if (comm_rank() == 0 && crc != s->crc)
-		rc = l3d_fail(err, L3D_ERR_DATA,
-			      "%s: bad payload CRC (stored %08lx, computed %08lx)", name,
-			      (unsigned long)s->crc, (unsigned long)crc);
+	if (comm_rank() == 0)
+		rc = fixed_check_crc(name, s->head.crc, crc, err);
 	return comm_agree(rc, err);
 }
 
@@ -464,10 +326,10 @@ int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
 	uint64_t n = 0;
 	if (!rc) {
 		MPI_Bcast(&s, (int)sizeof s, MPI_BYTE, 0, comm_world);
-		rc = comm_split(s.nx, name, x0, &n, err);
+		rc = comm_split(s.head.nx, name, x0, &n, err);
 	}
 	if (!rc)
-		rc = comm_agree(grid_alloc(slab, n, s.ny, s.nz, err), err);
+		rc = comm_agree(grid_alloc(slab, n, s.head.ny, s.head.nz, err), err);
 	if (!rc && s.whole)
 		comm_scatter_slabs(&whole, slab);
 	else if (!rc)
@@ -478,9 +340,9 @@ int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
 		grid_free(slab);
 		return rc;
 	}
-	slab->generation = s.generation;
-	*nx = s.nx;
-	*meta = s.meta;
+	slab->generation = s.head.generation;
+	*nx = s.head.nx;
+	*meta = s.head.meta;
 	return L3D_OK;
 }
 
@@ -591,12 +453,11 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 		uint64_t x0, n;
 		layout other;
 		comm_slab_of(nx, comm_size(), r, &x0, &n);
-		layout_init(&other, w->L->fmt, x0, n, w->L->ny, w->L->nz);
-		other.header = w->L->header;
+		layout_init(&other, w->L->fx, w->L->header, x0, n, w->L->ny, w->L->nz);
 		for (uint64_t j = 0; j < other.chunks; j++) {
 			MPI_Status st;
 			int len;
-			MPI_Recv(w->buf, (int)chunk_capacity(&other), MPI_BYTE, r,
+			MPI_Recv(w->buf, (int)(other.stride + 1), MPI_BYTE, r,
 				 TAG_RELAY, comm_world, &st);
 			MPI_Get_count(&st, MPI_BYTE, &len);
 			if (!rc)
@@ -607,22 +468,17 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 }
 
 /* The header, once the payload's CRC is known; a checkpoint's with its
- * run stamp (L->header bytes). */
+ * run stamp. */
 static int put_header(const target *t, const layout *L, const grid *u,
-		      fmt_id f, uint64_t gen, const rule *r, uint32_t crc,
+		      uint64_t gen, const rule *r, uint32_t crc,
 		      const run_stamp *stamp, l3d_err *err)
 {
-	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
-	size_t n = L->header;
-	if (f == FMT_HPCGAME) {
-		le_put64(h, u->nz);
-		le_put64(h + 8, gen);
-	} else {
-		native_build_header(h, &(native_header){u->nx, u->ny, u->nz, gen, *r,
-							crc, (uint32_t)n});
-		if (n > NATIVE_HEADER)
-			native_build_stamp(h + NATIVE_HEADER, stamp);
-	}
+	unsigned char h[FIXED_HEAD_MAX];
+	fixed_head fh = {u->nx, u->ny, u->nz, gen,
+			 {.rule = r ? *r : rule_default,
+			  .stamp = stamp ? *stamp : (run_stamp){0}},
+			 .crc = crc};
+	size_t n = L->fx->put_head(h, &fh);
 	if (t->fh == MPI_FILE_NULL)
 		return format_put(t->f, t->name, h, n, err);
 	MPI_Status st;
@@ -630,16 +486,16 @@ static int put_header(const target *t, const layout *L, const grid *u,
 	return check_write(mrc, "MPI_File_write_at", &st, n, t->name, err);
 }
 
-/* Payload and header of an HPCGame or .l3d file.  A relayed .l3d makes a
- * first pass for the CRC, as its header comes first in the stream. */
+/* Payload and header.  A relayed file whose header holds the payload's
+ * CRC makes a first pass for it, as the header comes first in the stream. */
 static int write_payload(writer *w, const target *t, const grid *u,
-			 fmt_id f, uint64_t gen, const rule *r,
-			 const run_stamp *stamp, l3d_err *err)
+			 uint64_t gen, const rule *r, const run_stamp *stamp,
+			 l3d_err *err)
 {
-	bool relay = t->fh == MPI_FILE_NULL;
+	bool relay = t->fh == MPI_FILE_NULL, crc_first = w->L->fx->crc;
 	int rc = L3D_OK;
 	uint32_t crc = 0;
-	if (relay && f == FMT_NATIVE) {
+	if (relay && crc_first) {
 		for (uint64_t j = 0; j < w->L->chunks; j++) {
 			uint64_t off;
 			size_t start, end;
@@ -650,13 +506,13 @@ static int write_payload(writer *w, const target *t, const grid *u,
 		w->bytes = 0;
 	}
 	if (relay && comm_rank() == 0)
-		rc = put_header(t, w->L, u, f, gen, r, crc, stamp, err);
+		rc = put_header(t, w->L, u, gen, r, crc, stamp, err);
 	int prc = relay ? write_relayed(w, t, u->nx, err) : write_rounds(w, t, err);
 	rc = rc ? rc : prc;
-	if (!relay && f == FMT_NATIVE)
+	if (!relay && crc_first)
 		crc = combine_crcs(w->crc, w->bytes, w->peers);
 	if (!relay && comm_rank() == 0 && !rc)
-		rc = put_header(t, w->L, u, f, gen, r, crc, stamp, err);
+		rc = put_header(t, w->L, u, gen, r, crc, stamp, err);
 	return rc;
 }
 
@@ -727,22 +583,19 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		       const char *path, outfile_may may, fmt_id f, const rule *r,
 		       uint64_t gen, const run_stamp *stamp, l3d_err *err)
 {
-	if (f == FMT_HPCGAME && (u->nx != u->ny || u->ny != u->nz))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"%s: HPCGame format needs a cube, not %llux%llux%llu",
-				path, (unsigned long long)u->nx,
-				(unsigned long long)u->ny, (unsigned long long)u->nz);
+	const format_fixed *fx = format_fixed_of(f);
+	int rc = fx->fits ? fx->fits(path, u->nx, u->ny, u->nz, err) : L3D_OK;
+	if (rc)
+		return rc;
 	layout L;
-	layout_init(&L, f, x0, slab->nx, u->ny, u->nz);
-	if (f == FMT_NATIVE && stamp && stamp->run_id)
-		L.header = NATIVE_HEADER + NATIVE_STAMP_BYTES;
-	writer w = {&L, slab, malloc(chunk_capacity(&L)), 0, 0,
+	layout_init(&L, fx, fixed_head_bytes(fx, stamp), x0, slab->nx, u->ny, u->nz);
+	writer w = {&L, slab, chunk_buffer(&L), 0, 0,
 		    (uint32_t)crc32(0, NULL, 0), 0, malloc(16 * (size_t)comm_size())};
-	int rc = w.buf && w.peers ? L3D_OK
-		 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
+	rc = w.buf && w.peers ? L3D_OK
+	     : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
 	rc = comm_agree(rc, err);
-	if (!rc && f == FMT_NATIVE)
-		w.tail = tail_bits(&L, slab, (head *)w.peers);
+	if (!rc && fx->cell_bits < 8)      /* ranks share bytes */
+		w.tail = tail_bits(&L, slab, w.buf, (head *)w.peers);
 	outfile out;
 	target t;
 	if (!rc)
@@ -752,12 +605,11 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 		free(w.peers);
 		return rc;
 	}
-	uint64_t cells = u->nx * u->ny * u->nz;
-	uint64_t bytes = L.header + (f == FMT_HPCGAME ? cells : (cells + 7) / 8);
+	uint64_t bytes = L.header + fixed_payload_bytes(fx, u->nx * u->ny * u->nz);
 	if (t.fh != MPI_FILE_NULL)
 		rc = comm_agree(comm_rank() == 0 ? reserve(&out, bytes, err) : L3D_OK, err);
 	if (!rc)
-		rc = write_payload(&w, &t, u, f, gen, r, stamp, err);
+		rc = write_payload(&w, &t, u, gen, r, stamp, err);
 	free(w.buf);
 	free(w.peers);
 	if (t.fh != MPI_FILE_NULL) {      /* every rank's bytes on the disk */
@@ -788,10 +640,11 @@ static int alloc_whole(const grid *u, fmt_id f, const char *path, grid *whole,
 		 path, format_name(f), (unsigned long long)u->nx,
 		 (unsigned long long)u->ny, (unsigned long long)u->nz);
 	l3d_err mem;
+	char kinds[64];
 	if (host_memory_check(grid_bytes(&dims), what, &mem))
 		return l3d_fail(err, L3D_ERR_USAGE,
-				"%s (HPCGame and .l3d files are written by every rank at once)",
-				mem.msg);
+				"%s (%s files are written by every rank at once)", mem.msg,
+				format_fixed_kinds(kinds, sizeof kinds));
 	return grid_alloc(whole, u->nx, u->ny, u->nz, err);
 }
 
@@ -823,7 +676,7 @@ int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
 		  const run_stamp *stamp, l3d_err *err)
 {
 	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
-	if (f == FMT_HPCGAME || f == FMT_NATIVE)
+	if (format_fixed_of(f))
 		return write_fixed(&u, slab, x0, path, may, f, r, gen, stamp, err);
 	return write_gathered(&u, slab, path, may, f, r, gen, err);
 }

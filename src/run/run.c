@@ -136,12 +136,14 @@ static void warn_sizeless(const options *o, const plan *p)
 static int check_extension(const options *o, l3d_err *err)
 {
 	const char *ext = format_extension(o->output);
+	char known[256];
 	if (o->format || outfile_is_stdout(o->output) || !ext ||
 	    format_from_path(o->output) != FMT_NONE)
 		return L3D_OK;
 	return l3d_fail(err, L3D_ERR_USAGE,
 			"%s: '.%s' names no format (%s); give --format to write "
-			"it under this name", o->output, ext, format_extensions());
+			"it under this name", o->output, ext,
+			format_extensions(known, sizeof known));
 }
 
 static int choose_format(const options *o, plan *p, l3d_err *err)

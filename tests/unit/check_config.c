@@ -101,8 +101,9 @@ static void value_text(const opt_desc *d, const options *dflt, char *buf,
 			 : d->id == OPT_MAX_TIME ? "1:30:00" : d->name);
 		break;
 	case OT_CHOICE: {
-		char word[64];
-		other_choice(d->choices, *(const char **)f, word, sizeof word);
+		char word[64], list[128];
+		other_choice(option_choices(d, list, sizeof list), *(const char **)f,
+			     word, sizeof word);
 		snprintf(buf, size, "\"%s\"", word);
 		break;
 	}
@@ -304,7 +305,8 @@ START_TEST(test_choices_any_case)
 		const opt_desc *d = &option_table[i];
 		if (d->type != OT_CHOICE)
 			continue;
-		for (const char *p = d->choices; *p;) {
+		char list[128];
+		for (const char *p = option_choices(d, list, sizeof list); *p;) {
 			size_t len = strcspn(p, "|");
 			char word[64], upper[64];
 			ck_assert_uint_lt(len, sizeof word);

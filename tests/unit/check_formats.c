@@ -9,6 +9,7 @@
 
 #include "check_run.h"
 #include "format/export.h"
+#include "format/fixed.h"
 #include "format/format.h"
 #include "format/hpcgame.h"
 #include "format/native.h"
@@ -185,6 +186,92 @@ START_TEST(test_names)
 	ck_assert(format_is_binary(FMT_NATIVE) && !format_is_binary(FMT_RLE3));
 	for (fmt_id f = FMT_HPCGAME; f <= FMT_NPY; f++)
 		ck_assert_int_eq(format_from_name(format_name(f)), f);
+}
+END_TEST
+
+/* Every list of formats is made from the one table: these are the texts
+ * --help, --format and the messages showed when they were written out. */
+START_TEST(test_lists)
+{
+	char buf[256];
+	ck_assert_str_eq(format_choices(buf, sizeof buf), "hpcgame|l3d|native|rle3|vtk|npy");
+	ck_assert_str_eq(format_writes(buf, sizeof buf), "hpcgame, l3d, rle3, vtk, npy");
+	ck_assert_str_eq(format_reads(buf, sizeof buf),
+			 "HPCGame binary, life3d .l3d, Golly RLE3");
+	ck_assert_str_eq(format_extensions(buf, sizeof buf),
+			 "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy");
+	ck_assert_str_eq(format_fixed_kinds(buf, sizeof buf), "HPCGame and .l3d");
+	ck_assert_str_eq(format_word("NATIVE"), "native");
+	ck_assert_str_eq(format_word("Rle3"), "rle3");
+	ck_assert_ptr_null(format_word("png"));
+	ck_assert_ptr_null(format_word(""));
+	ck_assert_str_eq(format_choices(buf, 12), "hpcgame|l3d");
+	ck_assert_ptr_null(format_fixed_of(FMT_RLE3));
+	ck_assert_ptr_eq(format_fixed_of(FMT_NATIVE), &native_fixed);
+}
+END_TEST
+
+/* ---- the formats at fixed offsets ---- */
+
+/* The n bits at p moved `lead` bits on, into out (zeroed first). */
+static void shifted(const unsigned char *p, uint64_t n, unsigned lead,
+		    unsigned char *out, size_t size)
+{
+	memset(out, 0, size);
+	for (uint64_t b = 0; b < n; b++)
+		out[(b + lead) / 8] |= (unsigned char)((p[b / 8] >> (b % 8) & 1) << ((b + lead) % 8));
+}
+
+/* The rows of g coded at every bit a chunk may begin at are the payload
+ * the format's writer makes, moved by that many bits, and decode back to
+ * g; the header made from g's fields is the writer's. */
+static void check_fixed(fmt_id f, uint64_t nx, uint64_t ny, uint64_t nz)
+{
+	const format_fixed *fx = format_fixed_of(f);
+	grid g, back;
+	ck_assert_int_eq(grid_alloc(&g, nx, ny, nz, NULL), L3D_OK);
+	ck_assert_int_eq(grid_alloc(&back, nx, ny, nz, NULL), L3D_OK);
+	grid_random(&g, 0.5, nz);
+	g.generation = 9;
+	size_t len;
+	unsigned char *file = written(f, &g, &rule_default, &len);
+	unsigned char head[FIXED_HEAD_MAX];
+	fixed_head h = {.nx = nx, .ny = ny, .nz = nz, .generation = 9,
+			.meta = {.rule = rule_default}};
+	size_t hb = fx->put_head(head, &h);
+	uint64_t cells = nx * ny * nz, bits = cells * fx->cell_bits;
+	ck_assert_uint_eq(len, hb + fixed_payload_bytes(fx, cells));
+	if (fx->crc)
+		h.crc = (uint32_t)crc32(0, file + hb, (uInt)(len - hb));
+	fx->put_head(head, &h);
+	ck_assert_mem_eq(head, file, hb);
+	unsigned char *buf = malloc(len + 1 + PAYLOAD_SLACK), *want = malloc(len + 1);
+	for (unsigned lead = 0; lead < 8; lead += fx->cell_bits) {
+		fx->encode(g.bits, nx * ny, nz, lead, buf);
+		shifted(file + hb, bits, lead, want, len + 1);
+		ck_assert_mem_eq(buf, want, (lead + bits + 7) / 8);
+		l3d_err err = {0};
+		ck_assert_int_eq(fx->decode(buf, lead, nx * ny, nz, back.bits, "t", 0, &err),
+				 L3D_OK);
+		ck_assert(grid_equal(&g, &back));
+	}
+	free(buf);
+	free(want);
+	free(file);
+	grid_free(&g);
+	grid_free(&back);
+}
+
+START_TEST(test_fixed_codecs)
+{
+	static const uint64_t sides[] = {1, 3, 5, 8, 13, 63, 64, 65, 70, 129};
+	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++) {
+		uint64_t n = sides[i];
+		check_fixed(FMT_NATIVE, 3, 2, n);
+		check_fixed(FMT_NATIVE, 1, 1, n);
+		if (n <= 65)
+			check_fixed(FMT_HPCGAME, n, n, n);
+	}
 }
 END_TEST
 
@@ -935,10 +1022,16 @@ static Suite *formats_suite(void)
 	Suite *s = suite_create("formats");
 	TCase *t = tcase_create("names");
 	tcase_add_test(t, test_names);
+	tcase_add_test(t, test_lists);
 	tcase_add_test(t, test_reader_peek_then_read);
 	tcase_add_test(t, test_reader_at_eof_keeps_byte);
 	tcase_add_test(t, test_read_error_is_io);
 	tcase_add_test(t, test_detect_by_content);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("fixed");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_fixed_codecs);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("hpcgame");

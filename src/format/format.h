@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "base/grid.h"
+#include "base/outfile.h"
 #include "base/rule.h"
 #include "fixed.h"
 #include "io.h"
@@ -29,6 +30,19 @@ typedef enum fmt_id {
 	FMT_VTK,         /* VTK legacy STRUCTURED_POINTS (write only) */
 	FMT_NPY          /* NumPy .npy uint8 (write only) */
 } fmt_id;
+
+/* Where and how a universe is written (run/universe.h, mpi/slab_io.h): to
+ * `path` atomically (base/outfile.h), replacing what `may` allows there,
+ * in `format`, recording `rule` and `generation`, and in a .l3d file
+ * `stamp` when it is not NULL (a checkpoint). */
+typedef struct universe_dest {
+	const char *path;
+	outfile_may may;
+	fmt_id format;
+	const rule *rule;
+	uint64_t generation;
+	const run_stamp *stamp;
+} universe_dest;
 
 /* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy", in any case;
  * FMT_NONE if unknown. */

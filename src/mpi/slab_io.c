@@ -579,11 +579,12 @@ static int file_complete(const outfile *out, uint64_t bytes, l3d_err *err)
 			out->name, (unsigned long long)st.st_size, (unsigned long long)bytes);
 }
 
-static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
-		       const char *path, outfile_may may, fmt_id f, const rule *r,
-		       uint64_t gen, const run_stamp *stamp, l3d_err *err)
+static int write_fixed(const grid *u, const grid *slab, uint64_t x0, const universe_dest *d,
+		       l3d_err *err)
 {
-	const format_fixed *fx = format_fixed_of(f);
+	const char *path = d->path;
+	const run_stamp *stamp = d->stamp;
+	const format_fixed *fx = format_fixed_of(d->format);
 	int rc = fx->fits ? fx->fits(path, u->nx, u->ny, u->nz, err) : L3D_OK;
 	if (rc)
 		return rc;
@@ -599,7 +600,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 	outfile out;
 	target t;
 	if (!rc)
-		rc = open_target(&out, &t, path, may, f, err);
+		rc = open_target(&out, &t, path, d->may, d->format, err);
 	if (rc) {                /* nothing is open */
 		free(w.buf);
 		free(w.peers);
@@ -609,7 +610,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0,
 	if (t.fh != MPI_FILE_NULL)
 		rc = comm_agree(comm_rank() == 0 ? reserve(&out, bytes, err) : L3D_OK, err);
 	if (!rc)
-		rc = write_payload(&w, &t, u, gen, r, stamp, err);
+		rc = write_payload(&w, &t, u, d->generation, d->rule, stamp, err);
 	free(w.buf);
 	free(w.peers);
 	if (t.fh != MPI_FILE_NULL) {      /* every rank's bytes on the disk */
@@ -648,22 +649,22 @@ static int alloc_whole(const grid *u, fmt_id f, const char *path, grid *whole,
 	return grid_alloc(whole, u->nx, u->ny, u->nz, err);
 }
 
-static int write_gathered(const grid *u, const grid *slab, const char *path,
-			  outfile_may may, fmt_id f, const rule *r, uint64_t gen,
+static int write_gathered(const grid *u, const grid *slab, const universe_dest *d,
 			  l3d_err *err)
 {
 	grid whole = {0};
-	int rc = comm_rank() == 0 ? alloc_whole(u, f, path, &whole, err) : L3D_OK;
+	fmt_id f = d->format;
+	int rc = comm_rank() == 0 ? alloc_whole(u, f, d->path, &whole, err) : L3D_OK;
 	rc = comm_agree(rc, err);
 	if (!rc)
 		comm_gather_slabs(slab, &whole);
 	outfile out;
 	if (!rc && comm_rank() == 0) {
-		whole.generation = gen;
-		rc = outfile_open_may(&out, path, may,
+		whole.generation = d->generation;
+		rc = outfile_open_may(&out, d->path, d->may,
 				      comm_tty_guard(format_is_binary(f)), err);
 		if (!rc) {
-			rc = format_write(out.f, out.name, f, &whole, r, err);
+			rc = format_write(out.f, out.name, f, &whole, d->rule, err);
 			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 		}
 	}
@@ -671,12 +672,11 @@ static int write_gathered(const grid *u, const grid *slab, const char *path,
 	return comm_agree(rc, err);
 }
 
-int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
-		  outfile_may may, fmt_id f, const rule *r, uint64_t gen,
-		  const run_stamp *stamp, l3d_err *err)
+int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const universe_dest *d,
+		  l3d_err *err)
 {
 	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
-	if (format_fixed_of(f))
-		return write_fixed(&u, slab, x0, path, may, f, r, gen, stamp, err);
-	return write_gathered(&u, slab, path, may, f, r, gen, err);
+	if (format_fixed_of(d->format))
+		return write_fixed(&u, slab, x0, d, err);
+	return write_gathered(&u, slab, d, err);
 }

@@ -26,12 +26,10 @@ int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
 		 l3d_err *err);
 
 /* Write the universe whose planes [x0, x0 + slab->nx) this rank holds
- * (nx planes in all) to `path` atomically, as generation `gen` in format
- * f; a .l3d file carries `stamp` when it is not NULL (a checkpoint; only
- * rank 0's counts).  L3D_ERR_USAGE when a format that rank 0 writes alone does not fit
- * in its memory. */
-int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const char *path,
-		  outfile_may may, fmt_id f, const rule *r, uint64_t gen,
-		  const run_stamp *stamp, l3d_err *err);
+ * (nx planes in all) as d says (a checkpoint's stamp: only rank 0's
+ * counts).  L3D_ERR_USAGE when a format that rank 0 writes alone does not
+ * fit in its memory. */
+int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const universe_dest *d,
+		  l3d_err *err);
 
 #endif

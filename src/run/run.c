@@ -572,9 +572,9 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	for (int tries = 0;; tries++) {
 		outfile_may may;      /* the file checkpoint_place approved */
 		rc = checkpoint_place(l, p, &may, err);
+		universe_dest d = {l->ckpt, may, FMT_NATIVE, &p->rule, l->gen, &stamp};
 		if (!rc)
-			rc = universe_write(l->e, l->ckpt, may, FMT_NATIVE, &p->rule,
-					    l->gen, &stamp, NULL, err);
+			rc = universe_write(l->e, &d, NULL, err);
 		/* Taken while it was written: once more, beside it
 		 * (checkpoint_place), without the copy kept at the old name. */
 		if (tries || comm_agree(rc, err) != L3D_ERR_CANTCREAT || l->ckpt != p->ckpt_path)
@@ -784,9 +784,9 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
 {
 	int rc = p->snap_every || p->snap_first ? L3D_OK : universe_let_go(l->e, err);
-	return rc ? rc : universe_write(l->e, o->output, outfile_may_force(o->force),
-					 p->out_format, &p->rule, p->last, NULL,
-					 &l->population, err);
+	universe_dest d = {o->output, outfile_may_force(o->force), p->out_format, &p->rule,
+			   p->last, NULL};
+	return rc ? rc : universe_write(l->e, &d, &l->population, err);
 }
 
 static void summary(const loop *l, const plan *p, const options *o)

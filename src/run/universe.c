@@ -228,10 +228,11 @@ static int count_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 /* One process.  A universe in host memory is written from there.  One on
  * a GPU comes a chunk of rows at a time, each downloaded while the chunk
  * before is encoded and written; RLE3 alone needs it whole first. */
-static int write_whole(engine *e, const char *path, outfile_may may, fmt_id f,
-		       const rule *r, uint64_t gen, const run_stamp *stamp,
-		       uint64_t *population, l3d_err *err)
+static int write_whole(engine *e, const universe_dest *d, uint64_t *population, l3d_err *err)
 {
+	fmt_id f = d->format;
+	uint64_t gen = d->generation;
+	const run_stamp *stamp = d->stamp;
 	grid tmp = {0}, *g = engine_host_grid(e);
 	counted_rows counted = {{e->nx, e->ny, e->nz, gen, fetch_rows, e, stamp},
 				(e->nz + 63) / 64, 0, 0};
@@ -246,11 +247,11 @@ static int write_whole(engine *e, const char *path, outfile_may may, fmt_id f,
 	src.ctx = &counted;
 	outfile out;
 	if (!rc)
-		rc = outfile_open_may(&out, path, may,
+		rc = outfile_open_may(&out, d->path, d->may,
 				      comm_tty_guard(format_is_binary(f)), err);
 	if (!rc) {
-		rc = f == FMT_RLE3 ? format_write(out.f, out.name, f, g, r, err)
-				   : format_write_rows(out.f, out.name, f, &src, r, err);
+		rc = f == FMT_RLE3 ? format_write(out.f, out.name, f, g, d->rule, err)
+				   : format_write_rows(out.f, out.name, f, &src, d->rule, err);
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 	}
 	if (!rc && population)
@@ -262,9 +263,7 @@ static int write_whole(engine *e, const char *path, outfile_may may, fmt_id f,
 #ifdef HAVE_MPI
 /* Across ranks: every rank writes its own planes where the format allows
  * it (slab_io.h). */
-static int write_slabs(engine *e, const char *path, outfile_may may, fmt_id f,
-		       const rule *r, uint64_t gen, const run_stamp *stamp,
-		       uint64_t *population, l3d_err *err)
+static int write_slabs(engine *e, const universe_dest *d, uint64_t *population, l3d_err *err)
 {
 	grid slab;
 	uint64_t x0;
@@ -273,7 +272,7 @@ static int write_slabs(engine *e, const char *path, outfile_may may, fmt_id f,
 		return rc;
 	if (population)
 		*population = comm_sum(grid_population(&slab));
-	return slab_io_write(&slab, x0, e->nx, path, may, f, r, gen, stamp, err);
+	return slab_io_write(&slab, x0, e->nx, d, err);
 }
 #endif
 
@@ -282,15 +281,13 @@ int universe_let_go(engine *e, l3d_err *err)
 	return distributed() ? L3D_OK : engine_let_go(e, err);
 }
 
-int universe_write(engine *e, const char *path, outfile_may may, fmt_id f,
-		   const rule *r, uint64_t gen, const run_stamp *stamp,
-		   uint64_t *population, l3d_err *err)
+int universe_write(engine *e, const universe_dest *d, uint64_t *population, l3d_err *err)
 {
 #ifdef HAVE_MPI
 	if (distributed())
-		return write_slabs(e, path, may, f, r, gen, stamp, population, err);
+		return write_slabs(e, d, population, err);
 #endif
-	return write_whole(e, path, may, f, r, gen, stamp, population, err);
+	return write_whole(e, d, population, err);
 }
 
 /* Across ranks: the slab engine's views are collective and land on rank

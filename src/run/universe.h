@@ -63,13 +63,9 @@ void universe_close(universe_source *u);
  * device back meanwhile.  Across ranks nothing is done. */
 int universe_let_go(engine *e, l3d_err *err);
 
-/* Write the engine's universe atomically to `path` (outfile.h) as
- * generation `gen` in format f, replacing what `may` allows there, a .l3d
- * file with `stamp` when it is not NULL (a checkpoint); *population, if
- * not NULL, gets its population. */
-int universe_write(engine *e, const char *path, outfile_may may, fmt_id f,
-		   const rule *r, uint64_t gen, const run_stamp *stamp,
-		   uint64_t *population, l3d_err *err);
+/* Write the engine's universe as d says (format.h); *population, if not
+ * NULL, gets its population. */
+int universe_write(engine *e, const universe_dest *d, uint64_t *population, l3d_err *err);
 
 /* A snapshot of the engine's universe; the file name is left in `path`.
  * In one process it is encoded and written while the next steps run

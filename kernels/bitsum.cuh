@@ -90,7 +90,7 @@ __device__ __forceinline__ uint32_t rule_b6s567(const uint32_t s[5], uint32_t se
 	return lop3<NA_AND_B_OR_C>(s[4], six_or_seven, eight);
 }
 
-/* Golly's smaller neighbourhoods (F, C, E, H: rule.h) add their 6, 8 or
+/* Golly's smaller neighbourhoods (F, C, E, H: base/hood.h) add their 6, 8 or
  * 12 neighbour words directly with full adders into a count n of 3 or 4
  * bits; the rule then looks at n alone (rule_tree with leaves by n). */
 __device__ __forceinline__ void fa(uint32_t a, uint32_t b, uint32_t c, uint32_t &sum,

@@ -159,15 +159,15 @@ template <int HOOD>
 __device__ __forceinline__ void hood_count(const Rows3 (&p)[3], uint32_t n[5])
 {
 #define NB(dx, dy, dz) pick(p[(dx) + 1].r[(dy) + 1], dz)
-	if (HOOD == L3DK_HOOD_FACE) {
+	if (HOOD == RULE_FACE) {
 		uint32_t in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
 				  NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
 		sum6(in, n);
-	} else if (HOOD == L3DK_HOOD_CORNER) {
+	} else if (HOOD == RULE_CORNER) {
 		uint32_t in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
 				  NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
 		sum8(in, n);
-	} else if (HOOD == L3DK_HOOD_EDGE) {
+	} else if (HOOD == RULE_EDGE) {
 		uint32_t in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
 				   NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
 				   NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
@@ -222,7 +222,7 @@ inline void fill_args(const l3dk_plan *p, const l3dk_launch *c, StepArgs *a)
 	a->bl = p->bl;
 	/* Moore: S counts the cell itself, so a dead cell sees S neighbours,
 	 * a live one S - 1.  The other neighbourhoods count neighbours only. */
-	int shift = p->hood == L3DK_HOOD_MOORE ? 1 : 0;
+	int shift = p->hood == RULE_MOORE ? 1 : 0;
 	for (int s = 0; s < 32; s++) {
 		a->leaf_b[s] = s <= 26 && (p->birth >> s & 1u) ? FULL : 0;
 		a->leaf_s[s] = s >= shift && s - shift <= 26 &&

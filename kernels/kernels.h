@@ -37,6 +37,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "base/hood.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,11 +52,6 @@ enum l3dk_path { L3DK_PATH_FUSED = 0, L3DK_PATH_GENERIC = 1, L3DK_PATH_HOOD = 2 
  * tree over four bits; CONST: the rule compiled in at run time. */
 enum l3dk_rule_kind {
 	L3DK_RULE_B6S567 = 0, L3DK_RULE_ANY = 1, L3DK_RULE_LOW = 2, L3DK_RULE_CONST = 3
-};
-/* Neighbourhoods, numbered as rule.h's rule_hood. */
-enum l3dk_hood {
-	L3DK_HOOD_MOORE = 0, L3DK_HOOD_FACE, L3DK_HOOD_CORNER, L3DK_HOOD_EDGE,
-	L3DK_HOOD_HEX
 };
 
 /* Device-side counters filled by a step with stats and by l3dk_population. */
@@ -94,7 +91,7 @@ typedef struct l3dk_plan {
 	int path;                    /* enum l3dk_path */
 	int rule_kind;               /* enum l3dk_rule_kind */
 	uint32_t birth, survive;     /* rule masks (bit k: count k) */
-	int hood;                    /* enum l3dk_hood */
+	rule_hood hood;              /* base/hood.h's number */
 	int g;                       /* 32-bit words per lane (fused) */
 	uint32_t lpr, rpw;           /* lanes per row, rows per warp (fused) */
 	int fuse;                    /* generations per full launch */
@@ -116,7 +113,7 @@ int l3dk_device_count(void);
  * NULL and jit_error says why. */
 cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny,
 			   uint64_t nz, uint32_t birth, uint32_t survive,
-			   int hood, const l3dk_tuning *tune);
+			   rule_hood hood, const l3dk_tuning *tune);
 
 /* Advance `gens` generations (1..p->fuse; the generic path takes 1) from
  * src into dst (distinct buffers of the universe's size).  With counts

@@ -78,10 +78,10 @@ kernel_fn hood_lanes_kernel(const l3dk_plan *p, bool stats)
 		return p->jit[stats];
 	step_fn fn;
 	switch (p->hood) {
-	case L3DK_HOOD_FACE: fn = hood_lanes_for_words<L3DK_HOOD_FACE>(p->g, p->exact, stats); break;
-	case L3DK_HOOD_CORNER: fn = hood_lanes_for_words<L3DK_HOOD_CORNER>(p->g, p->exact, stats); break;
-	case L3DK_HOOD_EDGE: fn = hood_lanes_for_words<L3DK_HOOD_EDGE>(p->g, p->exact, stats); break;
-	default: fn = hood_lanes_for_words<L3DK_HOOD_HEX>(p->g, p->exact, stats); break;
+	case RULE_FACE: fn = hood_lanes_for_words<RULE_FACE>(p->g, p->exact, stats); break;
+	case RULE_CORNER: fn = hood_lanes_for_words<RULE_CORNER>(p->g, p->exact, stats); break;
+	case RULE_EDGE: fn = hood_lanes_for_words<RULE_EDGE>(p->g, p->exact, stats); break;
+	default: fn = hood_lanes_for_words<RULE_HEX>(p->g, p->exact, stats); break;
 	}
 	return (kernel_fn)fn;
 }
@@ -94,21 +94,21 @@ step_fn hood_variant(bool stats)
 
 kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 {
-	if (p->hood != L3DK_HOOD_MOORE && p->jit[stats])
+	if (p->hood != RULE_MOORE && p->jit[stats])
 		return p->jit[stats];
 	step_fn fn;
 	switch (p->hood) {
-	case L3DK_HOOD_MOORE:
+	case RULE_MOORE:
 		if (p->rule_kind == L3DK_RULE_B6S567)
 			fn = stats ? step_generic<L3DK_RULE_B6S567, true>
 				   : step_generic<L3DK_RULE_B6S567, false>;
 		else
 			fn = stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
 		break;
-	case L3DK_HOOD_FACE: fn = hood_variant<L3DK_HOOD_FACE>(stats); break;
-	case L3DK_HOOD_CORNER: fn = hood_variant<L3DK_HOOD_CORNER>(stats); break;
-	case L3DK_HOOD_EDGE: fn = hood_variant<L3DK_HOOD_EDGE>(stats); break;
-	default: fn = hood_variant<L3DK_HOOD_HEX>(stats); break;
+	case RULE_FACE: fn = hood_variant<RULE_FACE>(stats); break;
+	case RULE_CORNER: fn = hood_variant<RULE_CORNER>(stats); break;
+	case RULE_EDGE: fn = hood_variant<RULE_EDGE>(stats); break;
+	default: fn = hood_variant<RULE_HEX>(stats); break;
 	}
 	return (kernel_fn)fn;
 }
@@ -187,7 +187,7 @@ cudaError_t jit_library(int module, uint32_t b, uint32_t s, int regs, cudaLibrar
 int jit_module(const l3dk_plan *p)
 {
 	int shape = (p->g == 4) * 2 + (p->exact != 0);
-	if (p->hood == L3DK_HOOD_MOORE)
+	if (p->hood == RULE_MOORE)
 		return shape;
 	return p->path == L3DK_PATH_HOOD ? 8 + (p->hood - 1) * 4 + shape : 3 + p->hood;
 }
@@ -202,13 +202,13 @@ int jit_regs(const l3dk_plan *p, const l3dk_tuning *tune)
 	if (tune && tune->regs)
 		return tune->regs;
 	bool wide = p->path == L3DK_PATH_HOOD && p->g == 4;
-	return wide && (p->hood == L3DK_HOOD_EDGE || p->hood == L3DK_HOOD_HEX) ? 80 : 0;
+	return wide && (p->hood == RULE_EDGE || p->hood == RULE_HEX) ? 80 : 0;
 }
 
 /* The generic Moore kernel has no compiled copy; every other path does. */
 bool jit_covers(const l3dk_plan *p)
 {
-	return p->hood != L3DK_HOOD_MOORE || p->path == L3DK_PATH_FUSED;
+	return p->hood != RULE_MOORE || p->path == L3DK_PATH_FUSED;
 }
 
 /* The plan's one-generation kernels with its rule compiled in (Hopper and
@@ -345,7 +345,7 @@ cudaError_t shape_launch(l3dk_plan *p, int k, const l3dk_tuning *tune, int sms)
 /* Box, rule and lane geometry; the generic path when rows are too long
  * for a warp. */
 void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t birth,
-		   uint32_t survive, int hood, const l3dk_tuning *tune)
+		   uint32_t survive, rule_hood hood, const l3dk_tuning *tune)
 {
 	*p = l3dk_plan{};
 	p->nx = (uint32_t)nx;
@@ -368,7 +368,7 @@ void plan_geometry(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz, uint32_t
 	p->lpr = p->w32 / p->g;
 	p->rpw = p->lpr <= 32 ? 32 / p->lpr : 0;
 	p->path = (tune && tune->generic) || p->lpr > 32 ? L3DK_PATH_GENERIC
-		  : hood == L3DK_HOOD_MOORE ? L3DK_PATH_FUSED : L3DK_PATH_HOOD;
+		  : hood == RULE_MOORE ? L3DK_PATH_FUSED : L3DK_PATH_HOOD;
 	/* One generation a pass: on an H100 it streams at 93-95% of copy
 	 * bandwidth, while fusing two (the registers of two stages allow 12
 	 * warps per SM) measured 6-10% slower; see kernels/NOTES.md,
@@ -436,7 +436,7 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 	a.counts = counts;
 	dim3 grid, block(256);
 	size_t smem = 0;
-	if (generic && p->hood != L3DK_HOOD_MOORE) {
+	if (generic && p->hood != RULE_MOORE) {
 		grid = dim3(ceil_div(a.plane, 256), ceil_div(nx, HOOD_CHUNK));
 	} else if (generic) {
 		uint64_t words = (uint64_t)nx * a.plane;
@@ -457,7 +457,7 @@ cudaError_t launch(const l3dk_plan *p, const l3dk_launch *c, const void *src, vo
 } /* namespace */
 
 extern "C" cudaError_t l3dk_plan_make(l3dk_plan *p, uint64_t nx, uint64_t ny, uint64_t nz,
-				      uint32_t birth, uint32_t survive, int hood,
+				      uint32_t birth, uint32_t survive, rule_hood hood,
 				      const l3dk_tuning *tune)
 {
 	plan_geometry(p, nx, ny, nz, birth, survive, hood, tune);

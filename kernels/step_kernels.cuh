@@ -576,7 +576,7 @@ __device__ __forceinline__ void generic_body(const StepArgs &a)
 		flush_counts(a.counts, pop, born, died);
 }
 
-/* The F, C, E and H neighbourhoods (rule.h).  A thread owns one 32-bit
+/* The F, C, E and H neighbourhoods (base/hood.h).  A thread owns one 32-bit
  * word position (y, w) of a plane and marches along x through a chunk of
  * HOOD_CHUNK planes, keeping rows y-1, y, y+1 of the planes x-1, x, x+1 as
  * words and their z-shifted copies in registers, so each output word reads
@@ -709,25 +709,25 @@ __device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane
 					   uint32_t bl, uint32_t (&q)[3][G],
 					   uint32_t (&m)[3][G], uint32_t (&r)[3][G])
 {
-	if constexpr (HOOD == L3DK_HOOD_EDGE) {
+	if constexpr (HOOD == RULE_EDGE) {
 		hood_parts_edge<G, EXACT>(c, L, bl, q, m, r);
 		return;
 	}
 	uint32_t up[3][G], dn[3][G];
-	if (HOOD != L3DK_HOOD_CORNER)
+	if (HOOD != RULE_CORNER)
 		zshift<G, EXACT>(c[1], up[1], dn[1], L, bl);
-	if (HOOD != L3DK_HOOD_FACE) {
+	if (HOOD != RULE_FACE) {
 		zshift<G, EXACT>(c[0], up[0], dn[0], L, bl);
 		zshift<G, EXACT>(c[2], up[2], dn[2], L, bl);
 	}
 #pragma unroll
 	for (int i = 0; i < G; i++) {
 		uint32_t t[3];
-		if (HOOD == L3DK_HOOD_FACE) {
+		if (HOOD == RULE_FACE) {
 			q[0][i] = r[0][i] = c[1][i];
 			sum4(c[0][i], c[2][i], up[1][i], dn[1][i], t);
 			m[0][i] = t[0], m[1][i] = t[1], m[2][i] = t[2];
-		} else if (HOOD == L3DK_HOOD_CORNER) {
+		} else if (HOOD == RULE_CORNER) {
 			sum4(up[0][i], dn[0][i], up[2][i], dn[2][i], t);
 			q[0][i] = r[0][i] = t[0], q[1][i] = r[1][i] = t[1], q[2][i] = r[2][i] = t[2];
 		} else {
@@ -756,11 +756,11 @@ __device__ __forceinline__ void hood_acc(const uint32_t (&m)[3][G], const uint32
 {
 	const uint32_t mi[3] = {m[0][i], m[1][i], m[2][i]}, ri[3] = {r[0][i], r[1][i], r[2][i]};
 	uint32_t t[4] = {0, 0, 0, 0};
-	if (HOOD == L3DK_HOOD_FACE)
+	if (HOOD == RULE_FACE)
 		add_bits<3, 1, 3>(mi, ri, t);
-	else if (HOOD == L3DK_HOOD_CORNER)
+	else if (HOOD == RULE_CORNER)
 		t[0] = ri[0], t[1] = ri[1], t[2] = ri[2];
-	else if (HOOD == L3DK_HOOD_EDGE)
+	else if (HOOD == RULE_EDGE)
 		add_bits<3, 3, 4>(mi, ri, t);
 	else
 		add_bits<3, 2, 4>(mi, ri, t);
@@ -777,11 +777,11 @@ __device__ __forceinline__ void hood_sum(const uint32_t (&q)[3][G], const uint32
 	const uint32_t qi[3] = {q[0][i], q[1][i], q[2][i]};
 	const uint32_t ai[4] = {acc[0][i], acc[1][i], acc[2][i], acc[3][i]};
 	n[3] = n[4] = 0;
-	if (HOOD == L3DK_HOOD_FACE)
+	if (HOOD == RULE_FACE)
 		add_bits<1, 3, 3>(qi, ai, n);
-	else if (HOOD == L3DK_HOOD_CORNER)
+	else if (HOOD == RULE_CORNER)
 		add_bits<3, 3, 4>(qi, ai, n);
-	else if (HOOD == L3DK_HOOD_EDGE)
+	else if (HOOD == RULE_EDGE)
 		add_bits<3, 4, 4>(qi, ai, n);
 	else
 		add_bits<2, 4, 4>(qi, ai, n);

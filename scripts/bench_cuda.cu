@@ -146,7 +146,7 @@ static unsigned long long self_check(const l3dk_plan &p, Universe &u)
 	l3dk_plan g;
 	l3dk_tuning t = {};
 	t.generic = 1;
-	CK(l3dk_plan_make(&g, u.m, u.m, u.m, p.birth, p.survive, 0, &t));
+	CK(l3dk_plan_make(&g, u.m, u.m, u.m, p.birth, p.survive, RULE_MOORE, &t));
 	int fast = advance(p, u.buf[0], u.spare, 5, u.s);
 	void *ref[2] = {u.buf[1], NULL};
 	CK(cudaMalloc(&ref[1], u.words * 4));
@@ -251,7 +251,7 @@ static void describe_plan(const l3dk_plan &p, char *buf, size_t size)
 static double bench_plan(Universe &u, const l3dk_tuning &t, int steps, int reps, bool print)
 {
 	l3dk_plan p;
-	if (l3dk_plan_make(&p, u.m, u.m, u.m, 1u << 6, 7u << 5, 0, &t) != cudaSuccess) {
+	if (l3dk_plan_make(&p, u.m, u.m, u.m, 1u << 6, 7u << 5, RULE_MOORE, &t) != cudaSuccess) {
 		cudaGetLastError();
 		return 0;
 	}
@@ -296,7 +296,7 @@ static void sweep(Universe &u, int steps, int reps)
 static void compare_modes(Universe &u, const l3dk_tuning &t, int steps, int reps)
 {
 	l3dk_plan p;
-	CK(l3dk_plan_make(&p, u.m, u.m, u.m, 1u << 6, 7u << 5, 0, &t));
+	CK(l3dk_plan_make(&p, u.m, u.m, u.m, 1u << 6, 7u << 5, RULE_MOORE, &t));
 	for (int launches : {steps / p.fuse & ~1, 2}) {
 		for (int mode = MODE_PLAIN; mode <= MODE_PDL; mode++) {
 			double s = time_mode(p, u, mode, launches, reps);
@@ -356,7 +356,7 @@ int main(int argc, char **argv)
 		Universe u;
 		make_universe(u, profile);
 		l3dk_plan p;
-		CK(l3dk_plan_make(&p, u.m, u.m, u.m, 1u << 6, 7u << 5, 0, &tune));
+		CK(l3dk_plan_make(&p, u.m, u.m, u.m, 1u << 6, 7u << 5, RULE_MOORE, &tune));
 		CK(cudaMemcpy(u.spare[0], u.buf[0], u.words * 4, cudaMemcpyDeviceToDevice));
 		launch_all(p, u, 8, 0);
 		CK(cudaStreamSynchronize(u.s));

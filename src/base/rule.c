@@ -6,7 +6,8 @@
  *   Bays   5766 or 10,12,9,9   (survive El..Eu, birth Fl..Fu)
  *   Golly  3D5..7/6            (3D<survive>/<birth>)
  * and any of them may end in a neighbourhood letter, which sets the
- * largest count the others may name. */
+ * largest count the others may name.  The letters, the counts and the
+ * names in messages are hood.h's table's. */
 #include "rule.h"
 
 #include <ctype.h>
@@ -20,17 +21,6 @@ const rule rule_default = {.birth = UINT32_C(1) << 6,
 				      (UINT32_C(1) << 7),
 			   .hood = RULE_MOORE};
 
-static const struct {
-	unsigned max;
-	const char *suffix, *name;
-} hoods[RULE_HOODS] = {
-	[RULE_MOORE] = {26, "", "Moore"},
-	[RULE_FACE] = {6, "F", "face"},
-	[RULE_CORNER] = {8, "C", "corner"},
-	[RULE_EDGE] = {12, "E", "edge"},
-	[RULE_HEX] = {12, "H", "hexahedral"},
-};
-
 static rule_hood hood_of(rule_hood h)
 {
 	return (unsigned)h < RULE_HOODS ? h : RULE_MOORE;
@@ -38,49 +28,48 @@ static rule_hood hood_of(rule_hood h)
 
 unsigned rule_hood_max(rule_hood h)
 {
-	return hoods[hood_of(h)].max;
+	return hood_table[hood_of(h)].cells;
 }
 
 const char *rule_hood_suffix(rule_hood h)
 {
-	return hoods[hood_of(h)].suffix;
+	return hood_table[hood_of(h)].suffix;
 }
 
 const char *rule_hood_name(rule_hood h)
 {
-	return hoods[hood_of(h)].name;
-}
-
-/* Is (dx,dy,dz), not (0,0,0), in the neighbourhood? */
-static bool in_hood(rule_hood h, int dx, int dy, int dz)
-{
-	int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
-	switch (h) {
-	case RULE_FACE: return nonzero == 1;
-	case RULE_CORNER: return nonzero == 3;
-	case RULE_EDGE: return nonzero == 2;
-	case RULE_HEX:
-		/* the faces, and the three pairs of opposite offsets whose two
-		 * non-zero coordinates have opposite signs */
-		return nonzero == 1 ||
-		       (nonzero == 2 && dx + dy + dz == 0);
-	default: return nonzero > 0;
-	}
+	return hood_table[hood_of(h)].name;
 }
 
 unsigned rule_hood_offsets(rule_hood h, int offsets[26][3])
 {
-	unsigned n = 0;
-	for (int dx = -1; dx <= 1; dx++)
-		for (int dy = -1; dy <= 1; dy++)
-			for (int dz = -1; dz <= 1; dz++)
-				if (in_hood(hood_of(h), dx, dy, dz)) {
-					offsets[n][0] = dx;
-					offsets[n][1] = dy;
-					offsets[n][2] = dz;
-					n++;
-				}
-	return n;
+	const hood_def *d = &hood_table[hood_of(h)];
+	for (unsigned i = 0; i < d->cells; i++)
+		for (int axis = 0; axis < 3; axis++)
+			offsets[i][axis] = d->offset[i][axis];
+	return d->cells;
+}
+
+/* The neighbourhood whose letter ch is, in either case, or RULE_HOODS. */
+static rule_hood hood_of_letter(char ch)
+{
+	char up = (char)toupper((unsigned char)ch);
+	for (int h = 0; up && h < RULE_HOODS; h++)
+		if (up == hood_table[h].suffix[0] || strchr(hood_table[h].also, up))
+			return (rule_hood)h;
+	return RULE_HOODS;
+}
+
+/* "F, V, C, E, H or end of rule": every letter a rule may end in. */
+static void end_hint(char *out, size_t size)
+{
+	size_t n = 0;
+	for (int h = 0; h < RULE_HOODS; h++)
+		for (int k = 0; k < 2; k++)
+			for (const char *l = k ? hood_table[h].also : hood_table[h].suffix; *l; l++)
+				if (n + 3 < size)
+					n += (size_t)snprintf(out + n, size - n, "%s%c", n ? ", " : "", *l);
+	snprintf(out + n, size - n, " or end of rule");
 }
 
 /* The text being parsed and the position reached, for error messages;
@@ -91,6 +80,7 @@ typedef struct cursor {
 	const char *end;
 	rule_hood hood;
 	char count_hint[32];     /* "a count 0..26" */
+	char end_hint[64];       /* "F, V, C, E, H or end of rule" */
 	l3d_err *err;
 } cursor;
 
@@ -129,8 +119,7 @@ static int unexpected(const cursor *c, const char *expected)
 
 static bool hood_letter(const cursor *c, const char *at)
 {
-	return at < c->text + strlen(c->text) && *at &&
-	       strchr("FVCEH", toupper((unsigned char)*at));
+	return at < c->text + strlen(c->text) && hood_of_letter(*at) != RULE_HOODS;
 }
 
 /* unexpected(), unless the text there is a neighbourhood letter: then
@@ -292,9 +281,10 @@ static int parse_bs_part(cursor *c, rule *r, bool *seen_b, bool *seen_s)
 		return rc;
 	/* What may follow: more counts, then '/' (the first part) or the
 	 * end (the second). */
-	char hint[96];
-	snprintf(hint, sizeof hint, "%s%s%s", c->count_hint, list ? ", ','" : "",
-		 *seen_b && *seen_s ? ", F, V, C, E, H or end of rule" : " or '/'");
+	char hint[128];
+	bool last = *seen_b && *seen_s;
+	snprintf(hint, sizeof hint, "%s%s%s%s", c->count_hint, list ? ", ','" : "",
+		 last ? ", " : "", last ? c->end_hint : " or '/'");
 	return not_the_end(c, hint);
 }
 
@@ -310,7 +300,7 @@ static int parse_bs(cursor *c, rule *r)
 	if ((rc = parse_bs_part(c, r, &seen_b, &seen_s)))
 		return rc;
 	if (!at_end(c))
-		return not_the_end(c, "F, V, C, E, H or end of rule");
+		return not_the_end(c, c->end_hint);
 	return L3D_OK;
 }
 
@@ -339,8 +329,11 @@ static int parse_bays(cursor *c, rule *r)
 			v[i] = (unsigned)(*c->p++ - '0');
 		}
 	}
-	if (!at_end(c))
-		return not_the_end(c, "F, V, C, E, H or end of rule after Bays' four numbers");
+	if (!at_end(c)) {
+		char hint[128];
+		snprintf(hint, sizeof hint, "%s after Bays' four numbers", c->end_hint);
+		return not_the_end(c, hint);
+	}
 	if (v[1] < v[0])
 		return reversed(c, at[0], v[0], v[1]);
 	if (v[3] < v[2])
@@ -369,7 +362,7 @@ static const char *zero_in(const char *list)
 static int parse_golly(cursor *c, rule *r)
 {
 	int rc;
-	char hint[96];
+	char hint[128];
 	c->p += 2;
 	const char *survives = c->p;
 	if ((rc = parse_list(c, &r->survive)))
@@ -381,8 +374,8 @@ static int parse_golly(cursor *c, rule *r)
 	const char *births = ++c->p;
 	if ((rc = parse_list(c, &r->birth)))
 		return rc;
-	snprintf(hint, sizeof hint, "%s%s, F, V, C, E, H or end of rule", c->count_hint,
-		 c->p > births ? ", ','" : "");
+	snprintf(hint, sizeof hint, "%s%s, %s", c->count_hint, c->p > births ? ", ','" : "",
+		 c->end_hint);
 	if (!at_end(c))
 		return not_the_end(c, hint);
 	if (r->birth & 1u)
@@ -407,18 +400,13 @@ static bool busyboxes(const char *text)
 /* Take a trailing neighbourhood letter off: set c->end and c->hood. */
 static void take_suffix(cursor *c)
 {
-	static const char letters[] = "FVCEH";
-	static const rule_hood hood[] = {RULE_FACE, RULE_FACE, RULE_CORNER,
-					 RULE_EDGE, RULE_HEX};
 	size_t n = strlen(c->text);
 	c->end = c->text + n;
 	c->hood = RULE_MOORE;
-	if (n < 2)
+	rule_hood h = n < 2 ? RULE_HOODS : hood_of_letter(c->text[n - 1]);
+	if (h == RULE_HOODS)
 		return;
-	const char *at = strchr(letters, toupper((unsigned char)c->text[n - 1]));
-	if (!at || !*at)
-		return;
-	c->hood = hood[at - letters];
+	c->hood = h;
 	c->end--;
 }
 
@@ -437,6 +425,7 @@ int rule_parse(const char *text, rule *out, l3d_err *err)
 	take_suffix(&c);
 	snprintf(c.count_hint, sizeof c.count_hint, "a count 0..%u",
 		 rule_hood_max(c.hood));
+	end_hint(c.end_hint, sizeof c.end_hint);
 	if (text[0] == '3' && (text[1] == 'D' || text[1] == 'd'))
 		rc = parse_golly(&c, &r);
 	else if (isdigit((unsigned char)text[0]))

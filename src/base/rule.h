@@ -3,34 +3,20 @@
  * A rule is a neighbourhood and two sets of neighbour counts: a dead cell
  * with a count in `birth` becomes alive, a live cell with a count in
  * `survive` stays alive; every other cell is dead in the next generation.
- * Bit k of a mask stands for count k.  The neighbourhoods, as offsets
- * (dx,dy,dz), exactly as Golly defines them:
- *   Moore  the 26 offsets of {-1,0,1}^3 but (0,0,0)      counts 0..26
- *   F      the 6 faces (also written V)                 counts 0..6
- *   C      the 8 corners (+-1,+-1,+-1)                  counts 0..8
- *   E      the 12 edges: exactly two coordinates non-0  counts 0..12
- *   H      the 6 faces and (0,1,-1) (0,-1,1) (1,0,-1)    counts 0..12
- *          (-1,0,1) (1,-1,0) (-1,1,0): Bays' hexahedral (face-centred
- *          cubic) neighbourhood, which is not mirror-symmetric */
+ * Bit k of a mask stands for count k.  The neighbourhoods, their letters
+ * and offsets are hood.h's: Moore (no letter, counts 0..26), F (also
+ * written V, 0..6), C (0..8), E (0..12) and H (0..12). */
 #ifndef LIFE3D_BASE_RULE_H
 #define LIFE3D_BASE_RULE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hood.h"
 #include "status.h"
 
-#define RULE_MAX_COUNT 26
+#define RULE_MAX_COUNT HOOD_MAX_CELLS
 #define RULE_ALL_COUNTS ((UINT32_C(1) << (RULE_MAX_COUNT + 1)) - 1)
-
-typedef enum rule_hood {
-	RULE_MOORE = 0,
-	RULE_FACE,
-	RULE_CORNER,
-	RULE_EDGE,
-	RULE_HEX,
-	RULE_HOODS
-} rule_hood;
 
 typedef struct rule {
 	uint32_t birth;
@@ -38,7 +24,8 @@ typedef struct rule {
 	uint32_t hood;          /* a rule_hood; 0 (Moore) when left out */
 } rule;
 
-/* The largest count of a neighbourhood: 26, 6, 8, 12, 12. */
+/* hood.h's table, for any h (one out of range is Moore).  The largest
+ * count of a neighbourhood: 26, 6, 8, 12, 12. */
 unsigned rule_hood_max(rule_hood h);
 
 /* Golly's suffix letter ("" for Moore, "F", "C", "E", "H") and a name for
@@ -47,7 +34,7 @@ const char *rule_hood_suffix(rule_hood h);
 const char *rule_hood_name(rule_hood h);
 
 /* The offsets of a neighbourhood: fills up to 26 (dx,dy,dz) triples and
- * returns how many.  The slow reference steppers count over these. */
+ * returns how many. */
 unsigned rule_hood_offsets(rule_hood h, int offsets[26][3]);
 
 /* B6/S567, the 3D Game of Life (Bays' 5766). */

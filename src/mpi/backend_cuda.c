@@ -651,7 +651,7 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, const engine
 	cuda_tuning(k->cuda_tune, &all);
 	tune.params = all.params;
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->n + 2 * c->depth, slab->ny, slab->nz, r->birth,
-			   r->survive, (int)r->hood, &tune),
+			   r->survive, (rule_hood)r->hood, &tune),
 	    "planning the kernels");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking), "cudaStreamCreate");
 	CUDA_TRY(cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), "cudaStreamCreate");

@@ -587,7 +587,7 @@ START_TEST(open_tiles)
 			make_random(&halo[side][k], (box){1, b.ny, b.nz}, 0.3, 50 + 7 * _i + 3 * side + k);
 	cu_ok(cudaSetDevice(0), "cudaSetDevice");
 	l3dk_plan p;
-	cu_ok(l3dk_plan_make(&p, b.nx + 2, b.ny, b.nz, ru.birth, ru.survive, (int)ru.hood, NULL),
+	cu_ok(l3dk_plan_make(&p, b.nx + 2, b.ny, b.nz, ru.birth, ru.survive, (rule_hood)ru.hood, NULL),
 	      "plan");
 	l3dk_tiles t;
 	size_t tile_bytes, plane = grid_bytes(&halo[0][0]), bytes = (b.nx + 2) * plane;

@@ -308,6 +308,41 @@ START_TEST(test_hood_offsets)
 }
 END_TEST
 
+/* Golly's definitions, apart from hood.h's table: how many coordinates
+ * of (dx,dy,dz) are not 0, and for H's six extra offsets a sum of 0. */
+static bool golly_has(rule_hood h, int dx, int dy, int dz)
+{
+	int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
+	switch (h) {
+	case RULE_FACE: return nonzero == 1;
+	case RULE_CORNER: return nonzero == 3;
+	case RULE_EDGE: return nonzero == 2;
+	case RULE_HEX: return nonzero == 1 || (nonzero == 2 && dx + dy + dz == 0);
+	default: return nonzero > 0;
+	}
+}
+
+/* Every row of hood.h's table: each offset once, and those of Golly's
+ * definition only. */
+START_TEST(test_hood_table)
+{
+	for (int h = 0; h < RULE_HOODS; h++) {
+		int off[26][3];
+		unsigned n = rule_hood_offsets(h, off), seen = 0;
+		for (unsigned i = 0; i < n; i++) {
+			int dx = off[i][0], dy = off[i][1], dz = off[i][2];
+			unsigned bit = 1u << ((dx + 1) * 9 + (dy + 1) * 3 + dz + 1);
+			ck_assert_msg(golly_has(h, dx, dy, dz) && !(seen & bit),
+				      "%s: (%d,%d,%d)", rule_hood_name(h), dx, dy, dz);
+			seen |= bit;
+		}
+		for (int k = 0; k < 27; k++)
+			if (!(seen >> k & 1))
+				ck_assert(!golly_has(h, k / 9 - 1, k / 3 % 3 - 1, k % 3 - 1));
+	}
+}
+END_TEST
+
 START_TEST(test_null_err)
 {
 	rule r;
@@ -329,6 +364,7 @@ int main(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_hood_offsets);
+	tcase_add_test(tc, test_hood_table);
 	tcase_add_test(tc, test_null_err);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

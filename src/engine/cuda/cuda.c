@@ -943,7 +943,7 @@ static int open_device(cuda_engine *c, const grid *initial, row_progress *ready,
 	l3dk_tuning tune;
 	cuda_tuning(c->knobs.cuda_tune, &tune);
 	CUDA_TRY(l3dk_plan_make(&c->plan, c->base.nx, c->base.ny, c->base.nz, c->base.rule.birth,
-				c->base.rule.survive, (int)c->base.rule.hood, &tune),
+				c->base.rule.survive, (rule_hood)c->base.rule.hood, &tune),
 		 "planning the kernels");
 	cuda_describe_rule(&c->plan, c->desc + c->desc_len, sizeof c->desc - c->desc_len);
 	c->desc_len = strlen(c->desc);

@@ -81,10 +81,8 @@ for args in "-n abc" "-n -3" "--density 2" "--density x" "--engine gpu" \
 	expect_err_line "" "option $args message"
 	expect_absent out.l3d "option $args"
 done
-if [ -z "${LIFE3D_VALGRIND:-}" ]; then    # (valgrind's wrapper sets it)
-	LIFE3D_SIMD=PORTABLE "$LIFE3D" -v -n 1 -o /dev/null good.l3d 2>simd.err &&
-		grep -q "engine cpu/portable" simd.err && ok || fail "LIFE3D_SIMD in capitals: $(cat simd.err)"
-fi
+LIFE3D_SIMD=PORTABLE "$LIFE3D" -v -n 1 -o /dev/null good.l3d 2>simd.err &&
+	grep -q "engine cpu/portable" simd.err && ok || fail "LIFE3D_SIMD in capitals: $(cat simd.err)"
 expect_exit 64 "--snapshot-size 0" -- run --snapshot-size 0 -o out.l3d good.l3d
 expect_err_line "'0' is not a whole number from 1 to 1000000$" "--snapshot-size 0: the range as whole numbers"
 expect_exit 64 "an ambiguous prefix" -- run --ver

@@ -13,13 +13,16 @@ cases=0
 
 # LIFE3D_VALGRIND=1 runs every life3d command under valgrind memcheck; any
 # error or leak makes the command exit 99, which no test expects.  Valgrind
-# does not decode AVX-512, so the CPU engine is held to its AVX2 path.
+# does not decode AVX-512, so the CPU engine is held to its AVX2 path
+# unless a case names another (or a bad one, to see it refused).
 # Reports name the function and line but not the inlined frames within:
 # reading those for the kernels' instances was half of each run's time.
 if [ -n "${LIFE3D_VALGRIND:-}" ]; then
 	cat >"$T/.life3d-vg" <<VG
 #!/bin/sh
-LIFE3D_SIMD=avx2 exec valgrind -q --error-exitcode=99 --leak-check=full \
+case "\${LIFE3D_SIMD:-auto}" in [Aa][Uu][Tt][Oo]|[Aa][Vv][Xx]512) LIFE3D_SIMD=avx2 ;; esac
+export LIFE3D_SIMD
+exec valgrind -q --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --read-inline-info=no "$LIFE3D" "\$@"
 VG
 	chmod +x "$T/.life3d-vg"

@@ -76,14 +76,9 @@ kernel_fn hood_lanes_kernel(const l3dk_plan *p, bool stats)
 {
 	if (p->jit[stats])
 		return p->jit[stats];
-	step_fn fn;
-	switch (p->hood) {
-	case RULE_FACE: fn = hood_lanes_for_words<RULE_FACE>(p->g, p->exact, stats); break;
-	case RULE_CORNER: fn = hood_lanes_for_words<RULE_CORNER>(p->g, p->exact, stats); break;
-	case RULE_EDGE: fn = hood_lanes_for_words<RULE_EDGE>(p->g, p->exact, stats); break;
-	default: fn = hood_lanes_for_words<RULE_HEX>(p->g, p->exact, stats); break;
-	}
-	return (kernel_fn)fn;
+	return (kernel_fn)small_hood(p->hood, [&](auto h) {
+		return hood_lanes_for_words<decltype(h)::value>(p->g, p->exact, stats);
+	});
 }
 
 template <int HOOD>
@@ -97,19 +92,12 @@ kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 	if (p->hood != RULE_MOORE && p->jit[stats])
 		return p->jit[stats];
 	step_fn fn;
-	switch (p->hood) {
-	case RULE_MOORE:
-		if (p->rule_kind == L3DK_RULE_B6S567)
-			fn = stats ? step_generic<L3DK_RULE_B6S567, true>
-				   : step_generic<L3DK_RULE_B6S567, false>;
-		else
-			fn = stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
-		break;
-	case RULE_FACE: fn = hood_variant<RULE_FACE>(stats); break;
-	case RULE_CORNER: fn = hood_variant<RULE_CORNER>(stats); break;
-	case RULE_EDGE: fn = hood_variant<RULE_EDGE>(stats); break;
-	default: fn = hood_variant<RULE_HEX>(stats); break;
-	}
+	if (p->hood == RULE_MOORE && p->rule_kind == L3DK_RULE_B6S567)
+		fn = stats ? step_generic<L3DK_RULE_B6S567, true> : step_generic<L3DK_RULE_B6S567, false>;
+	else if (p->hood == RULE_MOORE)
+		fn = stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
+	else
+		fn = small_hood(p->hood, [&](auto h) { return hood_variant<decltype(h)::value>(stats); });
 	return (kernel_fn)fn;
 }
 

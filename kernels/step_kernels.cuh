@@ -581,8 +581,9 @@ __device__ __forceinline__ void generic_body(const StepArgs &a)
  * HOOD_CHUNK planes, keeping rows y-1, y, y+1 of the planes x-1, x, x+1 as
  * words and their z-shifted copies in registers, so each output word reads
  * the 9 words around it in one new plane, and no index is divided inside
- * the march.  The count adds the neighbourhood's 6, 8 or 12 words with
- * full adders (sum6/sum8/sum12); the rule then looks at the count of
+ * the march.  The count adds the neighbourhood's 6, 8 or 12 words, as
+ * base/hood.h lists them (cells.cuh's hood_count), with full adders
+ * (sum6/sum8/sum12); the rule then looks at the count of
  * neighbours alone, at most 12 (rule_low's tree over four bits). */
 constexpr uint32_t HOOD_CHUNK = 16;
 

@@ -5,8 +5,8 @@
  * Plain C11 that is also CUDA C++, as render_pixel.h: rule.h includes it
  * for the host, kernels/kernels.h for the GPU kernels, so both count the
  * same neighbourhoods by the same numbers; under nvcc the table is
- * constexpr, for device code to read at compile time (hood_dx).  It needs
- * nothing but the compiler.
+ * constexpr and kernels/cells.cuh gathers each neighbour at compile time
+ * from the offsets here (hood_dx).  It needs nothing but the compiler.
  *
  *   Moore  the 26 offsets of {-1,0,1}^3 but (0,0,0)
  *   F      the 6 faces (also written V)

@@ -181,16 +181,17 @@ int jit_module(const l3dk_plan *p)
 }
 
 /* Registers a thread for a module, 0 for the compiler's choice (tuning's
- * regs overrides).  E and H in lanes of 4 words want 88-95 and 72-74; held
- * to 80 they ran 4-5% faster at 1024^3 on an H200, while F and C, and
- * other bounds, did not gain (kernels/NOTES.md, "F, C, E and H in
- * lanes"). */
+ * regs overrides): in lanes of 4 words, the neighbourhood's WIDE_REGS
+ * (step_kernels.cuh).  E and H there want 88-95 and 72-74; held to 80
+ * they ran 4-5% faster at 1024^3 on an H200, while F and C, and other
+ * bounds, did not gain (kernels/NOTES.md, "F, C, E and H in lanes"). */
 int jit_regs(const l3dk_plan *p, const l3dk_tuning *tune)
 {
 	if (tune && tune->regs)
 		return tune->regs;
-	bool wide = p->path == L3DK_PATH_HOOD && p->g == 4;
-	return wide && (p->hood == RULE_EDGE || p->hood == RULE_HEX) ? 80 : 0;
+	if (p->path != L3DK_PATH_HOOD || p->g != 4)
+		return 0;
+	return small_hood(p->hood, [](auto h) { return HoodLanes<decltype(h)::value>::WIDE_REGS; });
 }
 
 /* The generic Moore kernel has no compiled copy; every other path does. */

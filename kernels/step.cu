@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build). */
-extern "C" const char *const l3dk_rule_ptx[24];
+/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build, as
+ * many as Makefile.am's JIT_MODULES says). */
+extern "C" const char *const l3dk_rule_ptx[L3DK_JIT_MODULES];
+static_assert(L3DK_JIT_MODULES == JIT_MODULES, "Makefile.am's JIT_MODULES: "
+	      "4 + 5 a neighbourhood other than Moore (step_kernels.cuh)");
 
 namespace {
 
@@ -168,16 +171,18 @@ cudaError_t jit_library(int module, uint32_t b, uint32_t s, int regs, cudaLibrar
 	return e;
 }
 
-/* rule_jit.cu's module for a plan's path: 0-3 the fused kernel, 2 or 4
- * words a lane (bit 1), exact rows or not (bit 0); 4-7 the F, C, E and H
- * kernel of a thread a word; 8-23 the F, C, E and H kernel of lanes, 4 a
- * neighbourhood, numbered as the fused ones. */
+/* rule_jit.cu's module for a plan's path (step_kernels.cuh's JIT_WORD and
+ * JIT_LANES): 0-3 the fused kernel, 2 or 4 words a lane (bit 1), exact rows
+ * or not (bit 0); then the kernel of a thread a word of each neighbourhood
+ * after Moore; then their kernels of lanes, 4 a neighbourhood, numbered as
+ * the fused ones. */
 int jit_module(const l3dk_plan *p)
 {
 	int shape = (p->g == 4) * 2 + (p->exact != 0);
 	if (p->hood == RULE_MOORE)
 		return shape;
-	return p->path == L3DK_PATH_HOOD ? 8 + (p->hood - 1) * 4 + shape : 3 + p->hood;
+	return p->path == L3DK_PATH_HOOD ? JIT_LANES + (p->hood - 1) * 4 + shape
+					 : JIT_WORD + p->hood - 1;
 }
 
 /* Registers a thread for a module, 0 for the compiler's choice (tuning's

@@ -971,6 +971,14 @@ __global__ void step_hood_lanes(const __grid_constant__ StepArgs a)
 	hood_lanes_body<HOOD, G, RULE, EXACT, STATS>(a);
 }
 
+/* rule_jit.cu's modules, one a kernel that has the rule compiled in:
+ * 0-3 the fused kernel; from JIT_WORD the kernel of a thread a word of
+ * each neighbourhood after Moore; from JIT_LANES their kernels of lanes,
+ * four each (step.cu's jit_module). */
+constexpr int JIT_WORD = 4;
+constexpr int JIT_LANES = JIT_WORD + RULE_HOODS - 1;
+constexpr int JIT_MODULES = JIT_LANES + 4 * (RULE_HOODS - 1);
+
 } /* namespace */
 
 #endif

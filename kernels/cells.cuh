@@ -1,14 +1,17 @@
 /* cells.cuh - what every stepping kernel shares (step.cu, tiles.cu): the
  * arguments of a launch, the wait for the grid before, a word of a row with
- * its z-shifted copies, the counts of the smaller neighbourhoods, the rule
- * applied to bit-sliced counts, and the counters' flush.  Device code and
- * host helpers (launch_cfg, ceil_div, fill_args), in an anonymous namespace: each kernel file
- * has its own copy. */
+ * its z-shifted copies, the counts of the smaller neighbourhoods (from
+ * base/hood.h's offsets), the rule applied to bit-sliced counts, and the
+ * counters' flush.  Device code and host helpers (small_hood, launch_cfg,
+ * ceil_div, fill_args), in an anonymous namespace: each kernel file has its
+ * own copy. */
 #ifndef LIFE3D_CELLS_CUH
 #define LIFE3D_CELLS_CUH
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+
+#include <utility>
 
 #include "kernels.h"
 #include "bitsum.cuh"
@@ -155,30 +158,53 @@ __device__ __forceinline__ Rows3 load_rows(const StepArgs &a, int64_t x, uint32_
 	return t;
 }
 
+/* Neighbour I of a neighbourhood, base/hood.h's offset I: its plane, row
+ * and z copy, all known when this compiles. */
+template <int HOOD, int I>
+__device__ __forceinline__ uint32_t neighbour(const Rows3 (&p)[3])
+{
+	constexpr int dx = hood_dx(HOOD, I, 0), dy = hood_dx(HOOD, I, 1), dz = hood_dx(HOOD, I, 2);
+	return pick(p[dx + 1].r[dy + 1], dz);
+}
+
+template <int HOOD, int... I>
+__device__ __forceinline__ void hood_count_of(const Rows3 (&p)[3], uint32_t n[5],
+					      std::integer_sequence<int, I...>)
+{
+	uint32_t in[] = {neighbour<HOOD, I>(p)...};
+	constexpr unsigned cells = sizeof...(I);
+	static_assert(cells == 6 || cells == 8 || cells == 12, "no adder for this many cells");
+	if constexpr (cells == 6)
+		sum6(in, n);
+	else if constexpr (cells == 8)
+		sum8(in, n);
+	else
+		sum12(in, n);
+}
+
+/* The count of neighbours of a neighbourhood other than Moore, in its
+ * offsets' order, from the rows y-1, y, y+1 of planes x-1, x, x+1. */
 template <int HOOD>
 __device__ __forceinline__ void hood_count(const Rows3 (&p)[3], uint32_t n[5])
 {
-#define NB(dx, dy, dz) pick(p[(dx) + 1].r[(dy) + 1], dz)
-	if (HOOD == RULE_FACE) {
-		uint32_t in[6] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0),
-				  NB(0, -1, 0), NB(0, 0, 1), NB(0, 0, -1)};
-		sum6(in, n);
-	} else if (HOOD == RULE_CORNER) {
-		uint32_t in[8] = {NB(1, 1, 1), NB(1, 1, -1), NB(1, -1, 1), NB(1, -1, -1),
-				  NB(-1, 1, 1), NB(-1, 1, -1), NB(-1, -1, 1), NB(-1, -1, -1)};
-		sum8(in, n);
-	} else if (HOOD == RULE_EDGE) {
-		uint32_t in[12] = {NB(1, 1, 0), NB(1, -1, 0), NB(-1, 1, 0), NB(-1, -1, 0),
-				   NB(1, 0, 1), NB(1, 0, -1), NB(-1, 0, 1), NB(-1, 0, -1),
-				   NB(0, 1, 1), NB(0, 1, -1), NB(0, -1, 1), NB(0, -1, -1)};
-		sum12(in, n);
-	} else {
-		uint32_t in[12] = {NB(1, 0, 0), NB(-1, 0, 0), NB(0, 1, 0), NB(0, -1, 0),
-				   NB(0, 0, 1), NB(0, 0, -1), NB(0, 1, -1), NB(0, -1, 1),
-				   NB(1, 0, -1), NB(-1, 0, 1), NB(1, -1, 0), NB(-1, 1, 0)};
-		sum12(in, n);
-	}
-#undef NB
+	hood_count_of<HOOD>(p, n, std::make_integer_sequence<int, hood_cells(HOOD)>());
+}
+
+/* pick(HoodTag<h>()) for a neighbourhood h other than Moore: the kernels'
+ * one dispatch on it, over every rule_hood after Moore in turn (an h out of
+ * range takes the last), so that a new neighbourhood adds no line here. */
+template <int H>
+struct HoodTag {
+	static constexpr int value = H;
+};
+
+template <typename Pick, int H = RULE_MOORE + 1>
+inline auto small_hood(int h, Pick pick)
+{
+	if (H + 1 == RULE_HOODS || h == H)
+		return pick(HoodTag<H>());
+	if constexpr (H + 1 < RULE_HOODS)
+		return small_hood<Pick, H + 1>(h, pick);
 }
 
 /* A launch of fn with its arguments, with programmatic stream

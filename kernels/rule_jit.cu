@@ -7,45 +7,52 @@
  * multiplexer tree that the kernels with the rule as parameters evaluate
  * into the rule's own few operations.
  *
- * Modules (step.cu's jit_module): 0-3 the fused kernel, bit 1 for 4 words
- * a lane (else 2), bit 0 for exact rows; 4-7 the F, C, E and H kernel of a
- * thread a word; 8-23 the F, C, E and H kernel of lanes, four each, with
- * bits 1 and 0 as for the fused kernel.  Each holds l3dk_jit_s0 (no
- * counters) and l3dk_jit_s1 (counters). */
+ * Modules (step_kernels.cuh's JIT_WORD and JIT_LANES, step.cu's
+ * jit_module): 0-3 the fused kernel, bit 1 for 4 words a lane (else 2),
+ * bit 0 for exact rows; 4-7 the F, C, E and H kernel of a thread a word;
+ * 8-23 the F, C, E and H kernel of lanes, four each, with bits 1 and 0 as
+ * for the fused kernel.  Each holds l3dk_jit_s0 (no counters) and
+ * l3dk_jit_s1 (counters). */
 #include "step_kernels.cuh"
 
 #ifndef L3DK_JIT_MODULE
-#error "L3DK_JIT_MODULE (0..23) selects the module"
+#error "L3DK_JIT_MODULE (0..JIT_MODULES - 1) selects the module"
 #endif
 
-/* E (module 6) waits on its loads at 58% occupancy with the 54 registers
- * the compiler picks; held to 51 (5 blocks an SM) it runs 17% faster on an
- * H200.  The same bound made F, C and H slower (kernels/NOTES.md, "The
- * rule compiled in"). */
+/* E's kernel of a thread a word (module 6) waits on its loads at 58%
+ * occupancy with the 54 registers the compiler picks; held to 51 (5 blocks
+ * an SM) it runs 17% faster on an H200.  The same bound made F, C and H
+ * slower (kernels/NOTES.md, "The rule compiled in"). */
+static_assert(JIT_WORD + RULE_EDGE - 1 == 6, "E's kernel of a thread a word is module 6");
 #if L3DK_JIT_MODULE == 6
 #define JIT_BOUNDS __launch_bounds__(256, 5)
 #else
 #define JIT_BOUNDS
 #endif
 
-#if L3DK_JIT_MODULE < 4
-#define JIT_BODY(stats)                                                              \
-	fused_body<1, (L3DK_JIT_MODULE & 2) ? 4 : 2, L3DK_RULE_CONST,                \
-		   (L3DK_JIT_MODULE & 1) != 0, stats>(a)
-#elif L3DK_JIT_MODULE < 8
-#define JIT_BODY(stats) hood_body<L3DK_JIT_MODULE - 3, L3DK_RULE_CONST, stats>(a)
-#else
-#define JIT_BODY(stats)                                                              \
-	hood_lanes_body<(L3DK_JIT_MODULE - 8) / 4 + 1, (L3DK_JIT_MODULE & 2) ? 4 : 2,  \
-			L3DK_RULE_CONST, (L3DK_JIT_MODULE & 1) != 0, stats>(a)
-#endif
+namespace {
+
+template <int M, bool STATS>
+__device__ __forceinline__ void jit_body(const StepArgs &a)
+{
+	constexpr int lanes = M - JIT_LANES;
+	if constexpr (M < JIT_WORD)
+		fused_body<1, (M & 2) ? 4 : 2, L3DK_RULE_CONST, (M & 1) != 0, STATS>(a);
+	else if constexpr (M < JIT_LANES)
+		hood_body<M - JIT_WORD + 1, L3DK_RULE_CONST, STATS>(a);
+	else
+		hood_lanes_body<lanes / 4 + 1, (lanes & 2) ? 4 : 2, L3DK_RULE_CONST,
+				(lanes & 1) != 0, STATS>(a);
+}
+
+} /* namespace */
 
 extern "C" __global__ void JIT_BOUNDS l3dk_jit_s0(const __grid_constant__ StepArgs a)
 {
-	JIT_BODY(false);
+	jit_body<L3DK_JIT_MODULE, false>(a);
 }
 
 extern "C" __global__ void JIT_BOUNDS l3dk_jit_s1(const __grid_constant__ StepArgs a)
 {
-	JIT_BODY(true);
+	jit_body<L3DK_JIT_MODULE, true>(a);
 }

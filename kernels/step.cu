@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build). */
-extern "C" const char *const l3dk_rule_ptx[24];
+/* rule_jit.cu's modules as PTX text (rule_ptx.c, made by the build, as
+ * many as Makefile.am's JIT_MODULES says). */
+extern "C" const char *const l3dk_rule_ptx[L3DK_JIT_MODULES];
+static_assert(L3DK_JIT_MODULES == JIT_MODULES, "Makefile.am's JIT_MODULES: "
+	      "4 + 5 a neighbourhood other than Moore (step_kernels.cuh)");
 
 namespace {
 
@@ -76,14 +79,9 @@ kernel_fn hood_lanes_kernel(const l3dk_plan *p, bool stats)
 {
 	if (p->jit[stats])
 		return p->jit[stats];
-	step_fn fn;
-	switch (p->hood) {
-	case RULE_FACE: fn = hood_lanes_for_words<RULE_FACE>(p->g, p->exact, stats); break;
-	case RULE_CORNER: fn = hood_lanes_for_words<RULE_CORNER>(p->g, p->exact, stats); break;
-	case RULE_EDGE: fn = hood_lanes_for_words<RULE_EDGE>(p->g, p->exact, stats); break;
-	default: fn = hood_lanes_for_words<RULE_HEX>(p->g, p->exact, stats); break;
-	}
-	return (kernel_fn)fn;
+	return (kernel_fn)small_hood(p->hood, [&](auto h) {
+		return hood_lanes_for_words<decltype(h)::value>(p->g, p->exact, stats);
+	});
 }
 
 template <int HOOD>
@@ -97,19 +95,12 @@ kernel_fn generic_kernel(const l3dk_plan *p, bool stats)
 	if (p->hood != RULE_MOORE && p->jit[stats])
 		return p->jit[stats];
 	step_fn fn;
-	switch (p->hood) {
-	case RULE_MOORE:
-		if (p->rule_kind == L3DK_RULE_B6S567)
-			fn = stats ? step_generic<L3DK_RULE_B6S567, true>
-				   : step_generic<L3DK_RULE_B6S567, false>;
-		else
-			fn = stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
-		break;
-	case RULE_FACE: fn = hood_variant<RULE_FACE>(stats); break;
-	case RULE_CORNER: fn = hood_variant<RULE_CORNER>(stats); break;
-	case RULE_EDGE: fn = hood_variant<RULE_EDGE>(stats); break;
-	default: fn = hood_variant<RULE_HEX>(stats); break;
-	}
+	if (p->hood == RULE_MOORE && p->rule_kind == L3DK_RULE_B6S567)
+		fn = stats ? step_generic<L3DK_RULE_B6S567, true> : step_generic<L3DK_RULE_B6S567, false>;
+	else if (p->hood == RULE_MOORE)
+		fn = stats ? step_generic<L3DK_RULE_ANY, true> : step_generic<L3DK_RULE_ANY, false>;
+	else
+		fn = small_hood(p->hood, [&](auto h) { return hood_variant<decltype(h)::value>(stats); });
 	return (kernel_fn)fn;
 }
 
@@ -180,29 +171,32 @@ cudaError_t jit_library(int module, uint32_t b, uint32_t s, int regs, cudaLibrar
 	return e;
 }
 
-/* rule_jit.cu's module for a plan's path: 0-3 the fused kernel, 2 or 4
- * words a lane (bit 1), exact rows or not (bit 0); 4-7 the F, C, E and H
- * kernel of a thread a word; 8-23 the F, C, E and H kernel of lanes, 4 a
- * neighbourhood, numbered as the fused ones. */
+/* rule_jit.cu's module for a plan's path (step_kernels.cuh's JIT_WORD and
+ * JIT_LANES): 0-3 the fused kernel, 2 or 4 words a lane (bit 1), exact rows
+ * or not (bit 0); then the kernel of a thread a word of each neighbourhood
+ * after Moore; then their kernels of lanes, 4 a neighbourhood, numbered as
+ * the fused ones. */
 int jit_module(const l3dk_plan *p)
 {
 	int shape = (p->g == 4) * 2 + (p->exact != 0);
 	if (p->hood == RULE_MOORE)
 		return shape;
-	return p->path == L3DK_PATH_HOOD ? 8 + (p->hood - 1) * 4 + shape : 3 + p->hood;
+	return p->path == L3DK_PATH_HOOD ? JIT_LANES + (p->hood - 1) * 4 + shape
+					 : JIT_WORD + p->hood - 1;
 }
 
 /* Registers a thread for a module, 0 for the compiler's choice (tuning's
- * regs overrides).  E and H in lanes of 4 words want 88-95 and 72-74; held
- * to 80 they ran 4-5% faster at 1024^3 on an H200, while F and C, and
- * other bounds, did not gain (kernels/NOTES.md, "F, C, E and H in
- * lanes"). */
+ * regs overrides): in lanes of 4 words, the neighbourhood's WIDE_REGS
+ * (step_kernels.cuh).  E and H there want 88-95 and 72-74; held to 80
+ * they ran 4-5% faster at 1024^3 on an H200, while F and C, and other
+ * bounds, did not gain (kernels/NOTES.md, "F, C, E and H in lanes"). */
 int jit_regs(const l3dk_plan *p, const l3dk_tuning *tune)
 {
 	if (tune && tune->regs)
 		return tune->regs;
-	bool wide = p->path == L3DK_PATH_HOOD && p->g == 4;
-	return wide && (p->hood == RULE_EDGE || p->hood == RULE_HEX) ? 80 : 0;
+	if (p->path != L3DK_PATH_HOOD || p->g != 4)
+		return 0;
+	return small_hood(p->hood, [](auto h) { return HoodLanes<decltype(h)::value>::WIDE_REGS; });
 }
 
 /* The generic Moore kernel has no compiled copy; every other path does. */

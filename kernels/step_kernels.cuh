@@ -581,8 +581,9 @@ __device__ __forceinline__ void generic_body(const StepArgs &a)
  * HOOD_CHUNK planes, keeping rows y-1, y, y+1 of the planes x-1, x, x+1 as
  * words and their z-shifted copies in registers, so each output word reads
  * the 9 words around it in one new plane, and no index is divided inside
- * the march.  The count adds the neighbourhood's 6, 8 or 12 words with
- * full adders (sum6/sum8/sum12); the rule then looks at the count of
+ * the march.  The count adds the neighbourhood's 6, 8 or 12 words, as
+ * base/hood.h lists them (cells.cuh's hood_count), with full adders
+ * (sum6/sum8/sum12); the rule then looks at the count of
  * neighbours alone, at most 12 (rule_low's tree over four bits). */
 constexpr uint32_t HOOD_CHUNK = 16;
 
@@ -652,85 +653,132 @@ __device__ __forceinline__ void add_bits(const uint32_t *a, const uint32_t *b, u
 	}
 }
 
-/* E's parts (hood_parts below) from t = c(y-1) + c(y+1), two bits made
- * once: q = r = t + up(y) + dn(y), and m = up(t) + dn(t), the z pairs of
- * rows y-1 and y+1 summed as one 2-bit number (a z shift moves each bit
- * plane alike).  10 LOP3 a word, where two sum4 of four words took 12;
- * the same six shuffles a plane (t's two bit planes for rows y-1, y+1). */
-template <int G, bool EXACT>
-__device__ __forceinline__ void hood_parts_edge(const uint32_t (&c)[3][G], const Lane<G> &L,
-						uint32_t bl, uint32_t (&q)[3][G],
-						uint32_t (&m)[3][G], uint32_t (&r)[3][G])
-{
-	uint32_t t0[G], t1[G], up[G], dn[G];
-#pragma unroll
-	for (int i = 0; i < G; i++)
-		t0[i] = c[0][i] ^ c[2][i], t1[i] = c[0][i] & c[2][i];
-	zshift<G, EXACT>(c[1], up, dn, L, bl);
-#pragma unroll
-	for (int i = 0; i < G; i++) {
-		uint32_t k;
-		fa(t0[i], up[i], dn[i], q[0][i], k);
-		q[1][i] = t1[i] ^ k, q[2][i] = t1[i] & k;
-		r[0][i] = q[0][i], r[1][i] = q[1][i], r[2][i] = q[2][i];
-	}
-	uint32_t u1[G], d1[G];
-	zshift<G, EXACT>(t0, up, dn, L, bl);
-	zshift<G, EXACT>(t1, u1, d1, L, bl);
-#pragma unroll
-	for (int i = 0; i < G; i++) {
-		const uint32_t ut[2] = {up[i], u1[i]}, dt[2] = {dn[i], d1[i]};
-		uint32_t mi[3];
-		add_bits<2, 2, 3>(ut, dt, mi);
-		m[0][i] = mi[0], m[1][i] = mi[1], m[2][i] = mi[2];
-	}
-}
-
 /* The F, C, E and H neighbourhoods again, for rows that fit a warp: the
  * fused kernel's lanes (a row is lpr lanes of G consecutive words; the z
  * neighbours across words come from shuffles) march along x through a chunk
  * of planes.  Each plane read (my words of rows y-1, y and y+1: vector loads
  * that the threads of the rows around share through L1) is summed once into
  * what it gives the three output planes around it: q to plane x-1 (whose
- * neighbour at dx = +1 it is), m to its own plane, r to plane x+1.  With up
- * and dn a row's z+1 and z-1 neighbours, and a z pair their sum:
- *   F: q = r = c(y);                    m = c(y-1) + c(y+1) + z pair of y
- *   C: q = r = z pairs of y-1 and y+1;  m = 0
- *   E: q = r = c(y-1) + c(y+1) + z pair of y;  m = z pairs of y-1 and y+1
- *      (hood_parts_edge)
- *   H: q = c(y) + dn(y) + c(y-1);  r = c(y) + up(y) + c(y+1);
- *      m = c(y-1) + c(y+1) + z pair of y + up(y-1) + dn(y+1)
- * and plane x's count is q(x+1) + m(x) + r(x-1) (rule.h's offsets), added
- * as q(x+1) + acc(x) with acc(x) = m(x) + r(x-1) made when plane x is read.
+ * neighbour at dx = +1 it is), m to its own plane, r to plane x+1 (up and
+ * dn are a row's z+1 and z-1 neighbours, a z pair their sum).  Plane x's
+ * count is q(x+1) + m(x) + r(x-1) (base/hood.h's offsets), added as
+ * q(x+1) + acc(x) with acc(x) = m(x) + r(x-1) made when plane x is read.
  * Each plane's partial sums are made once instead of once an output
- * reading them, and a lane's loads and index arithmetic serve G words. */
-template <int HOOD, int G, bool EXACT>
-__device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane<G> &L,
-					   uint32_t bl, uint32_t (&q)[3][G],
-					   uint32_t (&m)[3][G], uint32_t (&r)[3][G])
+ * reading them, and a lane's loads and index arithmetic serve G words.
+ *
+ * HoodLanes<HOOD> is all a neighbourhood's own code here, one block each:
+ * parts(), its q, m and r of a plane, and the bit planes Q, M, R of each
+ * (M = 0: no m), ACC of acc and N of the count; WIDE_REGS, the registers
+ * a thread of its kernel of 4 words a lane compiled at run time is held
+ * to (0: the compiler's choice; step.cu's jit_regs). */
+template <int G>
+using Planes3 = uint32_t[3][G];
+
+template <int HOOD>
+struct HoodLanes;
+
+/* Each block's parts(): plane c's rows y-1, y, y+1 (my words) into its q,
+ * m and r. */
+#define HOOD_PARTS                                                                \
+	template <int G, bool EXACT>                                              \
+	static __device__ __forceinline__ void parts(const Planes3<G> &c, const Lane<G> &L, \
+						     uint32_t bl, Planes3<G> &q,  \
+						     Planes3<G> &m, Planes3<G> &r)
+
+/* zshift of rows ROWS... of c, in that order, into up and dn. */
+template <int G, bool EXACT, int... ROWS>
+__device__ __forceinline__ void zshift_rows(const Planes3<G> &c, Planes3<G> &up, Planes3<G> &dn,
+					    const Lane<G> &L, uint32_t bl)
 {
-	if constexpr (HOOD == RULE_EDGE) {
-		hood_parts_edge<G, EXACT>(c, L, bl, q, m, r);
-		return;
-	}
-	uint32_t up[3][G], dn[3][G];
-	if (HOOD != RULE_CORNER)
-		zshift<G, EXACT>(c[1], up[1], dn[1], L, bl);
-	if (HOOD != RULE_FACE) {
-		zshift<G, EXACT>(c[0], up[0], dn[0], L, bl);
-		zshift<G, EXACT>(c[2], up[2], dn[2], L, bl);
-	}
+	(zshift<G, EXACT>(c[ROWS], up[ROWS], dn[ROWS], L, bl), ...);
+}
+
+/* F: q = r = c(y); m = c(y-1) + c(y+1) + z pair of y; acc at most 5. */
+template <>
+struct HoodLanes<RULE_FACE> {
+	static constexpr int Q = 1, M = 3, R = 1, ACC = 3, N = 3, WIDE_REGS = 0;
+
+	HOOD_PARTS
+	{
+		uint32_t up[3][G], dn[3][G];
+		zshift_rows<G, EXACT, 1>(c, up, dn, L, bl);
 #pragma unroll
-	for (int i = 0; i < G; i++) {
-		uint32_t t[3];
-		if (HOOD == RULE_FACE) {
+		for (int i = 0; i < G; i++) {
+			uint32_t t[3];
 			q[0][i] = r[0][i] = c[1][i];
 			sum4(c[0][i], c[2][i], up[1][i], dn[1][i], t);
 			m[0][i] = t[0], m[1][i] = t[1], m[2][i] = t[2];
-		} else if (HOOD == RULE_CORNER) {
+		}
+	}
+};
+
+/* C: q = r = z pairs of y-1 and y+1; m = 0; acc at most 4. */
+template <>
+struct HoodLanes<RULE_CORNER> {
+	static constexpr int Q = 3, M = 0, R = 3, ACC = 3, N = 4, WIDE_REGS = 0;
+
+	HOOD_PARTS
+	{
+		uint32_t up[3][G], dn[3][G];
+		zshift_rows<G, EXACT, 0, 2>(c, up, dn, L, bl);
+#pragma unroll
+		for (int i = 0; i < G; i++) {
+			uint32_t t[3];
 			sum4(up[0][i], dn[0][i], up[2][i], dn[2][i], t);
 			q[0][i] = r[0][i] = t[0], q[1][i] = r[1][i] = t[1], q[2][i] = r[2][i] = t[2];
-		} else {
+		}
+	}
+};
+
+/* E: q = r = c(y-1) + c(y+1) + z pair of y; m = z pairs of y-1 and y+1;
+ * acc at most 8.  Both from t = c(y-1) + c(y+1), two bits made once:
+ * q = r = t + up(y) + dn(y), and m = up(t) + dn(t), the z pairs of rows
+ * y-1 and y+1 summed as one 2-bit number (a z shift moves each bit plane
+ * alike).  10 LOP3 a word, where two sum4 of four words took 12; the same
+ * six shuffles a plane (t's two bit planes for rows y-1, y+1). */
+template <>
+struct HoodLanes<RULE_EDGE> {
+	static constexpr int Q = 3, M = 3, R = 3, ACC = 4, N = 4, WIDE_REGS = 80;
+
+	HOOD_PARTS
+	{
+		uint32_t t0[G], t1[G], up[G], dn[G];
+#pragma unroll
+		for (int i = 0; i < G; i++)
+			t0[i] = c[0][i] ^ c[2][i], t1[i] = c[0][i] & c[2][i];
+		zshift<G, EXACT>(c[1], up, dn, L, bl);
+#pragma unroll
+		for (int i = 0; i < G; i++) {
+			uint32_t k;
+			fa(t0[i], up[i], dn[i], q[0][i], k);
+			q[1][i] = t1[i] ^ k, q[2][i] = t1[i] & k;
+			r[0][i] = q[0][i], r[1][i] = q[1][i], r[2][i] = q[2][i];
+		}
+		uint32_t u1[G], d1[G];
+		zshift<G, EXACT>(t0, up, dn, L, bl);
+		zshift<G, EXACT>(t1, u1, d1, L, bl);
+#pragma unroll
+		for (int i = 0; i < G; i++) {
+			const uint32_t ut[2] = {up[i], u1[i]}, dt[2] = {dn[i], d1[i]};
+			uint32_t mi[3];
+			add_bits<2, 2, 3>(ut, dt, mi);
+			m[0][i] = mi[0], m[1][i] = mi[1], m[2][i] = mi[2];
+		}
+	}
+};
+
+/* H: q = c(y) + dn(y) + c(y-1); r = c(y) + up(y) + c(y+1);
+ * m = c(y-1) + c(y+1) + z pair of y + up(y-1) + dn(y+1); acc at most 9. */
+template <>
+struct HoodLanes<RULE_HEX> {
+	static constexpr int Q = 2, M = 3, R = 2, ACC = 4, N = 4, WIDE_REGS = 80;
+
+	HOOD_PARTS
+	{
+		uint32_t up[3][G], dn[3][G];
+		zshift_rows<G, EXACT, 1, 0, 2>(c, up, dn, L, bl);
+#pragma unroll
+		for (int i = 0; i < G; i++) {
 			fa(c[1][i], dn[1][i], c[0][i], q[0][i], q[1][i]);
 			fa(c[1][i], up[1][i], c[2][i], r[0][i], r[1][i]);
 			uint32_t in[6] = {c[0][i], c[2][i], up[1][i], dn[1][i], up[0][i], dn[2][i]};
@@ -739,6 +787,16 @@ __device__ __forceinline__ void hood_parts(const uint32_t (&c)[3][G], const Lane
 			m[0][i] = n[0], m[1][i] = n[1], m[2][i] = n[2];
 		}
 	}
+};
+
+#undef HOOD_PARTS
+
+template <int HOOD, int G, bool EXACT>
+__device__ __forceinline__ void hood_parts(const Planes3<G> &c, const Lane<G> &L, uint32_t bl,
+					   Planes3<G> &q, Planes3<G> &m, Planes3<G> &r)
+{
+	static_assert((1 << HoodLanes<HOOD>::N) > hood_cells(HOOD), "N bits hold no count");
+	HoodLanes<HOOD>::template parts<G, EXACT>(c, L, bl, q, m, r);
 }
 
 /* What a lane carries from one plane of the march to the next. */
@@ -749,42 +807,33 @@ struct HoodCarry {
 	uint32_t self[G];      /* plane x's cells of my words of row y */
 };
 
-/* m(x) + r(x-1) of word i (F at most 5, C 4, E 8, H 9). */
+/* m(x) + r(x-1) of word i. */
 template <int HOOD, int G>
 __device__ __forceinline__ void hood_acc(const uint32_t (&m)[3][G], const uint32_t (&r)[3][G],
 					 uint32_t (&acc)[4][G], int i)
 {
+	using H = HoodLanes<HOOD>;
 	const uint32_t mi[3] = {m[0][i], m[1][i], m[2][i]}, ri[3] = {r[0][i], r[1][i], r[2][i]};
 	uint32_t t[4] = {0, 0, 0, 0};
-	if (HOOD == RULE_FACE)
-		add_bits<3, 1, 3>(mi, ri, t);
-	else if (HOOD == RULE_CORNER)
+	if constexpr (H::M == 0)                /* acc is r */
 		t[0] = ri[0], t[1] = ri[1], t[2] = ri[2];
-	else if (HOOD == RULE_EDGE)
-		add_bits<3, 3, 4>(mi, ri, t);
 	else
-		add_bits<3, 2, 4>(mi, ri, t);
+		add_bits<H::M, H::R, H::ACC>(mi, ri, t);
 #pragma unroll
 	for (int b = 0; b < 4; b++)
 		acc[b][i] = t[b];
 }
 
-/* q(x+1) + acc(x) of word i: plane x's count (F 0..6, C 0..8, E, H 0..12). */
+/* q(x+1) + acc(x) of word i: plane x's count. */
 template <int HOOD, int G>
 __device__ __forceinline__ void hood_sum(const uint32_t (&q)[3][G], const uint32_t (&acc)[4][G],
 					 int i, uint32_t n[5])
 {
+	using H = HoodLanes<HOOD>;
 	const uint32_t qi[3] = {q[0][i], q[1][i], q[2][i]};
 	const uint32_t ai[4] = {acc[0][i], acc[1][i], acc[2][i], acc[3][i]};
 	n[3] = n[4] = 0;
-	if (HOOD == RULE_FACE)
-		add_bits<1, 3, 3>(qi, ai, n);
-	else if (HOOD == RULE_CORNER)
-		add_bits<3, 3, 4>(qi, ai, n);
-	else if (HOOD == RULE_EDGE)
-		add_bits<3, 4, 4>(qi, ai, n);
-	else
-		add_bits<2, 4, 4>(qi, ai, n);
+	add_bits<H::Q, H::ACC, H::N>(qi, ai, n);
 }
 
 /* Planes a block of the lanes kernel marches through (two more are read). */
@@ -921,6 +970,14 @@ __global__ void step_hood_lanes(const __grid_constant__ StepArgs a)
 {
 	hood_lanes_body<HOOD, G, RULE, EXACT, STATS>(a);
 }
+
+/* rule_jit.cu's modules, one a kernel that has the rule compiled in:
+ * 0-3 the fused kernel; from JIT_WORD the kernel of a thread a word of
+ * each neighbourhood after Moore; from JIT_LANES their kernels of lanes,
+ * four each (step.cu's jit_module). */
+constexpr int JIT_WORD = 4;
+constexpr int JIT_LANES = JIT_WORD + RULE_HOODS - 1;
+constexpr int JIT_MODULES = JIT_LANES + 4 * (RULE_HOODS - 1);
 
 } /* namespace */
 

@@ -168,7 +168,7 @@ __device__ __forceinline__ void tile_word(const TileArgs &a, const TileGeo &g,
 {
 	const StepArgs &s = a.s;
 	uint32_t n[5], self = p[1].r[1].c, v;
-	if (HOOD == RULE_MOORE) {
+	if constexpr (HOOD == RULE_MOORE) {
 		YSum q[3] = {ysum(p[0]), ysum(p[1]), ysum(p[2])};
 		add3_4bit(q[0].v, q[1].v, q[2].v, n);
 		v = apply_rule<RULE>(s, n, self);
@@ -372,13 +372,11 @@ tile_fn tile_kernel_for(int rule, bool march)
 
 tile_fn tile_kernel(const l3dk_plan *p, bool march)
 {
-	switch (p->hood) {
-	case RULE_FACE: return tile_kernel_for<RULE_FACE>(p->rule_kind, march);
-	case RULE_CORNER: return tile_kernel_for<RULE_CORNER>(p->rule_kind, march);
-	case RULE_EDGE: return tile_kernel_for<RULE_EDGE>(p->rule_kind, march);
-	case RULE_HEX: return tile_kernel_for<RULE_HEX>(p->rule_kind, march);
-	default: return tile_kernel_for<RULE_MOORE>(p->rule_kind, march);
-	}
+	if (p->hood != RULE_MOORE)
+		return small_hood(p->hood, [&](auto h) {
+			return tile_kernel_for<decltype(h)::value>(p->rule_kind, march);
+		});
+	return tile_kernel_for<RULE_MOORE>(p->rule_kind, march);
 }
 
 /* The arguments of a tile kernel: the plan's rule and plane shape over

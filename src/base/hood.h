@@ -5,8 +5,8 @@
  * Plain C11 that is also CUDA C++, as render_pixel.h: rule.h includes it
  * for the host, kernels/kernels.h for the GPU kernels, so both count the
  * same neighbourhoods by the same numbers; under nvcc the table is
- * constexpr, for device code to read at compile time (hood_dx).  It needs
- * nothing but the compiler.
+ * constexpr and kernels/cells.cuh gathers each neighbour at compile time
+ * from the offsets here (hood_dx).  It needs nothing but the compiler.
  *
  *   Moore  the 26 offsets of {-1,0,1}^3 but (0,0,0)
  *   F      the 6 faces (also written V)
@@ -15,7 +15,34 @@
  *   H      the 6 faces and (0,1,-1) (0,-1,1) (1,0,-1) (-1,0,1) (1,-1,0)
  *          (-1,1,0): Bays' hexahedral (face-centred cubic) neighbourhood,
  *          which is not mirror-symmetric
- * A rule names counts 0..cells of its neighbourhood (rule.h). */
+ * A rule names counts 0..cells of its neighbourhood (rule.h).
+ *
+ * A new neighbourhood touches these places, each for the reason given
+ * (where starred, the build fails until it is done):
+ *   src/base/hood.h         its number, after the others (.l3d files keep
+ *                           it in 3 bits, format/native.c: never renumber,
+ *                           8 at most), and its row: rule.c reads, writes
+ *                           and checks rules from the row alone
+ *   src/engine/cpu/kernel_hood.h  its branch in row_parts, beside and
+ *                           parts_count, its HOOD_FN instances, its cases
+ *                           in band_hood: the CPU kernels (that file's
+ *                           opening comment says why they stay branches)
+ *   kernels/step_kernels.cuh *  its HoodLanes block: the GPU's lanes kernel
+ *                           (the kernel of a thread a word adds the row's
+ *                           offsets, by bitsum.cuh's adder of 6, 8 or 12
+ *                           words, and the host's dispatch goes over every
+ *                           number here: cells.cuh)
+ *   Makefile.am *           JIT_MODULES, 5 more: rule_jit.cu's modules
+ *   src/cli/options.c       --help's letters
+ *   tests/tools/reference.c the reference stepper's offsets, written out
+ *                           apart from this table
+ *   tests/unit/check_rule.c, check_engine.c, check_cuda.c  its size,
+ *                           letter and rules (check_engine's random rules
+ *                           take every neighbourhood already)
+ *   tests/data/patterns/, tests/cli/cli_hoods.sh  an oscillator of its own
+ *   man/life3d.1 (NEIGHBOURHOODS), man/life3d.conf.5 (rule),
+ *   man/life3d-formats.5 (.l3d's bits, the Python reader), README.md
+ *                           what users read of it */
 #ifndef LIFE3D_BASE_HOOD_H
 #define LIFE3D_BASE_HOOD_H
 

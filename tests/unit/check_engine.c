@@ -270,7 +270,7 @@ START_TEST(random_hoods_match_reference)
 	const size_case *c = &sizes[_i];
 	size_t listed = sizeof hood_rule_texts / sizeof *hood_rule_texts;
 	rule rules[2] = {parse(hood_rule_texts[_i % listed]),
-			 random_hood_rule(500 + (uint64_t)_i, (rule_hood)(1 + _i % 4))};
+			 random_hood_rule(500 + (uint64_t)_i, (rule_hood)(1 + _i % (RULE_HOODS - 1)))};
 	double densities[2] = {0.2 + 0.05 * (_i % 5), 0.4};
 	for (int k = 0; k < 2; k++)
 		check_case(c, &rules[k], densities[k], 3000 + (uint64_t)_i * 5 + (uint64_t)k);
@@ -434,7 +434,7 @@ START_TEST(rule_code_matches_rule)
 				check_rule_code(&r, carry, widths[w], isa);
 			}
 	for (uint64_t seed = 0; seed < 2000; seed++) {
-		rule r = random_hood_rule(seed, (rule_hood)(seed % 5));
+		rule r = random_hood_rule(seed, (rule_hood)(seed % RULE_HOODS));
 		check_rule_code(&r, seed & 1, widths[seed / 2 % nw], isa);
 	}
 	/* B6/S567 and single words have kernels of their own */

@@ -56,7 +56,8 @@ typedef struct cpu_plan {
 	bool stream;              /* store the result around the caches (set
 				     per step: dst must be vector-aligned) */
 	int rule_kind;
-	int hood;                 /* rule_hood: RULE_MOORE, or kernel_hood.h's */
+	int hood;                 /* a rule_hood (base/hood.h): RULE_MOORE, or
+				     kernel_hood.h's */
 	/* CPU_RULE_GROUPS: the groups of four counts (4j .. 4j + 3) in which
 	 * the rule gives a live cell, in order, for k < groups: j's bits
 	 * (those of s4, s3, s2) in group_jbits[k], each a word of all ones

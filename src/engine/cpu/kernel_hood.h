@@ -17,7 +17,15 @@
  *
  * Offsets (dx,dy,dz) are plane, row and bit: dx picks the input plane,
  * dy the row (for packed short rows, the neighbouring rows of the same
- * vector by a shuffle), dz the zrow copy (dn for -1, up for +1). */
+ * vector by a shuffle), dz the zrow copy (dn for -1, up for +1).
+ *
+ * A new neighbourhood (base/hood.h) adds here its branch in row_parts,
+ * beside and parts_count, whether its b is its a (band_hood_kind), its
+ * HOOD_FN instances and its cases in band_hood.  The branches stay inside
+ * those shared functions: moved out into a function a neighbourhood, each
+ * way tried changed the compiled kernels (GCC 12 compiles the same
+ * arithmetic to other instruction counts when the functions around it
+ * change shape; src/engine/cpu/NOTES.md, "One home a neighbourhood"). */
 
 /* Full adder: *sum and *carry of three bit planes. */
 ALWAYS_INLINE void FN(fa)(V a, V b, V c, V *sum, V *carry)
@@ -66,7 +74,7 @@ ALWAYS_INLINE void FN(emit_hood2)(const FN(hot) *h, const V na[4], const V nb[4]
  * gives the row after it (as that row's y - 1); b, what it gives the row
  * before it (as y + 1); m, what it gives its own.  The count is
  * a(y - 1) + b(y + 1) + m(y).  With lo, mid and hi row r of planes x - 1,
- * x and x + 1 (cells c, z neighbours dn and up), as the offsets of rule.h:
+ * x and x + 1 (cells c, z neighbours dn and up), as base/hood.h's offsets:
  *   F: a = b = mid.c, m = lo.c + hi.c + mid.dn (0..2) and e = mid.up;
  *   C: a = b = lo.dn + lo.up + hi.dn + hi.up (0..4), m = 0;
  *   E: a = b = lo.c + hi.c + mid.dn + mid.up (0..4),

@@ -61,7 +61,9 @@ static void on_signal(int signo)
 	if (outfile_waiting_for_reader()) {
 		outfile_abort_all();
 		say("stopped at once by signal ", signo,
-		    " while waiting for a FIFO's reader; no result\n");
+		    run_result_written()
+			    ? " while waiting for a FIFO's reader; the result is written\n"
+			    : " while waiting for a FIFO's reader; no result\n");
 		_exit(L3D_ERR_INTERRUPTED);
 	}
 	if (run_request_stop(signo)) {

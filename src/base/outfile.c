@@ -1,11 +1,16 @@
 /* outfile.c - see outfile.h. */
 #include "outfile.h"
 
+#include "pathwalk.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <pthread.h>
+#include <fnmatch.h>
+#include <dirent.h>
+#include <sys/random.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +18,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Temporaries currently open, so a signal can remove them.  A handful is
- * plenty: the universe, a snapshot and a checkpoint at most at once. */
+/* Temporaries currently open, so a signal can remove them: each by its
+ * directory (held open) and name, as it was made.  A handful is plenty:
+ * the universe, a snapshot and a checkpoint at most at once. */
 #define MAX_OPEN 8
-static char *volatile open_tmps[MAX_OPEN];
+static struct {
+	volatile int dir;
+	const char *volatile name;
+} open_tmps[MAX_OPEN];
 
 static pthread_mutex_t tmps_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Set while outfile_open_stream is in open(2). */
+/* Set while outfile_open_stream waits for a FIFO's reader. */
 static volatile sig_atomic_t opening_stream;
 
 /* Snapshots are written on a thread of their own, so the list is locked;
  * the signal handler only reads it (a name just removed is harmless). */
-static void track(char *tmp, bool add)
+static void track(int dir, const char *name, bool add)
 {
 	pthread_mutex_lock(&tmps_lock);
 	for (int i = 0; i < MAX_OPEN; i++)
-		if (add ? open_tmps[i] == NULL : open_tmps[i] == tmp) {
-			open_tmps[i] = add ? tmp : NULL;
+		if (add ? open_tmps[i].name == NULL : open_tmps[i].name == name) {
+			open_tmps[i].dir = dir;
+			open_tmps[i].name = add ? name : NULL;
 			break;
 		}
 	pthread_mutex_unlock(&tmps_lock);
@@ -39,8 +49,8 @@ static void track(char *tmp, bool add)
 void outfile_abort_all(void)
 {
 	for (int i = 0; i < MAX_OPEN; i++)
-		if (open_tmps[i])
-			unlink(open_tmps[i]);
+		if (open_tmps[i].name)
+			unlinkat(open_tmps[i].dir, open_tmps[i].name, 0);
 }
 
 bool outfile_is_stdout(const char *path)
@@ -82,40 +92,35 @@ static const char *dir_of(const char *path, char *buf, size_t size)
 	return buf;
 }
 
-/* Is the link at `link` (n bytes of it) one planted in a shared
- * directory: a sticky, world-writable one (/tmp, scratch) where the link
- * is neither ours nor the directory owner's?  The rule the kernel's
- * protected_symlinks applies, which not every system turns on. */
-static bool planted(const char *link, size_t n, const struct stat *st)
+/* The directory of path, held open (pathwalk.h), into *d.  With
+ * missing_ok, a directory that does not exist is no error here (d->fd is
+ * -1): outfile_check_place says so.  L3D_ERR_CANTCREAT otherwise, for a
+ * link another user planted on the way, or with the system's reason. */
+static int reach(const char *path, path_dir *d, bool missing_ok, l3d_err *err)
 {
-	char dir[PATH_MAX];
-	struct stat ds;
-	size_t d = n;
-	while (d > 0 && link[d - 1] != '/')
-		d--;
-	snprintf(dir, sizeof dir, "%.*s", d ? (int)d : 1, d ? link : ".");
-	return st->st_uid != geteuid() && stat(dir, &ds) == 0 &&
-	       (ds.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH) &&
-	       st->st_uid != ds.st_uid;
+	char why[2 * PATH_MAX], dbuf[PATH_MAX];
+	path_walk w = path_dir_open(path, d, why, sizeof why);
+	int e = errno;
+	if (w == PATH_WALK_OK || (missing_ok && w == PATH_WALK_ERRNO && e == ENOENT))
+		return L3D_OK;
+	if (w == PATH_WALK_PLANTED)
+		return l3d_fail(err, L3D_ERR_CANTCREAT,
+				"%s: %s another user's symbolic link in a shared "
+				"directory; life3d does not write through it (name the "
+				"directory itself)", path, why);
+	const char *dir = dir_of(path, dbuf, sizeof dbuf);
+	if (e == ENOTDIR)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
+				path, dir);
+	return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot write to directory '%s': %s",
+			path, dir, strerror(e));
 }
 
-/* The first directory of path (a prefix ending before a '/') that is a
- * symbolic link planted in a shared directory, into buf; NULL when there
- * is none.  Such a link is a way for another user to steer a run's files
- * to where they chose. */
-static const char *foreign_link(const char *path, char *buf, size_t size)
+/* What is at d's name, not following a link ("dir/": the directory). */
+static int stat_at(const path_dir *d, struct stat *st)
 {
-	for (const char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		struct stat st;
-		size_t n = (size_t)(slash - path);
-		if (n >= size)
-			return NULL;
-		memcpy(buf, path, n);
-		buf[n] = '\0';
-		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode) && planted(buf, n, &st))
-			return buf;
-	}
-	return NULL;
+	return *d->base ? fstatat(d->fd, d->base, st, AT_SYMLINK_NOFOLLOW)
+			: fstat(d->fd, st);
 }
 
 static bool stdout_closed;
@@ -130,32 +135,14 @@ bool outfile_stdout_is_closed(void)
 	return stdout_closed;
 }
 
-int outfile_inspect(const char *path, bool force, outfile_kind *kind,
-		    l3d_err *err)
+/* What is at d's name, for outfile_inspect. */
+static int classify(const char *path, const path_dir *d, bool force,
+		    outfile_kind *kind, l3d_err *err)
 {
 	struct stat st;
-	char lbuf[PATH_MAX];
-	*kind = OUTFILE_NEW;
-	if (outfile_is_stdout(path)) {
-		*kind = OUTFILE_STDOUT;
-		return stdout_closed ? l3d_fail(err, L3D_ERR_CANTCREAT,
-						"(stdout): standard output is closed; "
-						"nothing can be written there")
-				     : L3D_OK;
-	}
-	if (*path && foreign_link(path, lbuf, sizeof lbuf))
-		return l3d_fail(err, L3D_ERR_CANTCREAT,
-				"%s: '%s' is another user's symbolic link in a shared "
-				"directory; life3d does not write through it (name the "
-				"directory itself)", path, lbuf);
-	if (lstat(path, &st) != 0) {
+	if (stat_at(d, &st) != 0) {
 		if (errno == ENOENT)
 			return L3D_OK;
-		if (errno == ENOTDIR) {
-			char dbuf[PATH_MAX];
-			return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
-					path, dir_of(path, dbuf, sizeof dbuf));
-		}
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
 				path, strerror(errno));
 	}
@@ -183,6 +170,25 @@ int outfile_inspect(const char *path, bool force, outfile_kind *kind,
 			kind_of(st.st_mode));
 }
 
+int outfile_inspect(const char *path, bool force, outfile_kind *kind,
+		    l3d_err *err)
+{
+	*kind = OUTFILE_NEW;
+	if (outfile_is_stdout(path)) {
+		*kind = OUTFILE_STDOUT;
+		return stdout_closed ? l3d_fail(err, L3D_ERR_CANTCREAT,
+						"(stdout): standard output is closed; "
+						"nothing can be written there")
+				     : L3D_OK;
+	}
+	path_dir d;
+	int rc = reach(path, &d, true, err);
+	if (!rc && d.fd >= 0)
+		rc = classify(path, &d, force, kind, err);
+	path_dir_close(&d);
+	return rc;
+}
+
 static const char *base_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -198,46 +204,95 @@ static int tmp_name(const char *path, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
-/* A new temporary beside path, its name in buf; -1 and errno on failure. */
-static int make_tmp(const char *path, char *buf, size_t size)
+/* Six characters for a temporary's name: from the system's random
+ * source, else from the clock (the O_EXCL of make_tmp is the guard; the
+ * name only has to be hard to guess). */
+static void fill_random(char *x)
 {
-	if (tmp_name(path, buf, size) < 0) {
+	static const char set[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[6];
+	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		unsigned long v = (unsigned long)t.tv_nsec * 2654435761u ^ (unsigned long)t.tv_sec;
+		for (int i = 0; i < 6; i++, v >>= 5)
+			r[i] = (unsigned char)v;
+	}
+	for (int i = 0; i < 6; i++)
+		x[i] = set[r[i] % (sizeof set - 1)];
+}
+
+/* A new temporary beside path in d, its name (as path is written) in buf;
+ * -1 and errno on failure. */
+static int make_tmp(const path_dir *d, const char *path, char *buf, size_t size)
+{
+	int n = tmp_name(path, buf, size);
+	if (n < 0) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return mkostemps(buf, 4, O_CLOEXEC);
+	const char *name = buf + (d->base - path);
+	for (int tries = 0; tries < 100; tries++) {
+		fill_random(buf + n - 10);
+		int fd = openat(d->fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+				O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+int outfile_tmp_real_path(const outfile *o, char *buf, size_t size)
+{
+	char proc[64], dir[PATH_MAX];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->dir);
+	ssize_t n = readlink(proc, dir, sizeof dir - 1);
+	int k = n > 0 && dir[0] == '/'
+		? snprintf(buf, size, "%.*s/%s", (int)n, dir, o->tmp_name)
+		: snprintf(buf, size, "%s", o->tmp);
+	return k < 0 || (size_t)k >= size ? -1 : 0;
 }
 
 void outfile_remove_kept(const char *path)
 {
 	char pattern[PATH_MAX + 64];
-	glob_t g;
+	path_dir d;
 	int n = tmp_name(path, pattern, sizeof pattern);
-	if (n < 10)
+	if (n < 10 || reach(path, &d, false, NULL))
 		return;
 	memcpy(pattern + n - 10, "??????.tmp", 10);
-	if (glob(pattern, GLOB_NOSORT | GLOB_NOESCAPE, NULL, &g) != 0)
-		return;
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		unlink(g.gl_pathv[i]);
-	globfree(&g);
+	const char *name = pattern + (d.base - path);
+	int fd = openat(d.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) != NULL)
+		if (fnmatch(name, e->d_name, FNM_PERIOD) == 0)
+			unlinkat(d.fd, e->d_name, 0);
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+	path_dir_close(&d);
 }
 
 int outfile_check_place(const char *path, l3d_err *err)
 {
 	char dbuf[PATH_MAX], tmp[PATH_MAX + 64];
 	const char *dir = dir_of(path, dbuf, sizeof dbuf);
-	struct stat st;
-	/* access() on a file says EACCES (no search permission): say what
-	 * is wrong instead. */
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: '%s' is not a directory",
-				path, dir);
-	if (access(dir, W_OK | X_OK) != 0)
-		return l3d_fail(err, L3D_ERR_CANTCREAT,
-				"%s: cannot write to directory '%s': %s", path, dir,
-				strerror(errno));
-	long max = pathconf(dir, _PC_NAME_MAX);
+	path_dir d;
+	int rc = reach(path, &d, false, err);
+	if (rc)
+		return rc;
+	if (faccessat(d.fd, ".", W_OK | X_OK, 0) != 0) {
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT,
+			      "%s: cannot write to directory '%s': %s", path, dir,
+			      strerror(errno));
+		path_dir_close(&d);
+		return rc;
+	}
+	long max = fpathconf(d.fd, _PC_NAME_MAX);
+	path_dir_close(&d);
 	size_t extra = (size_t)tmp_name("", tmp, sizeof tmp);
 	size_t base = strlen(base_of(path));
 	if (max <= 0)
@@ -255,9 +310,13 @@ int outfile_check_place(const char *path, l3d_err *err)
 static bool terminal_device(const char *path)
 {
 	struct stat st;
-	if (lstat(path, &st) != 0 || !S_ISCHR(st.st_mode))
+	path_dir d;
+	if (reach(path, &d, false, NULL))
 		return false;
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	int fd = stat_at(&d, &st) == 0 && S_ISCHR(st.st_mode)
+		 ? openat(d.fd, d.base, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+		 : -1;
+	path_dir_close(&d);
 	if (fd < 0)
 		return false;
 	bool tty = isatty(fd);
@@ -284,6 +343,16 @@ int outfile_check(const char *path, bool force, bool binary, l3d_err *err)
 	return outfile_check_place(path, err);
 }
 
+outfile_may outfile_may_now(const char *path, bool force)
+{
+	outfile_kind kind;
+	outfile_may may = outfile_may_force(force);
+	may.stream = !outfile_is_stdout(path) &&
+		     outfile_inspect(path, true, &kind, NULL) == L3D_OK &&
+		     kind == OUTFILE_STREAM;
+	return may;
+}
+
 /* mkstemp makes 0600.  A new result gets the usual umask mode; one that
  * replaces a file (-f) keeps that file's mode, and, when root writes it,
  * its owner, so -f never widens who may read a file or takes it over.
@@ -302,64 +371,118 @@ static void keep_mode(int fd, const struct stat *was)
 	fchmod(fd, 0666 & ~mask);
 }
 
-/* The regular file at `path` now, in *st; false if there is none. */
-static bool regular_at(const char *path, struct stat *st)
+/* The regular file at d's name now, in *st; false if there is none. */
+static bool regular_at(const path_dir *d, struct stat *st)
 {
-	return lstat(path, st) == 0 && S_ISREG(st->st_mode);
+	return stat_at(d, st) == 0 && S_ISREG(st->st_mode);
 }
 
-/* rename() without replacing what is there: a file that appeared at the
- * path after outfile_check() is someone else's.  Where the file system
- * has no RENAME_NOREPLACE, link() gives the same guarantee. */
-static int rename_new(const char *from, const char *to)
+/* rename() within d without replacing what is there: a file that
+ * appeared at the path after outfile_check() is someone else's.  Where
+ * the file system has no RENAME_NOREPLACE, link() gives the same
+ * guarantee. */
+static int rename_new(int dir, const char *from, const char *to)
 {
-	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+	if (renameat2(dir, from, dir, to, RENAME_NOREPLACE) == 0)
 		return 0;
 	if (errno != EINVAL && errno != ENOSYS)
 		return -1;
-	if (link(from, to) != 0)
+	if (linkat(dir, from, dir, to, 0) != 0)
 		return -1;
-	unlink(from);
+	unlinkat(dir, from, 0);
 	return 0;
 }
 
 int outfile_fresh(const char *path, int *fd, l3d_err *err)
 {
 	char tmp[PATH_MAX + 64];
-	*fd = make_tmp(path, tmp, sizeof tmp);
-	if (*fd < 0)
-		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s", path,
-				strerror(errno));
-	struct stat st;
-	keep_mode(*fd, regular_at(path, &st) ? &st : NULL);
-	flock(*fd, LOCK_EX | LOCK_NB);
-	if (rename(tmp, path) != 0) {
-		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot replace: %s", path,
-				  strerror(errno));
-		close(*fd);
-		*fd = -1;
-		unlink(tmp);
+	path_dir d;
+	int rc = reach(path, &d, false, err);
+	if (rc)
+		return rc;
+	*fd = make_tmp(&d, path, tmp, sizeof tmp);
+	const char *name = tmp + (d.base - path);
+	if (*fd < 0) {
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s", path,
+			      strerror(errno));
+		path_dir_close(&d);
 		return rc;
 	}
-	return L3D_OK;
+	struct stat st;
+	keep_mode(*fd, regular_at(&d, &st) ? &st : NULL);
+	flock(*fd, LOCK_EX | LOCK_NB);
+	if (renameat(d.fd, name, d.fd, d.base) != 0) {
+		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot replace: %s", path,
+			      strerror(errno));
+		close(*fd);
+		*fd = -1;
+		unlinkat(d.fd, name, 0);
+	}
+	path_dir_close(&d);
+	return rc;
+}
+
+/* Open d's name with flags and O_NONBLOCK, so that nothing the name holds
+ * by then can leave the open waiting: a FIFO without a reader (ENXIO) is
+ * tried again a few times a second while it is still a FIFO of ours,
+ * outfile_waiting_for_reader() saying so meanwhile. */
+static int open_nonblocking(const path_dir *d, int flags)
+{
+	static const struct timespec pause = {0, 20 * 1000 * 1000};
+	for (;;) {
+		struct stat st;
+		int fd = openat(d->fd, d->base, flags | O_NONBLOCK | O_NOFOLLOW |
+				O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 || errno != ENXIO)
+			return fd;
+		if (stat_at(d, &st) != 0 || !S_ISFIFO(st.st_mode) || !stream_of_ours(&st)) {
+			errno = ENXIO;
+			return -1;
+		}
+		opening_stream = 1;
+		nanosleep(&pause, NULL);
+		opening_stream = 0;
+	}
 }
 
 int outfile_open_stream(const char *path, int flags, int *fd, l3d_err *err)
 {
 	struct stat st;
-	opening_stream = 1;
-	*fd = open(path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-	opening_stream = 0;
+	path_dir d;
+	int rc = reach(path, &d, false, err);
+	if (rc)
+		return rc;
+	*fd = open_nonblocking(&d, flags);
+	path_dir_close(&d);
 	if (*fd < 0)
 		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s",
 				path, strerror(errno));
 	/* Whatever is there now, not what was there when it was checked. */
-	if (fstat(*fd, &st) != 0 || !stream_of_ours(&st)) {
+	int fl = fcntl(*fd, F_GETFL);
+	if (fstat(*fd, &st) != 0 || !stream_of_ours(&st) || fl < 0 ||
+	    fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
 		close(*fd);
 		*fd = -1;
 		return l3d_fail(err, L3D_ERR_CANTCREAT,
 				"%s: changed while life3d opened it; not written", path);
 	}
+	return L3D_OK;
+}
+
+int outfile_open_in_place(const char *path, int flags, mode_t mode, int *fd,
+			  l3d_err *err)
+{
+	path_dir d;
+	*fd = -1;
+	int rc = reach(path, &d, false, err);
+	if (rc)
+		return rc;
+	*fd = openat(d.fd, d.base, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
+	int e = errno;
+	path_dir_close(&d);
+	if (*fd < 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s", path,
+				strerror(e));
 	return L3D_OK;
 }
 
@@ -385,10 +508,10 @@ static int open_stream(outfile *o, const char *path, l3d_err *err)
 /* The file a forced output replaces (o->was): the one at the path now,
  * unless the caller named another (only), which then stays the only one
  * put_in_place replaces.  Its mode (and owner) carry over to fd. */
-static void record_was(outfile *o, int fd, const char *path, outfile_id only)
+static void record_was(outfile *o, int fd, const path_dir *d, outfile_id only)
 {
 	struct stat st;
-	bool there = o->force && regular_at(path, &st);
+	bool there = o->force && regular_at(d, &st);
 	bool same = there && (!only.ino || (st.st_dev == only.dev && st.st_ino == only.ino));
 	keep_mode(fd, same ? &st : NULL);
 	o->was = same || (o->force && only.ino);
@@ -396,13 +519,28 @@ static void record_was(outfile *o, int fd, const char *path, outfile_id only)
 	o->was_ino = same ? st.st_ino : only.ino;
 }
 
-static int open_tmp(outfile *o, const char *path, outfile_id only, l3d_err *err)
+/* The outfile's temporary goes: its directory closed, its name untracked
+ * (and removed, with `remove`). */
+static void drop_tmp(outfile *o, bool remove)
+{
+	if (remove)
+		unlinkat(o->dir, o->tmp_name, 0);
+	track(o->dir, o->tmp_name, false);
+	close(o->dir);
+	free(o->tmp);
+	o->tmp = NULL;
+	o->tmp_name = NULL;
+	o->dir = -1;
+}
+
+static int open_tmp(outfile *o, path_dir *d, const char *path, outfile_id only,
+		    l3d_err *err)
 {
 	size_t n = strlen(path) + 64;
 	o->tmp = malloc(n);
 	if (!o->tmp)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	int fd = make_tmp(path, o->tmp, n);
+	int fd = make_tmp(d, path, o->tmp, n);
 	if (fd < 0) {
 		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",
 				  path, strerror(errno));
@@ -410,8 +548,13 @@ static int open_tmp(outfile *o, const char *path, outfile_id only, l3d_err *err)
 		o->tmp = NULL;
 		return rc;
 	}
-	track(o->tmp, true);
-	record_was(o, fd, path, only);
+	/* The directory stays open with the temporary, for its rename. */
+	record_was(o, fd, d, only);
+	o->dir = d->fd;
+	o->base = d->base;
+	o->tmp_name = o->tmp + (d->base - path);
+	d->fd = -1;
+	track(o->dir, o->tmp_name, true);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
 		int rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: %s", path, strerror(errno));
@@ -428,42 +571,64 @@ int outfile_open(outfile *o, const char *path, bool force, bool binary,
 	return outfile_open_may(o, path, outfile_may_force(force), binary, err);
 }
 
+/* Whether what is at d's name now may be written or replaced as `may`
+ * allows: nothing there; a regular file, with force; a stream of ours,
+ * where the caller saw one when it checked, or with force to whatever is
+ * there (not to one file alone).  Anything else
+ * (a file without force, a link, a directory, a FIFO made since) appeared
+ * after the caller's check: the result goes beside it. */
+static bool appeared_at(const path_dir *d, outfile_may may, bool *stream)
+{
+	struct stat st;
+	*stream = false;
+	if (stat_at(d, &st) != 0)
+		return false;
+	if (S_ISREG(st.st_mode))
+		return !may.force;
+	*stream = stream_of_ours(&st) && (may.stream || (may.force && !may.only.ino));
+	return !*stream;
+}
+
 int outfile_open_may(outfile *o, const char *path, outfile_may may, bool binary,
 		     l3d_err *err)
 {
-	const bool force = may.force;
 	memset(o, 0, sizeof *o);
-	outfile_kind kind;
-	struct stat st;
-	char lbuf[PATH_MAX];
-	int rc = outfile_check(path, force, binary, err);
-	/* Something there now that this output may not replace (without
-	 * force, anything: a file, a link; with `only`, anything but a
-	 * regular file, which put_in_place checks), though the run checked the
-	 * path before it began, appeared since: the result is still written,
-	 * beside it, and outfile_commit, which never replaces it, says where
-	 * (appeared), rather than lose it.  Never through another user's
-	 * directory link. */
-	bool there = !outfile_is_stdout(path) && lstat(path, &st) == 0;
-	bool appeared = there &&
-			(may.only.ino ? !S_ISREG(st.st_mode) : !force && rc == L3D_ERR_CANTCREAT) &&
-			!foreign_link(path, lbuf, sizeof lbuf);
-	if (appeared)
-		rc = outfile_check_place(path, err), kind = OUTFILE_EXISTS;
-	else if (!rc)
-		rc = outfile_inspect(path, true, &kind, err);
-	if (rc)
-		return rc;
+	o->dir = -1;
 	o->path = path ? path : "-";
-	o->force = force;
-	if (kind == OUTFILE_STDOUT) {
-		o->f = stdout;
-		o->name = "(stdout)";
-		return L3D_OK;
+	o->force = may.force;
+	if (outfile_is_stdout(path)) {
+		int rc = outfile_check(path, may.force, binary, err);
+		if (!rc) {
+			o->f = stdout;
+			o->name = "(stdout)";
+		}
+		return rc;
+	}
+	/* Something there now that this output may not replace, though the
+	 * caller checked the path before its work began, appeared since: the
+	 * result is still written, beside it, and outfile_commit, which never
+	 * replaces it, says where, rather than lose it.  Never through
+	 * another user's link on the way, and never into a FIFO or device
+	 * that was not there when the caller checked (without force). */
+	path_dir d;
+	bool stream;
+	int rc = reach(path, &d, false, err);
+	if (!rc && !appeared_at(&d, may, &stream) && stream && binary && !may.force)
+		rc = outfile_check(path, false, binary, err);
+	else if (!rc && !stream)
+		rc = outfile_check_place(path, err);
+	if (rc) {
+		path_dir_close(&d);
+		return rc;
 	}
 	o->name = path;
-	return kind == OUTFILE_STREAM ? open_stream(o, path, err)
-				      : open_tmp(o, path, may.only, err);
+	if (stream) {
+		path_dir_close(&d);
+		return open_stream(o, path, err);
+	}
+	rc = open_tmp(o, &d, path, may.only, err);
+	path_dir_close(&d);
+	return rc;
 }
 /* Someone created the path while the result was being written: keep
  * both, and say where the result is. */
@@ -473,9 +638,8 @@ static int appeared(outfile *o, l3d_err *err)
 			  "%s: created by someone else while life3d wrote it; not "
 			  "overwritten%s; the result is in %s", o->name,
 			  o->force ? "" : " (use -f to overwrite)", o->tmp);
-	track(o->tmp, false);
-	free(o->tmp);
-	o->tmp = NULL;
+	o->kept = true;
+	drop_tmp(o, false);
 	return rc;
 }
 
@@ -486,9 +650,8 @@ static int kept_aside(outfile *o, l3d_err *err)
 	int rc = l3d_fail(err, L3D_ERR_CANTCREAT,
 			  "%s: cannot rename into place: %s; the result is in %s",
 			  o->name, strerror(errno), o->tmp);
-	track(o->tmp, false);
-	free(o->tmp);
-	o->tmp = NULL;
+	o->kept = true;
+	drop_tmp(o, false);
 	return rc;
 }
 
@@ -497,25 +660,25 @@ static int kept_aside(outfile *o, l3d_err *err)
 static int put_in_place(outfile *o)
 {
 	if (!o->was)
-		return rename_new(o->tmp, o->path);
+		return rename_new(o->dir, o->tmp_name, o->base);
 	/* From here the name may hold the old file: a signal must not
 	 * remove it. */
-	track(o->tmp, false);
-	if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) != 0) {
+	track(o->dir, o->tmp_name, false);
+	if (renameat2(o->dir, o->tmp_name, o->dir, o->base, RENAME_EXCHANGE) != 0) {
 		if (errno == ENOENT)         /* it went away meanwhile */
-			return rename_new(o->tmp, o->path);
+			return rename_new(o->dir, o->tmp_name, o->base);
 		if (errno == EINVAL || errno == ENOSYS)   /* no exchange here */
-			return rename(o->tmp, o->path);
+			return renameat(o->dir, o->tmp_name, o->dir, o->base);
 		return -1;
 	}
 	struct stat st;
-	if (lstat(o->tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == o->was_dev &&
-	    st.st_ino == o->was_ino) {
-		unlink(o->tmp);
+	if (fstatat(o->dir, o->tmp_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_dev == o->was_dev && st.st_ino == o->was_ino) {
+		unlinkat(o->dir, o->tmp_name, 0);
 		return 0;
 	}
 	/* Not the file that was there: it goes back, the result aside. */
-	renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE);
+	renameat2(o->dir, o->tmp_name, o->dir, o->base, RENAME_EXCHANGE);
 	errno = EEXIST;
 	return -1;
 }
@@ -547,11 +710,8 @@ int outfile_commit(outfile *o, l3d_err *err)
 		outfile_abort(o);
 		return rc;
 	}
-	if (o->tmp) {
-		track(o->tmp, false);
-		free(o->tmp);
-		o->tmp = NULL;
-	}
+	if (o->tmp)
+		drop_tmp(o, false);
 	return L3D_OK;
 }
 
@@ -560,12 +720,8 @@ void outfile_abort(outfile *o)
 	if (o->f && o->f != stdout)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp) {
-		unlink(o->tmp);
-		track(o->tmp, false);
-		free(o->tmp);
-		o->tmp = NULL;
-	}
+	if (o->tmp)
+		drop_tmp(o, true);
 }
 
 void outfile_writeback(FILE *f)

@@ -42,6 +42,9 @@ typedef struct universe_dest {
 	const rule *rule;
 	uint64_t generation;
 	const run_stamp *stamp;
+	bool *kept;        /* when not NULL: set when the write failed but
+			      the file is kept under the name the message
+			      gives (outfile.kept) */
 } universe_dest;
 
 /* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy", in any case;

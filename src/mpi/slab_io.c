@@ -523,13 +523,19 @@ static int open_target(outfile *out, target *t, const char *path, outfile_may ma
 {
 	int rc = L3D_OK;
 	size_t len = 0;
+	char tmp[4200];
 	memset(out, 0, sizeof *out);
 	*t = (target){MPI_FILE_NULL, NULL, path};
 	if (comm_rank() == 0) {
 		rc = outfile_open_may(out, path, may, comm_tty_guard(format_is_binary(f)), err);
 		t->f = out->f;
 		t->name = out->name;
-		len = !rc && out->tmp ? strlen(out->tmp) + 1 : 0;
+		/* Every rank opens the temporary by a path without links. */
+		if (!rc && out->tmp && outfile_tmp_real_path(out, tmp, sizeof tmp) != 0) {
+			outfile_abort(out);
+			rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: path too long", path);
+		}
+		len = !rc && out->tmp ? strlen(tmp) + 1 : 0;
 	}
 	rc = comm_agree(rc, err);
 	if (rc)
@@ -537,11 +543,8 @@ static int open_target(outfile *out, target *t, const char *path, outfile_may ma
 	MPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm_world);
 	if (len == 0)
 		return L3D_OK;
-	char tmp[4200];
 	if (len > sizeof tmp)
 		rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: path too long", path);
-	if (!rc && comm_rank() == 0)
-		memcpy(tmp, out->tmp, len);
 	if (!rc)
 		MPI_Bcast(tmp, (int)len, MPI_CHAR, 0, comm_world);
 	if (!rc)
@@ -625,8 +628,11 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0, const unive
 			rc = file_complete(&out, bytes, err);
 	}
 	rc = comm_agree(rc, err);
-	if (comm_rank() == 0)
+	if (comm_rank() == 0) {
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+		if (d->kept && out.kept)
+			*d->kept = true;
+	}
 	return comm_agree(rc, err);
 }
 
@@ -666,6 +672,8 @@ static int write_gathered(const grid *u, const grid *slab, const universe_dest *
 		if (!rc) {
 			rc = format_write(out.f, out.name, f, &whole, d->rule, err);
 			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+			if (d->kept && out.kept)
+				*d->kept = true;
 		}
 	}
 	grid_free(&whole);

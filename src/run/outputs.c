@@ -177,7 +177,7 @@ static int checkpoint_ours(const char *path, uint64_t run_id, outfile_may force,
 		return l3d_fail(err, L3D_ERR_CANTCREAT,
 				"%s: exists and is not a checkpoint of this run; not overwritten%s",
 				path, hint);
-	*may = (outfile_may){true, id};
+	*may = (outfile_may){true, id, false};
 	return L3D_OK;
 }
 

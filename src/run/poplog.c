@@ -127,10 +127,9 @@ static int cut_back(poplog *p, int fd, const run_stamp *st, uint64_t *last,
 static int open_locked(const char *path, int flags, int *fd, struct stat *s,
 		       l3d_err *err)
 {
-	*fd = open(path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
-	if (*fd < 0)
-		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot open: %s", path,
-				strerror(errno));
+	int rc = outfile_open_in_place(path, flags, 0666, fd, err);
+	if (rc)
+		return rc;
 	if (fstat(*fd, s) != 0 || !S_ISREG(s->st_mode))
 		return l3d_fail(err, L3D_ERR_CANTCREAT,
 				"%s: changed while life3d opened it; not written", path);

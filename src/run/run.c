@@ -55,6 +55,8 @@ typedef struct plan {
 	universe_source src;    /* the initial universe, until the engine has it */
 	rule rule;
 	fmt_id out_format;
+	outfile_may out_may;    /* what the result may replace or write into:
+				 * as the path was when the run began */
 	uint64_t first, last;   /* generations */
 	uint64_t log_every, snap_every;
 	snapshot_opts snap;
@@ -161,6 +163,7 @@ static int choose_format(const options *o, plan *p, l3d_err *err)
 				"the HPCGame format holds only cubes; this universe is %" PRIu64
 				"x%" PRIu64 "x%" PRIu64 " (choose another --format)",
 				p->src.nx, p->src.start.ny, p->src.start.nz);
+	p->out_may = outfile_may_now(o->output, o->force);
 	return outfile_check(o->output, o->force,
 			     comm_tty_guard(format_is_binary(p->out_format)), err);
 }
@@ -526,7 +529,7 @@ static void show_progress(loop *l, const plan *p, bool final)
  * run began, and nothing that took the name since (another run's). */
 static outfile_may forced(const loop *l, const plan *p)
 {
-	return (outfile_may){p->ckpt_was.ino && l->ckpt == p->ckpt_path, p->ckpt_was};
+	return (outfile_may){p->ckpt_was.ino && l->ckpt == p->ckpt_path, p->ckpt_was, false};
 }
 
 /* Where the checkpoint goes.  Something not this run's that took its name
@@ -572,7 +575,7 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	for (int tries = 0;; tries++) {
 		outfile_may may;      /* the file checkpoint_place approved */
 		rc = checkpoint_place(l, p, &may, err);
-		universe_dest d = {l->ckpt, may, FMT_NATIVE, &p->rule, l->gen, &stamp};
+		universe_dest d = {l->ckpt, may, FMT_NATIVE, &p->rule, l->gen, &stamp, NULL};
 		if (!rc)
 			rc = universe_write(l->e, &d, NULL, err);
 		/* Taken while it was written: once more, beside it
@@ -780,13 +783,19 @@ static int step_loop(loop *l, const plan *p, const options *o, bool log_first,
 /* Write the final universe; the population for the summary line is
  * counted from what is written.  In a run without snapshots nothing can
  * still need the device, so a GPU engine lets it go first and the
- * driver's teardown overlaps the writing (universe_let_go). */
-static int write_result(loop *l, const plan *p, const options *o, l3d_err *err)
+ * driver's teardown overlaps the writing (universe_let_go).  A result
+ * that could not be written goes to the checkpoint, as on a full disk;
+ * one that is written whole but could not take its name (*kept, agreed
+ * by every rank) is kept under the name the message gives instead. */
+static int write_result(loop *l, const plan *p, const options *o, bool *kept,
+			l3d_err *err)
 {
 	int rc = p->snap_every || p->snap_first ? L3D_OK : universe_let_go(l->e, err);
-	universe_dest d = {o->output, outfile_may_force(o->force), p->out_format, &p->rule,
-			   p->last, NULL};
-	return rc ? rc : universe_write(l->e, &d, &l->population, err);
+	universe_dest d = {o->output, p->out_may, p->out_format, &p->rule, p->last, NULL,
+			   kept};
+	rc = rc ? rc : universe_write(l->e, &d, &l->population, err);
+	*kept = comm_any(*kept);
+	return rc;
 }
 
 static void summary(const loop *l, const plan *p, const options *o)
@@ -929,8 +938,11 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	}
 	rc = comm_agree(rc, err);
 	double t_steps = l3d_seconds();
-	if (!rc)
-		rc = keep_generation(&l, &p, o, write_result(&l, &p, o, err), 0, err);
+	if (!rc) {
+		bool kept = false;
+		int wrc = write_result(&l, &p, o, &kept, err);
+		rc = keep_generation(&l, &p, o, wrc, kept ? 0 : L3D_ERR_CANTCREAT, err);
+	}
 	result_written = !rc;
 	if (!rc && o->verbose && comm_rank() == 0)
 		fprintf(stderr, "life3d: result %s (%s)\n",

@@ -253,6 +253,8 @@ static int write_whole(engine *e, const universe_dest *d, uint64_t *population, 
 		rc = f == FMT_RLE3 ? format_write(out.f, out.name, f, g, d->rule, err)
 				   : format_write_rows(out.f, out.name, f, &src, d->rule, err);
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
+		if (d->kept && out.kept)
+			*d->kept = true;
 	}
 	if (!rc && population)
 		*population = f == FMT_RLE3 ? grid_population(g) : counted.population;

@@ -172,7 +172,7 @@ kept_seen=0
 # place: those calls must have failed some run (the others are called for
 # inputs, or not at all).
 must="fsync fclose fflush fwrite renameat2"
-faults calls 30 ../../in.l3d "write pwrite fsync close fclose fflush fwrite rename renameat2 link" -- \
+faults calls 30 ../../in.l3d "write pwrite fsync close fclose fflush fwrite rename renameat renameat2 link linkat" -- \
 	--threads 1 --log run.tsv --snapshot-every 10 --snapshot-size 64 --checkpoint-every 7 \
 	--checkpoint run.ckpt.l3d -o run.l3d
 [ $kept_seen -ge 10 ] && ok || fail "only $kept_seen runs with failing calls kept a generation in the checkpoint"

@@ -66,6 +66,27 @@ sleep 0.4
 echo "someone else's" >race2.l3d
 wait $pid && ok || fail "race with -f: exit $?"
 "$LIFE3D" -q -n 0 -o /dev/null race2.l3d && ok || fail "race with -f: result not in place"
+# ... but -f replaces a regular file alone: a link, a directory, and
+# (without -f) a FIFO that takes the name meanwhile keep it, and the
+# result is kept beside it, under the name the message gives, never
+# thrown away; no open of it waits for a reader.
+for c in "-f|link|ln -s race-target.l3d" "-f|directory|mkdir" "|FIFO|mkfifo" "-f|socket|python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])'"; do
+	f=${c%%|*}; rest=${c#*|}; what=${rest%%|*}; make=${rest#*|}
+	rm -rf race5.l3d race5.err
+	slow_input | timeout 20 "$LIFE3D" -q $f -n 1 -o race5.l3d 2>race5.err &
+	pid=$!
+	sleep 0.4
+	sh -c "$make race5.l3d" || exit 99
+	wait $pid
+	rc=$?
+	[ "$rc" -eq 73 ] && ok || fail "race with a $what ($f): exit $rc, expected 73: $(cat race5.err)"
+	kept=$(sed -n 's/.*the result is in //p' race5.err)
+	[ -n "$kept" ] && cmp -s "$kept" race-ref.l3d && ok ||
+		fail "race with a $what ($f): the result was not kept: $(cat race5.err)"
+	[ ! -e race-target.l3d ] && ok || fail "race with a $what ($f): written through"
+	rm -f "$kept"
+done
+rm -rf race5.l3d
 
 # Runs that must last step densely (LIFE3D_SKIP=0): a settled universe
 # would finish its hundred million steps at once.
@@ -121,6 +142,24 @@ if [ "$(id -u)" = 0 ]; then
 		expect_absent x.l3d "$opt through another user's directory link: refused before the first step"
 	done
 	[ -z "$(ls -A realdir)" ] && ok || fail "written through another user's directory link: $(ls realdir)"
+	# Nor through one's own link that leads through theirs, however deep
+	# (the kernel's protected_symlinks checks every link it follows).
+	ln -s shared/theirs mine1 && ln -s mine1 mine2 && ln -s ../mine2/. shared/mine3 || exit 99
+	for via in mine1 mine2 shared/mine3 mine1/../mine1; do
+		for opt in "-o" "--log" "--checkpoint" "--snapshot-prefix"; do
+			expect_exit 73 "$opt through $via, a link of one's own to another user's link" -- \
+				"$LIFE3D" -q -f -n 1 --snapshot-every 1 --checkpoint-every 1 -o x.l3d $opt "$via/y.l3d" u.l3d
+			expect_err_line "$via/y.l3d[0-9png.]*: '.*' leads through 'theirs', another user's symbolic link in a shared directory" \
+				"$opt through $via: message"
+			expect_absent x.l3d "$opt through $via: refused before the first step"
+		done
+	done
+	# All four at once, as a job would name them.
+	expect_exit 73 "every output through one's own link to another user's" -- "$LIFE3D" -q -n 1 \
+		-o mine1/b.l3d --log mine1/b.tsv --checkpoint mine1/c.l3d --snapshot-every 1 \
+		--snapshot-prefix mine1/s- u.l3d
+	[ -z "$(ls -A realdir)" ] && ok || fail "written through one's own link to another user's: $(ls realdir)"
+	rm -f mine1 mine2 shared/mine3
 	ln -s realdir colleague && chown -h 65534:65534 colleague
 	"$LIFE3D" -q -n 1 -o colleague/c.l3d u.l3d && [ -s realdir/c.l3d ] && ok ||
 		fail "-o through another user's link in a directory that is not shared"

@@ -183,6 +183,15 @@ ready $pid; sleep 0.5; sleep $W
 stops_at_once "-o FIFO without a reader" $pid
 "$LIFE3D" -q -n 5 --log ff-ref.log -o /dev/null u.l3d || fail "five steps, logged"
 expect_same ff-ref.log ff.log "the log finished before an unread result FIFO"
+# ... and when the result is written already (the last picture, to a
+# FIFO of one's own that -f lets it write, still waits), it says so.
+rm -f ffs-000001.png ffs.l3d && mkfifo ffs-000001.png || exit 99
+"$LIFE3D" -q -f -n 1 --snapshot-every 1 --snapshot-prefix ffs- -o ffs.l3d u.l3d 2>ff.err &
+pid=$!
+ready $pid; sleep 1; sleep $W
+stops_at_once "snapshot FIFO without a reader, after the result" $pid
+grep -q "the result is written" ff.err && [ -s ffs.l3d ] && ok ||
+	fail "snapshot FIFO without a reader, after the result: said: $(cat ff.err)"
 
 # --log - to a reader that has stopped reading: the run blocks in a write;
 # SIGUSR1 and SIGTERM there neither fail the write nor lose the checkpoint.

@@ -1,7 +1,7 @@
 /* failio.c - makes one of life3d's output calls fail, for the shell test
  * cli_faults.sh: an LD_PRELOAD library that stands in for the C library's
- * write, pwrite, fsync, close, fclose, fflush, fwrite, rename, renameat2
- * and link, and passes every call on except the ones it is told to fail.
+ * write, pwrite, fsync, close, fclose, fflush, fwrite, rename, renameat,
+ * renameat2, link and linkat, and passes every call on except the ones it is told to fail.
  *
  *   FAILIO_FN     the function whose calls fail (one of the above)
  *   FAILIO_AT     the first call that fails, counted from 1 (default 1)
@@ -105,6 +105,18 @@ int link(const char *from, const char *to)
 {
 	REAL(link);
 	return fails("link") ? -1 : real(from, to);
+}
+
+int renameat(int fromdir, const char *from, int todir, const char *to)
+{
+	REAL(renameat);
+	return fails("renameat") ? -1 : real(fromdir, from, todir, to);
+}
+
+int linkat(int fromdir, const char *from, int todir, const char *to, int flags)
+{
+	REAL(linkat);
+	return fails("linkat") ? -1 : real(fromdir, from, todir, to, flags);
 }
 
 __attribute__((destructor)) static void count(void)

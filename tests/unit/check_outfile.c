@@ -110,9 +110,11 @@ START_TEST(test_temporary_name)
 }
 END_TEST
 
-/* A link at the path is never written through: with force it is refused;
- * without, it is taken for one that appeared after the caller's check, and
- * the result is kept beside it. */
+static void check_kept(const l3d_err *err, const char *want);
+
+/* A link at the path is never written through: outfile_check refuses it,
+ * and at the open, with force or without, it is taken for one that
+ * appeared after the caller's check: the result is kept beside it. */
 START_TEST(test_link_refused)
 {
 	outfile o;
@@ -128,8 +130,15 @@ START_TEST(test_link_refused)
 	kept += strlen("the result is in ");
 	ck_assert_str_eq(slurp(kept), "result");
 	unlink(kept);
-	ck_assert_int_eq(outfile_open(&o, "l.out", true, false, &err), L3D_ERR_CANTCREAT);
+	/* With force too: what may be replaced is a regular file, and the
+	 * result is kept beside the link, not thrown away. */
+	ck_assert_int_eq(outfile_check("l.out", true, false, &err), L3D_ERR_CANTCREAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "symbolic link"));
+	ck_assert_int_eq(outfile_open(&o, "l.out", true, false, &err), L3D_OK);
+	fputs("forced", o.f);
+	ck_assert_int_eq(outfile_commit(&o, &err), L3D_ERR_CANTCREAT);
+	ck_assert(o.kept);
+	check_kept(&err, "forced");
 	ck_assert_int_eq(access("l.target", F_OK), -1);
 	struct stat st;
 	ck_assert_int_eq(lstat("l.out", &st), 0);

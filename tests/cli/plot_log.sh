@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/plot-log: a population log, from a file or a pipe, becomes a PNG
-# or an SVG; what is not a log is refused.  Skipped without gnuplot.
+# or an SVG; what is not a log is refused; no name or title it is given
+# ever runs as a gnuplot command.  Skipped without gnuplot.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 command -v gnuplot >/dev/null 2>&1 || { echo "$name: gnuplot not found: skipped"; exit 77; }
@@ -85,6 +86,44 @@ umask 027
 "$PLOT" -o mode.png pop.tsv || fail "plot with umask 027"
 [ "$(stat -c %a mode.png)" = 640 ] && ok || fail "the picture's mode is $(stat -c %a mode.png), umask 027"
 umask 022
+# Hostile names: no name or title is ever a gnuplot command.  Each
+# command names its file through $PWN, so that it lands here wherever
+# gnuplot runs; each case draws its picture and runs nothing.
+PWN=$T/PWNED
+export PWN
+unpwned() { expect_absent PWNED "$1"; rm -f PWNED; } # DESCRIPTION
+NL='
+'
+CR=$(printf '\r')
+bad="a${NL}system(\"touch \$PWN\")${NL}b"
+cp pop.tsv "x${bad}.tsv"
+expect_exit 0 "a log named with a newline and a command" -- "$PLOT" -o h1.svg "x${bad}.tsv"
+unpwned "a log named with a newline and a command"
+grep -qF 'a?system("touch $PWN")?b' h1.svg && ok || fail "the log's newlines are not shown as '?' in the title"
+expect_exit 0 "a title with a newline and a command" -- "$PLOT" -o h2.svg -t "$bad" pop.tsv
+unpwned "a title with a newline and a command"
+grep -qF 'a?system("touch $PWN")?b' h2.svg && ok || fail "-t's newlines are not shown as '?'"
+mkdir "d${bad}"
+expect_exit 0 "an output in a directory named with a command" -- "$PLOT" -o "d${bad}/h3.png" pop.tsv
+unpwned "an output in a directory named with a command"
+[ -s "d${bad}/h3.png" ] && [ -z "$(ls -A "d${bad}" | grep -v '^h3\.png$')" ] && ok ||
+	fail "the picture in a hostile directory: $(ls -A "d${bad}")"
+for t in 'a`touch $PWN`b' "a'; system(\"touch \$PWN\"); '" 'a\' "a\\${NL}system(\"touch \$PWN\")" \
+	"a${CR}system(\"touch \$PWN\")" '@ARG0 $0 "\" @ARG1' "$(head -c 20000 /dev/zero | tr '\0' x)${bad}"; do
+	what="a title of $(printf '%s' "$t" | head -c 30 | tr '\n\r' '??')"
+	expect_exit 0 "$what" -- "$PLOT" -f -o h4.png -t "$t" pop.tsv
+	unpwned "$what"
+done
+cp pop.tsv 'x`touch $PWN`\'
+expect_exit 0 "a log named with backquotes and a backslash" -- "$PLOT" -o h5.png 'x`touch $PWN`\'
+unpwned "a log named with backquotes and a backslash"
+# Refused names: each message one line, its control characters as '?'.
+printf 'hello\n' >"n${bad}.tsv"
+expect_exit 65 "not a log, named with a newline" -- "$PLOT" -o h6.png "n${bad}.tsv"
+expect_err_line 'a?system("touch $PWN")?b.tsv: not a life3d population log' "a hostile name in a message"
+expect_exit 64 "an output named with a newline after .png" -- "$PLOT" -o "h7.png${NL}" pop.tsv
+expect_err_line "h7.png?: the output must end in" "a newline after .png"
+expect_absent "h7.png${NL}" "a newline after .png"
 "$PLOT" --help >help.txt && grep -q '^Exit status' help.txt && ok || fail "--help: $(head -c 200 help.txt)"
 "$PLOT" -o x.png --help >help2.txt && cmp -s help.txt help2.txt && ok || fail "--help after an option"
 finish

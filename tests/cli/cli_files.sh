@@ -73,7 +73,9 @@ wait $pid && ok || fail "race with -f: exit $?"
 for c in "-f|link|ln -s race-target.l3d" "-f|directory|mkdir" "|FIFO|mkfifo" "-f|socket|python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])'"; do
 	f=${c%%|*}; rest=${c#*|}; what=${rest%%|*}; make=${rest#*|}
 	rm -rf race5.l3d race5.err
-	slow_input | timeout 20 "$LIFE3D" -q $f -n 1 -o race5.l3d 2>race5.err &
+	# (A longer pause in the input: python3 may take a while to start.)
+	{ head -c 64 u.l3d; sleep 3; tail -c +65 u.l3d; } |
+		timeout 20 "$LIFE3D" -q $f -n 1 -o race5.l3d 2>race5.err &
 	pid=$!
 	sleep 0.4
 	sh -c "$make race5.l3d" || exit 99

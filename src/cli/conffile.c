@@ -7,12 +7,14 @@
 #include "conffile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/rule.h"
 #include "conftext.h"
@@ -347,6 +349,48 @@ static FILE *open_config(const char *path, l3d_err *err)
 	return f;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+static int clear_nonblock(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	return flags == -1 ? -1 : fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+/* An included file is read only when it is a regular file: a FIFO, a
+ * pipe (/dev/fd/N, /proc/self/fd/N), a terminal or a device could wait
+ * for ever or never end.  O_NONBLOCK keeps the open of a FIFO from
+ * waiting for a writer until fstat has refused it; it is cleared for the
+ * reading.  The file -c names is the user's own choice and may be a pipe
+ * (-c <(...)), so open_config keeps that one as fopen gives it. */
+static FILE *open_included(const char *path, l3d_err *err)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+			 strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		l3d_fail(err, L3D_ERR_CONFIG, "%s; only regular files are included",
+			 file_kind(st.st_mode));
+	else if (clear_nonblock(fd) != 0)
+		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+			 strerror(errno));
+	else if (!(f = fdopen(fd, "r")))
+		l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
 /* A universe given to -c (`life3d -c u.l3d`) would otherwise be reported
  * as a syntax error on its first line.  Only regular files are looked at,
  * with the readers' own detection; the peek is undone with a seek.
@@ -372,7 +416,7 @@ static const char *universe_format(FILE *f)
 static int read_text(const char *path, int depth, const char *from,
 		     const conf_include *inc, conftext *t, l3d_err *err)
 {
-	FILE *f = open_config(path, err);
+	FILE *f = depth ? open_included(path, err) : open_config(path, err);
 	const char *kind = f ? universe_format(f) : NULL;
 	int rc = !f ? err->code
 		 : !kind ? conftext_read(f, path, t, err)

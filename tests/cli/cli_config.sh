@@ -170,10 +170,26 @@ expect_same inc-cli.l3d inc.l3d "@include: every file's settings, a later one wi
 mkdir -p adir || exit 99
 printf 'steps = 1;\n@include "adir"\n' >dir.conf
 expect_exit 78 "@include of a directory" -- "$LIFE3D" -c dir.conf --random 4 -o dir.l3d
-expect_err_line "^life3d: dir.conf:2: @include \"adir\": adir: cannot open: Is a directory$" "@include of a directory"
+expect_err_line "^life3d: dir.conf:2: @include \"adir\": a directory; only regular files are included$" "@include of a directory"
 printf '@include "/dev/zero"\n' >zero.conf
 expect_exit 78 "@include of /dev/zero" -- "$LIFE3D" -c zero.conf --random 4 -o /dev/null
-expect_err_line "^life3d: zero.conf:1: @include \"/dev/zero\": /dev/zero: over 16 MiB" "@include of /dev/zero: at its line"
+expect_err_line "^life3d: zero.conf:1: @include \"/dev/zero\": a character device; only regular files are included$" "@include of /dev/zero: at its line"
+# A FIFO is refused without waiting for a writer, and a pipe named by
+# /dev/fd without waiting for its data (this one's writer, the command's
+# own descriptor 3, never writes): each would otherwise hang.
+mkfifo 4 || exit 99
+printf 'steps = 1;\n@include "4"\n' >fifo.conf
+expect_exit 78 "@include of a FIFO" -- timeout 10 "$LIFE3D" -c fifo.conf --random 4 -o fifo.l3d
+expect_err_line "^life3d: fifo.conf:2: @include \"4\": a FIFO; only regular files are included$" "@include of a FIFO"
+printf 'steps = 1;\n@include "/dev/fd/3"\n' >fd.conf
+expect_exit 78 "@include of a pipe as /dev/fd/3" -- \
+	sh -c 'exec timeout 10 "$0" -c fd.conf --random 4 -o fd.l3d 3<>4' "$LIFE3D"
+expect_err_line "^life3d: fd.conf:2: @include \"/dev/fd/3\": a FIFO; only regular files are included$" "@include of /dev/fd/3"
+# The file -c names may be a pipe all the same.
+printf 'random = "4";\nsteps = 1;\n' >piped.conf
+expect_exit 0 "-c of a pipe" -- sh -c 'cat piped.conf | "$0" -q -c /dev/stdin -o piped.l3d' "$LIFE3D"
+"$LIFE3D" -q -c piped.conf -o unpiped.l3d || fail "unpiped.l3d"
+expect_same unpiped.l3d piped.l3d "-c of a pipe = -c of the file"
 printf '\n\n@include "deeper/none.conf"\n' >inc/miss.conf
 expect_exit 78 "@include of a missing file" -- "$LIFE3D" -c inc/miss.conf --random 4 -o miss.l3d
 expect_err_line "^life3d: inc/miss.conf:3: @include \"deeper/none.conf\": inc/deeper/none.conf: cannot open: No such file or directory$" \

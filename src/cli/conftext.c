@@ -122,9 +122,15 @@ static const char *take_include(conftext *t, const char *path, const char *p,
 	while (*q && *q != '"' && *q != '\n')
 		q++;
 	size_t n = (size_t)(q - name);
-	if (*q != '"' || n == 0 || n >= sizeof t->inc[0].name) {
+	if (*q != '"' || n == 0) {
 		l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include needs a file name in "
 			 "double quotes", path, line);
+		return NULL;
+	}
+	if (n >= sizeof t->inc[0].name) {
+		l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include: a file name of %zu "
+			 "bytes is too long (at most %zu)", path, line, n,
+			 sizeof t->inc[0].name - 1);
 		return NULL;
 	}
 	if (t->ninc == CONFTEXT_MAX_INCLUDES) {

@@ -33,8 +33,9 @@ typedef struct conftext {
 
 /* Read the open file `f` (named `path` in messages) whole and find its
  * @include lines.  Errors: L3D_ERR_IO (read error), L3D_ERR_CONFIG (a NUL
- * byte, a file over 16 MiB, an @include without a closing quote, more
- * than CONFTEXT_MAX_INCLUDES of them), L3D_ERR_RUNTIME (memory). */
+ * byte, a file over 16 MiB, an @include without a closing quote or with
+ * a name longer than conf_include.name holds, more than
+ * CONFTEXT_MAX_INCLUDES of them), L3D_ERR_RUNTIME (memory). */
 int conftext_read(FILE *f, const char *path, conftext *t, l3d_err *err);
 
 /* The value of `key` as written, its key on line `line`: the characters

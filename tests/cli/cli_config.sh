@@ -190,6 +190,13 @@ printf 'random = "4";\nsteps = 1;\n' >piped.conf
 expect_exit 0 "-c of a pipe" -- sh -c 'cat piped.conf | "$0" -q -c /dev/stdin -o piped.l3d' "$LIFE3D"
 "$LIFE3D" -q -c piped.conf -o unpiped.l3d || fail "unpiped.l3d"
 expect_same unpiped.l3d piped.l3d "-c of a pipe = -c of the file"
+# A file name too long to keep is named as such (it is in double quotes).
+for n in 1024 5000; do
+	printf '@include "%s"\n' "$(head -c "$n" /dev/zero | tr '\0' a)" >long.conf
+	expect_exit 78 "@include of a $n-byte name" -- "$LIFE3D" -c long.conf --random 4 -o long.l3d
+	expect_err_line "^life3d: long.conf:1: @include: a file name of $n bytes is too long (at most 1023)$" \
+		"@include of a $n-byte name"
+done
 printf '\n\n@include "deeper/none.conf"\n' >inc/miss.conf
 expect_exit 78 "@include of a missing file" -- "$LIFE3D" -c inc/miss.conf --random 4 -o miss.l3d
 expect_err_line "^life3d: inc/miss.conf:3: @include \"deeper/none.conf\": inc/deeper/none.conf: cannot open: No such file or directory$" \

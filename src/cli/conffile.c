@@ -159,9 +159,13 @@ static int check_rule(const char *text, const char *where, l3d_err *err)
 	return l3d_fail(err, L3D_ERR_CONFIG, "%s: %s", where, rerr.msg);
 }
 
+/* A NULL value is a string libconfig failed to copy: it keeps the
+ * setting and reports success all the same. */
 static int set_string(options *o, const opt_desc *d, const char *value,
 		      const char *where, l3d_err *err)
 {
+	if (!value)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", where);
 	if (d->id == OPT_RULE) {
 		int rc = check_rule(value, where, err);
 		if (rc)
@@ -208,11 +212,12 @@ static int set_integer(options *o, const opt_desc *d, const config_setting_t *s,
 		       const conftext *t, const char *where, l3d_err *err)
 {
 	char raw[256], dec[256];
-	if (conftext_value(t, (int)config_setting_source_line(s),
-			   config_setting_name(s), raw, sizeof raw) != 0)
+	const char *name = config_setting_name(s); /* apply_setting checked it */
+	if (conftext_value(t, (int)config_setting_source_line(s), name, raw,
+			   sizeof raw) != 0)
 		return l3d_fail(err, L3D_ERR_CONFIG,
 				"%s: cannot read the value as written; put it after "
-				"'%s =' on the key's line", where, config_setting_name(s));
+				"'%s =' on the key's line", where, name);
 	switch (integer_text(raw, dec, sizeof dec)) {
 	case INT_TOO_LARGE:
 		return option_too_large(d, where, raw, err);
@@ -248,6 +253,10 @@ static int apply_setting(options *o, const config_setting_t *s,
 {
 	const char *name = config_setting_name(s);
 	place at = place_of(s, path);
+	/* NULL: libconfig failed to copy the name, and kept the setting. */
+	if (!name)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s:%d: out of memory", at.file,
+				at.line);
 	const opt_desc *d = option_by_key(name);
 	if (!d)
 		return unknown_key(at, name, err);
@@ -323,9 +332,9 @@ static int apply_all(const config_t *cfg, const conftext *t, const char *path,
 
 static int syntax_error(const config_t *cfg, const char *path, l3d_err *err)
 {
-	const char *file = config_error_file(cfg);
+	const char *file = config_error_file(cfg), *text = config_error_text(cfg);
 	return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: %s", file ? file : path,
-			config_error_line(cfg), config_error_text(cfg));
+			config_error_line(cfg), text ? text : "syntax error");
 }
 
 /* Open the file ourselves so a missing or unreadable file gets the

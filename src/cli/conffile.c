@@ -23,6 +23,19 @@
 /* @include depth: a file that includes itself stops here. */
 #define CONF_MAX_DEPTH 16
 
+/* A -c file and all it includes hold at most this much text together.
+ * Each file read is named by an @include line of at least 12 bytes in a
+ * file read before it, so this also bounds how many are read (files that
+ * include the same file many times, at every depth, would otherwise make
+ * 64^16 reads). */
+#define CONF_MAX_TOTAL ((size_t)1 << 20)
+
+/* One -c file being loaded, with everything it includes. */
+typedef struct loading {
+	options *o;
+	size_t bytes;           /* of text read so far, all files together */
+} loading;
+
 /* The options keep pointers to their strings (option_set_text stores the
  * pointer), and the options live until exit, so copies of config strings
  * are kept here for the life of the process instead of being freed with
@@ -287,12 +300,12 @@ static int apply_setting(options *o, const config_setting_t *s,
 }
 
 static int load_file(const char *path, int depth, const char *from,
-		     const conf_include *inc, options *o, l3d_err *err);
+		     const conf_include *inc, loading *ld, l3d_err *err);
 
 /* An @include names a file next to the file that holds it (an absolute
  * name is taken as it is). */
 static int load_include(const char *from, const conf_include *inc, int depth,
-			options *o, l3d_err *err)
+			loading *ld, l3d_err *err)
 {
 	char path[4096];
 	const char *slash = strrchr(from, '/');
@@ -310,12 +323,12 @@ static int load_include(const char *from, const conf_include *inc, int depth,
 	const char *kept_path = keep_string(path);
 	if (!kept_path)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", from);
-	return load_file(kept_path, depth + 1, from, inc, o, err);
+	return load_file(kept_path, depth + 1, from, inc, ld, err);
 }
 
 /* The settings of a file in order, each @include's where it stands. */
 static int apply_all(const config_t *cfg, const conftext *t, const char *path,
-		     int depth, options *o, l3d_err *err)
+		     int depth, loading *ld, l3d_err *err)
 {
 	const config_setting_t *root = config_root_setting(cfg);
 	int n = config_setting_length(root), next_inc = 0, rc = L3D_OK;
@@ -323,9 +336,9 @@ static int apply_all(const config_t *cfg, const conftext *t, const char *path,
 		const config_setting_t *s = i < n ? config_setting_get_elem(root, i) : NULL;
 		int line = s ? (int)config_setting_source_line(s) : INT_MAX;
 		while (!rc && next_inc < t->ninc && t->inc[next_inc].line <= line)
-			rc = load_include(path, &t->inc[next_inc++], depth, o, err);
+			rc = load_include(path, &t->inc[next_inc++], depth, ld, err);
 		if (!rc && s)
-			rc = apply_setting(o, s, t, path, err);
+			rc = apply_setting(ld->o, s, t, path, err);
 	}
 	return rc;
 }
@@ -419,16 +432,31 @@ static const char *universe_format(FILE *f)
 	return rc ? NULL : format_name(id);
 }
 
+static int read_counted(FILE *f, const char *path, conftext *t,
+			size_t *bytes, l3d_err *err)
+{
+	int rc = conftext_read(f, path, t, err);
+	if (rc)
+		return rc;
+	*bytes += t->len;
+	if (*bytes <= CONF_MAX_TOTAL)
+		return L3D_OK;
+	conftext_free(t);
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s: the files included pass %zu MiB "
+			"in all", path, CONF_MAX_TOTAL >> 20);
+}
+
 /* The text of a file, read whole; a universe is refused (one named by
  * -c, at depth 0, with a hint to give it as INPUT; an included one with
  * the place of its @include). */
 static int read_text(const char *path, int depth, const char *from,
-		     const conf_include *inc, conftext *t, l3d_err *err)
+		     const conf_include *inc, conftext *t, size_t *bytes,
+		     l3d_err *err)
 {
 	FILE *f = depth ? open_included(path, err) : open_config(path, err);
 	const char *kind = f ? universe_format(f) : NULL;
 	int rc = !f ? err->code
-		 : !kind ? conftext_read(f, path, t, err)
+		 : !kind ? read_counted(f, path, t, bytes, err)
 		 : depth ? l3d_fail(err, L3D_ERR_CONFIG, "a universe (%s format), "
 				    "not a configuration file", kind)
 		 : l3d_fail(err, L3D_ERR_CONFIG,
@@ -448,19 +476,44 @@ static int read_text(const char *path, int depth, const char *from,
 	return rc;
 }
 
+/* libconfig's scanner exits (status 2) when an allocation fails, and its
+ * parser writes through the NULL of one, so a parse starts only when the
+ * memory it takes is there: settings of at most 48 bytes for each byte of
+ * text (an array of 1s, the densest text, takes 41), the parser's stack
+ * (10000 levels at most: 1.3 MiB with their settings) and the scanner's
+ * buffers.  The room is allocated and given back just before the parse,
+ * and nothing else allocates in between, so under a limit on the
+ * process (ulimit -v or -d, the way a malloc comes to fail under Linux's
+ * default overcommit) the parse has as much room.  Only a machine-wide
+ * strict overcommit, where another process may take the memory in
+ * between, is left to chance. */
+#define PARSE_ROOM(len) ((size_t)48 * (len) + ((size_t)2 << 20))
+
+static bool room_to_parse(size_t len)
+{
+	void *room = malloc(PARSE_ROOM(len));
+	bool there = room != NULL;
+	free(room);
+	return there;
+}
+
 static int load_file(const char *path, int depth, const char *from,
-		     const conf_include *inc, options *o, l3d_err *err)
+		     const conf_include *inc, loading *ld, l3d_err *err)
 {
 	conftext t;
-	int rc = read_text(path, depth, from, inc, &t, err);
+	int rc = read_text(path, depth, from, inc, &t, &ld->bytes, err);
 	if (rc)
 		return rc;
+	if (!room_to_parse(t.len)) {
+		conftext_free(&t);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
+	}
 	config_t cfg;
 	config_init(&cfg);
 	if (config_read_string(&cfg, t.parse) != CONFIG_TRUE)
 		rc = syntax_error(&cfg, path, err);
 	else
-		rc = apply_all(&cfg, &t, path, depth, o, err);
+		rc = apply_all(&cfg, &t, path, depth, ld, err);
 	config_destroy(&cfg);
 	conftext_free(&t);
 	return rc;
@@ -474,7 +527,8 @@ int conffile_load(const char *path, options *o, l3d_err *err)
 				"which carries the universe; name a file");
 	/* Apply to a copy: a bad line must not leave half a file applied. */
 	options next = *o;
-	int rc = load_file(path, 0, NULL, NULL, &next, err);
+	loading ld = {&next, 0};
+	int rc = load_file(path, 0, NULL, NULL, &ld, err);
 	if (rc == L3D_OK)
 		*o = next;
 	return rc;

@@ -478,20 +478,23 @@ static int read_text(const char *path, int depth, const char *from,
 
 /* libconfig's scanner exits (status 2) when an allocation fails, and its
  * parser writes through the NULL of one, so a parse starts only when the
- * memory it takes is there: settings of at most 48 bytes for each byte of
- * text (an array of 1s, the densest text, takes 41), the parser's stack
- * (10000 levels at most: 1.3 MiB with their settings) and the scanner's
- * buffers.  The room is allocated and given back just before the parse,
- * and nothing else allocates in between, so under a limit on the
- * process (ulimit -v or -d, the way a malloc comes to fail under Linux's
+ * memory it takes is there.  Measured with massif: settings take at most
+ * 41 bytes a byte of text (an array of 1s); nesting up to 256 a byte
+ * ("(((": a list and a parser stack entry each), but 1.3 MiB at most,
+ * where the parser's depth limit stops it; the scanner's buffers 9 KiB.
+ * A small file asks for little room, as the fuzzer, which parses every
+ * input, needs.  The room is allocated and given back just before the
+ * parse, and nothing else allocates in between, so under a limit on the
+ * process (ulimit -v or -d: how a malloc comes to fail under Linux's
  * default overcommit) the parse has as much room.  Only a machine-wide
  * strict overcommit, where another process may take the memory in
  * between, is left to chance. */
-#define PARSE_ROOM(len) ((size_t)48 * (len) + ((size_t)2 << 20))
+#define NEST_ROOM_MAX ((size_t)2 << 20)
 
 static bool room_to_parse(size_t len)
 {
-	void *room = malloc(PARSE_ROOM(len));
+	size_t nest = len < NEST_ROOM_MAX / 256 ? 256 * len : NEST_ROOM_MAX;
+	void *room = malloc(48 * len + nest + ((size_t)16 << 10));
 	bool there = room != NULL;
 	free(room);
 	return there;

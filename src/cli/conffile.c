@@ -7,12 +7,14 @@
 #include "conffile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/rule.h"
 #include "conftext.h"
@@ -20,6 +22,19 @@
 
 /* @include depth: a file that includes itself stops here. */
 #define CONF_MAX_DEPTH 16
+
+/* A -c file and all it includes hold at most this much text together.
+ * Each file read is named by an @include line of at least 12 bytes in a
+ * file read before it, so this also bounds how many are read (files that
+ * include the same file many times, at every depth, would otherwise make
+ * 64^16 reads). */
+#define CONF_MAX_TOTAL ((size_t)1 << 20)
+
+/* One -c file being loaded, with everything it includes. */
+typedef struct loading {
+	options *o;
+	size_t bytes;           /* of text read so far, all files together */
+} loading;
 
 /* The options keep pointers to their strings (option_set_text stores the
  * pointer), and the options live until exit, so copies of config strings
@@ -157,9 +172,13 @@ static int check_rule(const char *text, const char *where, l3d_err *err)
 	return l3d_fail(err, L3D_ERR_CONFIG, "%s: %s", where, rerr.msg);
 }
 
+/* A NULL value is a string libconfig failed to copy: it keeps the
+ * setting and reports success all the same. */
 static int set_string(options *o, const opt_desc *d, const char *value,
 		      const char *where, l3d_err *err)
 {
+	if (!value)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", where);
 	if (d->id == OPT_RULE) {
 		int rc = check_rule(value, where, err);
 		if (rc)
@@ -206,11 +225,12 @@ static int set_integer(options *o, const opt_desc *d, const config_setting_t *s,
 		       const conftext *t, const char *where, l3d_err *err)
 {
 	char raw[256], dec[256];
-	if (conftext_value(t, (int)config_setting_source_line(s),
-			   config_setting_name(s), raw, sizeof raw) != 0)
+	const char *name = config_setting_name(s); /* apply_setting checked it */
+	if (conftext_value(t, (int)config_setting_source_line(s), name, raw,
+			   sizeof raw) != 0)
 		return l3d_fail(err, L3D_ERR_CONFIG,
 				"%s: cannot read the value as written; put it after "
-				"'%s =' on the key's line", where, config_setting_name(s));
+				"'%s =' on the key's line", where, name);
 	switch (integer_text(raw, dec, sizeof dec)) {
 	case INT_TOO_LARGE:
 		return option_too_large(d, where, raw, err);
@@ -246,6 +266,10 @@ static int apply_setting(options *o, const config_setting_t *s,
 {
 	const char *name = config_setting_name(s);
 	place at = place_of(s, path);
+	/* NULL: libconfig failed to copy the name, and kept the setting. */
+	if (!name)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s:%d: out of memory", at.file,
+				at.line);
 	const opt_desc *d = option_by_key(name);
 	if (!d)
 		return unknown_key(at, name, err);
@@ -276,12 +300,12 @@ static int apply_setting(options *o, const config_setting_t *s,
 }
 
 static int load_file(const char *path, int depth, const char *from,
-		     const conf_include *inc, options *o, l3d_err *err);
+		     const conf_include *inc, loading *ld, l3d_err *err);
 
 /* An @include names a file next to the file that holds it (an absolute
  * name is taken as it is). */
 static int load_include(const char *from, const conf_include *inc, int depth,
-			options *o, l3d_err *err)
+			loading *ld, l3d_err *err)
 {
 	char path[4096];
 	const char *slash = strrchr(from, '/');
@@ -299,12 +323,12 @@ static int load_include(const char *from, const conf_include *inc, int depth,
 	const char *kept_path = keep_string(path);
 	if (!kept_path)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", from);
-	return load_file(kept_path, depth + 1, from, inc, o, err);
+	return load_file(kept_path, depth + 1, from, inc, ld, err);
 }
 
 /* The settings of a file in order, each @include's where it stands. */
 static int apply_all(const config_t *cfg, const conftext *t, const char *path,
-		     int depth, options *o, l3d_err *err)
+		     int depth, loading *ld, l3d_err *err)
 {
 	const config_setting_t *root = config_root_setting(cfg);
 	int n = config_setting_length(root), next_inc = 0, rc = L3D_OK;
@@ -312,18 +336,18 @@ static int apply_all(const config_t *cfg, const conftext *t, const char *path,
 		const config_setting_t *s = i < n ? config_setting_get_elem(root, i) : NULL;
 		int line = s ? (int)config_setting_source_line(s) : INT_MAX;
 		while (!rc && next_inc < t->ninc && t->inc[next_inc].line <= line)
-			rc = load_include(path, &t->inc[next_inc++], depth, o, err);
+			rc = load_include(path, &t->inc[next_inc++], depth, ld, err);
 		if (!rc && s)
-			rc = apply_setting(o, s, t, path, err);
+			rc = apply_setting(ld->o, s, t, path, err);
 	}
 	return rc;
 }
 
 static int syntax_error(const config_t *cfg, const char *path, l3d_err *err)
 {
-	const char *file = config_error_file(cfg);
+	const char *file = config_error_file(cfg), *text = config_error_text(cfg);
 	return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: %s", file ? file : path,
-			config_error_line(cfg), config_error_text(cfg));
+			config_error_line(cfg), text ? text : "syntax error");
 }
 
 /* Open the file ourselves so a missing or unreadable file gets the
@@ -347,6 +371,48 @@ static FILE *open_config(const char *path, l3d_err *err)
 	return f;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+static int clear_nonblock(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	return flags == -1 ? -1 : fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+/* An included file is read only when it is a regular file: a FIFO, a
+ * pipe (/dev/fd/N, /proc/self/fd/N), a terminal or a device could wait
+ * for ever or never end.  O_NONBLOCK keeps the open of a FIFO from
+ * waiting for a writer until fstat has refused it; it is cleared for the
+ * reading.  The file -c names is the user's own choice and may be a pipe
+ * (-c <(...)), so open_config keeps that one as fopen gives it. */
+static FILE *open_included(const char *path, l3d_err *err)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+			 strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		l3d_fail(err, L3D_ERR_CONFIG, "%s; only regular files are included",
+			 file_kind(st.st_mode));
+	else if (clear_nonblock(fd) != 0)
+		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+			 strerror(errno));
+	else if (!(f = fdopen(fd, "r")))
+		l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
 /* A universe given to -c (`life3d -c u.l3d`) would otherwise be reported
  * as a syntax error on its first line.  Only regular files are looked at,
  * with the readers' own detection; the peek is undone with a seek.
@@ -366,16 +432,31 @@ static const char *universe_format(FILE *f)
 	return rc ? NULL : format_name(id);
 }
 
+static int read_counted(FILE *f, const char *path, conftext *t,
+			size_t *bytes, l3d_err *err)
+{
+	int rc = conftext_read(f, path, t, err);
+	if (rc)
+		return rc;
+	*bytes += t->len;
+	if (*bytes <= CONF_MAX_TOTAL)
+		return L3D_OK;
+	conftext_free(t);
+	return l3d_fail(err, L3D_ERR_CONFIG, "%s: the files included pass %zu MiB "
+			"in all", path, CONF_MAX_TOTAL >> 20);
+}
+
 /* The text of a file, read whole; a universe is refused (one named by
  * -c, at depth 0, with a hint to give it as INPUT; an included one with
  * the place of its @include). */
 static int read_text(const char *path, int depth, const char *from,
-		     const conf_include *inc, conftext *t, l3d_err *err)
+		     const conf_include *inc, conftext *t, size_t *bytes,
+		     l3d_err *err)
 {
-	FILE *f = open_config(path, err);
+	FILE *f = depth ? open_included(path, err) : open_config(path, err);
 	const char *kind = f ? universe_format(f) : NULL;
 	int rc = !f ? err->code
-		 : !kind ? conftext_read(f, path, t, err)
+		 : !kind ? read_counted(f, path, t, bytes, err)
 		 : depth ? l3d_fail(err, L3D_ERR_CONFIG, "a universe (%s format), "
 				    "not a configuration file", kind)
 		 : l3d_fail(err, L3D_ERR_CONFIG,
@@ -395,19 +476,47 @@ static int read_text(const char *path, int depth, const char *from,
 	return rc;
 }
 
+/* libconfig's scanner exits (status 2) when an allocation fails, and its
+ * parser writes through the NULL of one, so a parse starts only when the
+ * memory it takes is there.  Measured with massif: settings take at most
+ * 41 bytes a byte of text (an array of 1s); nesting up to 256 a byte
+ * ("(((": a list and a parser stack entry each), but 1.3 MiB at most,
+ * where the parser's depth limit stops it; the scanner's buffers 9 KiB.
+ * A small file asks for little room, as the fuzzer, which parses every
+ * input, needs.  The room is allocated and given back just before the
+ * parse, and nothing else allocates in between, so under a limit on the
+ * process (ulimit -v or -d: how a malloc comes to fail under Linux's
+ * default overcommit) the parse has as much room.  Only a machine-wide
+ * strict overcommit, where another process may take the memory in
+ * between, is left to chance. */
+#define NEST_ROOM_MAX ((size_t)2 << 20)
+
+static bool room_to_parse(size_t len)
+{
+	size_t nest = len < NEST_ROOM_MAX / 256 ? 256 * len : NEST_ROOM_MAX;
+	void *room = malloc(48 * len + nest + ((size_t)16 << 10));
+	bool there = room != NULL;
+	free(room);
+	return there;
+}
+
 static int load_file(const char *path, int depth, const char *from,
-		     const conf_include *inc, options *o, l3d_err *err)
+		     const conf_include *inc, loading *ld, l3d_err *err)
 {
 	conftext t;
-	int rc = read_text(path, depth, from, inc, &t, err);
+	int rc = read_text(path, depth, from, inc, &t, &ld->bytes, err);
 	if (rc)
 		return rc;
+	if (!room_to_parse(t.len)) {
+		conftext_free(&t);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
+	}
 	config_t cfg;
 	config_init(&cfg);
 	if (config_read_string(&cfg, t.parse) != CONFIG_TRUE)
 		rc = syntax_error(&cfg, path, err);
 	else
-		rc = apply_all(&cfg, &t, path, depth, o, err);
+		rc = apply_all(&cfg, &t, path, depth, ld, err);
 	config_destroy(&cfg);
 	conftext_free(&t);
 	return rc;
@@ -421,7 +530,8 @@ int conffile_load(const char *path, options *o, l3d_err *err)
 				"which carries the universe; name a file");
 	/* Apply to a copy: a bad line must not leave half a file applied. */
 	options next = *o;
-	int rc = load_file(path, 0, NULL, NULL, &next, err);
+	loading ld = {&next, 0};
+	int rc = load_file(path, 0, NULL, NULL, &ld, err);
 	if (rc == L3D_OK)
 		*o = next;
 	return rc;

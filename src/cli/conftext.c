@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TEXT ((size_t)16 << 20)
-
 static int read_all(FILE *f, const char *path, char **out, size_t *len,
 		    l3d_err *err)
 {
@@ -15,7 +13,7 @@ static int read_all(FILE *f, const char *path, char **out, size_t *len,
 	char *buf = malloc(cap + 1);
 	while (buf) {
 		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap || n > MAX_TEXT)
+		if (n < cap || n > CONFTEXT_MAX_BYTES)
 			break;
 		char *grown = realloc(buf, 2 * cap + 1);
 		if (!grown) {
@@ -28,11 +26,12 @@ static int read_all(FILE *f, const char *path, char **out, size_t *len,
 	}
 	if (!buf)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
-	if (ferror(f) || n > MAX_TEXT) {
+	if (ferror(f) || n > CONFTEXT_MAX_BYTES) {
 		free(buf);
-		if (n > MAX_TEXT)
+		if (n > CONFTEXT_MAX_BYTES)
 			return l3d_fail(err, L3D_ERR_CONFIG,
-					"%s: over 16 MiB: not a configuration file", path);
+					"%s: over %zu KiB: not a configuration file", path,
+					CONFTEXT_MAX_BYTES >> 10);
 		return l3d_fail(err, L3D_ERR_IO, "%s: read error: %s", path,
 				strerror(errno));
 	}
@@ -122,9 +121,15 @@ static const char *take_include(conftext *t, const char *path, const char *p,
 	while (*q && *q != '"' && *q != '\n')
 		q++;
 	size_t n = (size_t)(q - name);
-	if (*q != '"' || n == 0 || n >= sizeof t->inc[0].name) {
+	if (*q != '"' || n == 0) {
 		l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include needs a file name in "
 			 "double quotes", path, line);
+		return NULL;
+	}
+	if (n >= sizeof t->inc[0].name) {
+		l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include: a file name of %zu "
+			 "bytes is too long (at most %zu)", path, line, n,
+			 sizeof t->inc[0].name - 1);
 		return NULL;
 	}
 	if (t->ninc == CONFTEXT_MAX_INCLUDES) {
@@ -179,6 +184,7 @@ int conftext_read(FILE *f, const char *path, conftext *t, l3d_err *err)
 	int rc = read_all(f, path, &t->text, &len, err);
 	if (rc)
 		return rc;
+	t->len = len;
 	const char *nul = memchr(t->text, '\0', len);
 	if (nul) {
 		rc = l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: a NUL byte: not a text file",

@@ -19,6 +19,12 @@
 
 #define CONFTEXT_MAX_INCLUDES 64
 
+/* The largest file read: libconfig compares each setting's name with
+ * every one before it, so 64 KiB of settings parse in about a second (1
+ * MiB would take minutes); the shipped example, every key commented,
+ * holds 4 KiB. */
+#define CONFTEXT_MAX_BYTES ((size_t)64 << 10)
+
 typedef struct conf_include {
 	int line;               /* of the @include */
 	char name[1024];        /* as written between the quotes */
@@ -27,14 +33,16 @@ typedef struct conf_include {
 typedef struct conftext {
 	char *text;             /* the file, NUL-terminated */
 	char *parse;            /* the same with @include lines blanked */
+	size_t len;             /* of text, in bytes */
 	conf_include inc[CONFTEXT_MAX_INCLUDES];
 	int ninc;
 } conftext;
 
 /* Read the open file `f` (named `path` in messages) whole and find its
  * @include lines.  Errors: L3D_ERR_IO (read error), L3D_ERR_CONFIG (a NUL
- * byte, a file over 16 MiB, an @include without a closing quote, more
- * than CONFTEXT_MAX_INCLUDES of them), L3D_ERR_RUNTIME (memory). */
+ * byte, a file over CONFTEXT_MAX_BYTES, an @include without a closing quote or with
+ * a name longer than conf_include.name holds, more than
+ * CONFTEXT_MAX_INCLUDES of them), L3D_ERR_RUNTIME (memory). */
 int conftext_read(FILE *f, const char *path, conftext *t, l3d_err *err);
 
 /* The value of `key` as written, its key on line `line`: the characters

@@ -170,10 +170,33 @@ expect_same inc-cli.l3d inc.l3d "@include: every file's settings, a later one wi
 mkdir -p adir || exit 99
 printf 'steps = 1;\n@include "adir"\n' >dir.conf
 expect_exit 78 "@include of a directory" -- "$LIFE3D" -c dir.conf --random 4 -o dir.l3d
-expect_err_line "^life3d: dir.conf:2: @include \"adir\": adir: cannot open: Is a directory$" "@include of a directory"
+expect_err_line "^life3d: dir.conf:2: @include \"adir\": a directory; only regular files are included$" "@include of a directory"
 printf '@include "/dev/zero"\n' >zero.conf
 expect_exit 78 "@include of /dev/zero" -- "$LIFE3D" -c zero.conf --random 4 -o /dev/null
-expect_err_line "^life3d: zero.conf:1: @include \"/dev/zero\": /dev/zero: over 16 MiB" "@include of /dev/zero: at its line"
+expect_err_line "^life3d: zero.conf:1: @include \"/dev/zero\": a character device; only regular files are included$" "@include of /dev/zero: at its line"
+# A FIFO is refused without waiting for a writer, and a pipe named by
+# /dev/fd without waiting for its data (this one's writer, the command's
+# own descriptor 3, never writes): each would otherwise hang.
+mkfifo 4 || exit 99
+printf 'steps = 1;\n@include "4"\n' >fifo.conf
+expect_exit 78 "@include of a FIFO" -- timeout 10 "$LIFE3D" -c fifo.conf --random 4 -o fifo.l3d
+expect_err_line "^life3d: fifo.conf:2: @include \"4\": a FIFO; only regular files are included$" "@include of a FIFO"
+printf 'steps = 1;\n@include "/dev/fd/3"\n' >fd.conf
+expect_exit 78 "@include of a pipe as /dev/fd/3" -- \
+	sh -c 'exec timeout 10 "$0" -c fd.conf --random 4 -o fd.l3d 3<>4' "$LIFE3D"
+expect_err_line "^life3d: fd.conf:2: @include \"/dev/fd/3\": a FIFO; only regular files are included$" "@include of /dev/fd/3"
+# The file -c names may be a pipe all the same.
+printf 'random = "4";\nsteps = 1;\n' >piped.conf
+expect_exit 0 "-c of a pipe" -- sh -c 'cat piped.conf | "$0" -q -c /dev/stdin -o piped.l3d' "$LIFE3D"
+"$LIFE3D" -q -c piped.conf -o unpiped.l3d || fail "unpiped.l3d"
+expect_same unpiped.l3d piped.l3d "-c of a pipe = -c of the file"
+# A file name too long to keep is named as such (it is in double quotes).
+for n in 1024 5000; do
+	printf '@include "%s"\n' "$(head -c "$n" /dev/zero | tr '\0' a)" >long.conf
+	expect_exit 78 "@include of a $n-byte name" -- "$LIFE3D" -c long.conf --random 4 -o long.l3d
+	expect_err_line "^life3d: long.conf:1: @include: a file name of $n bytes is too long (at most 1023)$" \
+		"@include of a $n-byte name"
+done
 printf '\n\n@include "deeper/none.conf"\n' >inc/miss.conf
 expect_exit 78 "@include of a missing file" -- "$LIFE3D" -c inc/miss.conf --random 4 -o miss.l3d
 expect_err_line "^life3d: inc/miss.conf:3: @include \"deeper/none.conf\": inc/deeper/none.conf: cannot open: No such file or directory$" \
@@ -185,6 +208,52 @@ printf 'steps = 3;\n@include "broken.conf"\n' >outer.conf
 printf 'seed = 1;\nsteps = ;\n' >broken.conf
 expect_exit 78 "a syntax error in an included file" -- "$LIFE3D" -c outer.conf --random 4 -o b.l3d
 expect_err_line "^life3d: broken.conf:2: syntax error$" "a syntax error in an included file"
+
+# A file holds at most 64 KiB, and a -c file with all it includes at most
+# 1 MiB: files that each include the next many times would otherwise be
+# read 16^8 times over.
+{ printf 'random = "4";\nsteps = 1;\n'; awk 'BEGIN { for (i = 0; i < 5000; i++) print "# a comment line" }'; } |
+	head -c 65535 >max.conf && echo >>max.conf || exit 99
+expect_exit 0 "a file of 64 KiB" -- "$LIFE3D" -q -c max.conf -o max.l3d
+echo >>max.conf
+expect_exit 78 "a file of 64 KiB and a byte" -- "$LIFE3D" -c max.conf -o max.l3d
+expect_err_line "^life3d: max.conf: over 64 KiB: not a configuration file$" "a file of 64 KiB and a byte"
+: >many0.conf
+for i in 1 2 3 4 5 6 7 8; do
+	awk -v n="$((i - 1))" 'BEGIN { for (j = 0; j < 16; j++) printf "@include \"many%d.conf\"\n", n }' >many$i.conf
+done
+expect_exit 78 "includes past 1 MiB in all" -- timeout 60 "$LIFE3D" -c many8.conf --random 4 -o many.l3d
+expect_err_line "^life3d: many[1-8].conf:[0-9]*: @include \"many[0-7].conf\": many[0-7].conf: the files included pass 1 MiB in all$" \
+	"includes past 1 MiB in all"
+
+# Under a limit on the process (ulimit -v), a parse that would run out of
+# memory is refused as such: one line, status 1, never a crash or
+# libconfig's own exit.  The limits are swept from the lowest where life3d
+# starts to where the dense 64 KiB file parses whole (its array is then
+# refused); under ASan or valgrind, which need far more address space,
+# the sweep is skipped.
+{ printf 'random = "4";\nsteps = 1;\narray = [1'; awk 'BEGIN { for (i = 0; i < 32000; i++) printf ",1" }'; printf '];\n'; } >dense.conf
+under() { kb=$1; shift; sh -c "ulimit -v $kb; exec \"\$0\" \"\$@\"" "$LIFE3D" "$@" >/dev/null 2>err </dev/null; }
+if [ -z "${LIFE3D_VALGRIND:-}" ] && under 2000000 --version; then
+	oom=0 parsed=0 kb=4096
+	while [ $kb -lt 200000 ] && ! under $kb --version; do kb=$((kb + 512)); done
+	while [ $kb -lt 200000 ] && [ $parsed -eq 0 ]; do
+		under $kb -c dense.conf -o dense.l3d
+		rc=$?
+		if [ "$rc" -eq 78 ] && grep -qx "life3d: dense.conf:3: unknown key 'array'" err; then
+			parsed=1 && ok
+		elif [ "$rc" -eq 1 ] && grep -qx "life3d: dense.conf: out of memory" err; then
+			oom=$((oom + 1)) && ok
+		elif [ "$rc" -eq 66 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "^life3d: dense.conf: cannot open: " err; then
+			ok
+		else
+			fail "ulimit -v $kb: exit $rc: $(head -c 300 err)"
+		fi
+		kb=$((kb + 128))
+	done
+	[ $oom -gt 0 ] && [ $parsed -eq 1 ] && ok ||
+		fail "the sweep did not cross the parse ($oom runs out of memory, parsed: $parsed)"
+fi
 
 # Two -c files are read in order: the later one wins per key, the command
 # line over both.

@@ -1,14 +1,25 @@
 /* fuzz_config.c - configuration files (libconfig syntax, option checks).
  *
- * conffile_load wants a path, so each input goes to one memory file that
- * lives for the whole process, named through /proc/self/fd.  Each input
+ * conffile_load wants a path, so each input goes to one file that lives
+ * for the whole process, alone in a directory made for it.  Each input
  * runs twice: on fresh defaults, and with every option already given on
- * the command line, where the file may only be checked, never applied. */
+ * the command line, where the file may only be checked, never applied.
+ *
+ * A relative @include is found next to the input, so it names the input
+ * itself (which then includes itself down to the depth limit) or nothing.
+ * A memory file named through /proc/self/fd would put the fuzzer's own
+ * descriptors a short name away ("4"): its pipes, which @include once
+ * waited on for ever, and its log, whose content changes from run to
+ * run, so a finding would not replay.  Absolute names still reach the
+ * whole system, and cannot hang a run either: @include reads only
+ * regular files, and a bounded part of one. */
 #include "fuzz.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli/conffile.h"
@@ -26,22 +37,34 @@ const char *__lsan_default_suppressions(void)
 	return "leak:strbuf_append\nleak:libconfig_yylex\n";
 }
 
-static const char *memory_file(const uint8_t *data, size_t size)
+static char input_dir[PATH_MAX], input_path[PATH_MAX + 16];
+
+static void remove_input(void)
+{
+	unlink(input_path);
+	rmdir(input_dir);
+}
+
+static const char *input_file(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
-	static char path[64];
 	if (fd < 0) {
-		fd = memfd_create("fuzz.conf", 0);
-		fuzz_require(fd >= 0, "memfd_create failed");
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		const char *tmp = getenv("TMPDIR");
+		snprintf(input_dir, sizeof input_dir, "%s/life3d-fuzz-config.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		fuzz_require(mkdtemp(input_dir) != NULL, "mkdtemp failed");
+		snprintf(input_path, sizeof input_path, "%s/input.conf", input_dir);
+		fd = open(input_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fuzz_require(fd >= 0, "creating the input file failed");
+		atexit(remove_input);
 	}
 	fuzz_require(ftruncate(fd, 0) == 0, "ftruncate failed");
 	for (size_t done = 0; done < size;) {
 		ssize_t n = pwrite(fd, data + done, size - done, (off_t)done);
-		fuzz_require(n > 0, "writing the memory file failed");
+		fuzz_require(n > 0, "writing the input file failed");
 		done += (size_t)n;
 	}
-	return path;
+	return input_path;
 }
 
 static size_t field_size(opt_type t)
@@ -91,7 +114,7 @@ static void check_load(const char *path, options *o)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = memory_file(data, size);
+	const char *path = input_file(data, size);
 	options o;
 	options_init(&o);
 	check_load(path, &o);

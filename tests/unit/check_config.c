@@ -397,6 +397,65 @@ START_TEST(test_missing_file)
 }
 END_TEST
 
+/* Allocation failures in a load.  libconfig 1.5 keeps a setting whose
+ * name or string value it failed to copy, with NULL in its place, and
+ * reports success.  strdup (and glibc's __strdup, which that libconfig
+ * calls) are replaced here: once armed, the n-th call fails. */
+static int strdup_calls, strdup_fail_at;
+
+static char *counted_strdup(const char *s)
+{
+	if (strdup_fail_at && ++strdup_calls == strdup_fail_at)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *copy = malloc(n);
+	return copy ? memcpy(copy, s, n) : NULL;
+}
+
+char *strdup(const char *s)
+{
+	return counted_strdup(s);
+}
+
+char *__strdup(const char *s);
+char *__strdup(const char *s)
+{
+	return counted_strdup(s);
+}
+
+/* Each copy made while loading fails in turn (the file's text, libconfig's
+ * names and strings, the strings the options keep): the load reports "out
+ * of memory" and changes nothing, where a NULL name or string would crash
+ * it. */
+START_TEST(test_strdup_fails)
+{
+	const char *path = write_conf("rule = \"B5/S45\";\nsteps = 3;\n");
+	int n = 1;
+	for (;; n++) {
+		options o, before;
+		options_init(&o);
+		before = o;
+		l3d_err err = {0, ""};
+		strdup_calls = 0;
+		strdup_fail_at = n;
+		int rc = conffile_load(path, &o, &err);
+		strdup_fail_at = 0;
+		if (strdup_calls < n) {
+			ck_assert_msg(rc == L3D_OK, "no failure, yet: %s", err.msg);
+			break;
+		}
+		ck_assert_msg(rc == L3D_ERR_RUNTIME && strstr(err.msg, "out of memory"),
+			      "copy %d failed: %d %s", n, rc, err.msg);
+		ck_assert_msg(memcmp(&o, &before, sizeof o) == 0,
+			      "copy %d failed: the options changed", n);
+	}
+	unlink(path);
+	/* life3d makes two copies (the text, the rule); the rest were
+	 * libconfig's, two names and a string. */
+	ck_assert_int_ge(n - 1, 5);
+}
+END_TEST
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -533,6 +592,7 @@ int main(void)
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_cli_wins);
 	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(tc, test_strdup_fails);
 	tcase_add_test(tc, test_shipped_config);
 	tcase_add_test(tc, test_fixtures);
 	tcase_set_timeout(tc, 60);

@@ -176,6 +176,18 @@ if [ -n "${LIFE3D_VALGRIND:-}" ] || [ ! -e "$TOOLS/failio.so" ] ||
 	finish
 fi
 rm -f probe.l3d
+# Executable memory refused (every mprotect fails): a rule that the CPU
+# engine compiles is stepped without its code, to the same result, and -v
+# says why.
+jit="-v --threads 1 --random 64 --seed 2 -r B5..7/S4..9 -n 3"
+"$LIFE3D" $jit -o jit.l3d 2>jit.err || fail "a compiled rule: $(cat jit.err)"
+if grep -q "engine cpu/avx[0-9]* x1 thread (rule compiled)" jit.err; then
+	env LD_PRELOAD="$TOOLS/failio.so" FAILIO_FN=mprotect "$asan" "$LIFE3D" $jit -o nojit.l3d \
+		2>nojit.err && ok || fail "executable memory refused: $(cat nojit.err)"
+	grep -q "engine cpu/avx[0-9]* x1 thread (rule not compiled: the system refuses executable memory)$" \
+		nojit.err && ok || fail "executable memory refused: -v says: $(cat nojit.err)"
+	expect_same jit.l3d nojit.l3d "executable memory refused: the result"
+fi
 kept_seen=0
 # Every output is written with stdio, synced, closed and renamed into
 # place: those calls must have failed some run (the others are called for

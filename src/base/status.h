@@ -24,10 +24,6 @@ enum l3d_status {
 	L3D_ERR_INTERRUPTED = 130   /* stopped by SIGINT or SIGTERM */
 };
 
-/* Room for a message as formatted when there is no memory to format it
- * whole (then its end is lost): two paths of PATH_MAX and a reason. */
-#define L3D_MSG_ROOM 10240
-
 typedef struct l3d_err {
 	int code;
 	char msg[512];
@@ -36,10 +32,13 @@ typedef struct l3d_err {
 /* Record an error (printf-style) and return its code, so callers can write
  * `return l3d_fail(err, L3D_ERR_DATA, "%s: truncated header", name);`.
  * Control bytes in the result are escaped (\n, \x1b), so a message is
- * always one line.  A message longer than msg[] keeps its first 160 bytes
- * and its end, with "..." between: the reason, at the end, stays whole
- * however long the paths before it.  A NULL err is allowed and records
- * nothing. */
+ * always one line.  A message longer than msg[] has its strings (the %s
+ * arguments: paths, rules, input text) cut in their middle to "...": each
+ * one longer than a bound is cut to it, the bound the highest at which the
+ * message fits (at least 24 bytes), so that the reason,
+ * written by the format, stays whole however long the paths in it.  Only
+ * a message whose own text and numbers are too long loses its end ("...").
+ * No memory is taken.  A NULL err is allowed and records nothing. */
 int l3d_fail(l3d_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -20,7 +20,7 @@ typedef struct handover {
 	bool settled;            /* moved, or known never to move */
 	uint64_t slice;          /* steps per call on the first engine */
 	uint64_t stepped_first;  /* generations the first engine stepped */
-	char desc[256];
+	char desc[448];
 } handover;
 
 static int move_over(handover *h, l3d_err *err)

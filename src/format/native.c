@@ -141,6 +141,10 @@ static int parse_stamp(const char *name, const unsigned char s[NATIVE_STAMP_BYTE
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: bad run stamp CRC (stored %08lx, computed %08lx)",
 				name, (unsigned long)stored, (unsigned long)computed);
+	static const unsigned char zero[8];
+	if (memcmp(s + 20, zero, sizeof zero) != 0)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: bad run stamp (bytes 84 to 91 are not zero)", name);
 	st->run_id = le_get64(s);
 	st->log_bytes = le_get64(s + 8);
 	st->log_crc = le_get32(s + 16);

@@ -34,9 +34,10 @@ static uint8_t *band_rows_at(const bandmemo *m, uint64_t chunk)
 	return m->raw + chunk * m->rows * row_bytes(m);
 }
 
+/* Also of a memo whose band array could not be had (bandmemo_new). */
 static void destroy(bandmemo *m)
 {
-	for (uint64_t c = 0; c < m->chunks; c++)
+	for (uint64_t c = 0; m->band && c < m->chunks; c++)
 		pngw_band_free(&m->band[c]);
 	free(m->band);
 	free(m->raw);

@@ -4,7 +4,8 @@
 # file, so that the log, a snapshot, a checkpoint or the result is cut off
 # at each place it can be; then with one output call after another made to
 # fail (tests/tools/failio.c: write, fsync, close, rename ... once, or from
-# then on).  Whatever fails, the run ends with status 0 or 74 and one line;
+# then on); last with one allocation after another refused.  Whatever
+# fails, the run ends with status 0, 74 or (memory) 1 and one line;
 # no temporary or half-written file is left; every file it leaves is the
 # uninterrupted run's (a log: its first whole lines); and a checkpoint it
 # keeps, resumed with the same options, ends the run as if nothing had
@@ -33,6 +34,10 @@ check_run() {
 	    # 73: an output that could not take its name, kept beside it.
 	    [ $rc -eq 74 ] || grep -q ": cannot rename into place: .*; the result is in " err &&
 		ok || fail "$what: exit 73: $(cat err)" ;;
+	1 | 66) # Memory refused (66: when opening the input).
+	    [ "$sweep" = memory ] && [ "$(wc -l <err)" -eq 1 ] &&
+		grep -q '^life3d: .*\(out of memory\|Cannot allocate memory\)' err && ok ||
+		fail "$what: exit $rc: $(head -c 300 err)" ;;
 	69) # The GPU's driver, whose own calls failed as it started.
 	    [ "$sweep" = cuda ] && grep -q "^life3d: engine 'cuda': " err && ok ||
 		fail "$what: exit 69: $(head -c 300 err)" ;;
@@ -53,8 +58,11 @@ check_run() {
 		expect_same ../ref/run.tsv run.tsv "$what: the log"
 	elif [ -e run.l3d ]; then
 		# Written in full while the last pictures were encoded, one of
-		# which then failed.
-		grep -q '^life3d: [^:]*\.png: ' err && ok || fail "$what: a result with: $(cat err)"
+		# which then failed (or, memory refused, whose file could not
+		# be begun: that message names no file).
+		grep -q '^life3d: [^:]*\.png: ' err ||
+			{ [ "$sweep" = memory ] && grep -q '^life3d: out of memory$' err; } &&
+			ok || fail "$what: a result with: $(cat err)"
 	fi
 	[ $rc -ne 0 ] && [ ! -e run.l3d ] || expect_same ../ref/run.l3d run.l3d "$what: the result"
 	grep -q "is kept in the checkpoint run.ckpt.l3d$" err && resume "$steps" "$@"
@@ -116,8 +124,9 @@ limits() {
 }
 
 # faults NAME STEPS INPUT "FUNCTIONS" -- OPTIONS: for each function the run
-# calls, its calls made to fail one at a time (every one of the first 40,
-# or 40 spread over them all), once and from then on; some must fail.
+# calls, its calls made to fail one at a time (every one of the first
+# $points, 40 unless set, or that many spread over them all), once and from
+# then on; some must fail.
 faults() {
 	set_name=$1 set_steps=$2 set_input=$3 list=$4
 	shift 5
@@ -130,8 +139,8 @@ faults() {
 		[ "$calls" -gt 0 ] || continue
 		before=$failed_seen
 		i=0
-		while [ $i -lt 40 ] && [ $i -lt "$calls" ]; do
-			at=$((calls <= 40 ? i + 1 : 1 + i * calls / 40))
+		while [ $i -lt "${points:-40}" ] && [ $i -lt "$calls" ]; do
+			at=$((calls <= ${points:-40} ? i + 1 : 1 + i * calls / ${points:-40}))
 			check_run "$fn-once-$at" "$steps" "$input" "$inject FAILIO_AT=$at FAILIO_ONCE=1" unlimited -- "$@"
 			check_run "$fn-from-$at" "$steps" "$input" "$inject FAILIO_AT=$at" unlimited -- "$@"
 			i=$((i + 1))
@@ -167,6 +176,18 @@ if [ -n "${LIFE3D_VALGRIND:-}" ] || [ ! -e "$TOOLS/failio.so" ] ||
 	finish
 fi
 rm -f probe.l3d
+# Executable memory refused (every mprotect fails): a rule that the CPU
+# engine compiles is stepped without its code, to the same result, and -v
+# says why.
+jit="-v --threads 1 --random 64 --seed 2 -r B5..7/S4..9 -n 3"
+"$LIFE3D" $jit -o jit.l3d 2>jit.err || fail "a compiled rule: $(cat jit.err)"
+if grep -q "engine cpu/avx[0-9]* x1 thread (rule compiled)" jit.err; then
+	env LD_PRELOAD="$TOOLS/failio.so" FAILIO_FN=mprotect "$asan" "$LIFE3D" $jit -o nojit.l3d \
+		2>nojit.err && ok || fail "executable memory refused: $(cat nojit.err)"
+	grep -q "engine cpu/avx[0-9]* x1 thread (rule not compiled: the system refuses executable memory)$" \
+		nojit.err && ok || fail "executable memory refused: -v says: $(cat nojit.err)"
+	expect_same jit.l3d nojit.l3d "executable memory refused: the result"
+fi
 kept_seen=0
 # Every output is written with stdio, synced, closed and renamed into
 # place: those calls must have failed some run (the others are called for
@@ -194,4 +215,14 @@ case $("$LIFE3D" --version | sed -n 's/^gpus: //p') in
 		--checkpoint-every 7 --checkpoint run.ckpt.l3d -o run.l3d
 	;;
 esac
+
+# Allocations (failio's malloc: malloc, calloc, realloc and the aligned
+# ones, the C library's own too), every one of a short run of the
+# repeating universe made to fail, once and from then on: the run ends as
+# above or says memory ran out (1), never by a signal, and leaves no
+# temporary file.
+must=malloc points=400
+faults memory 6 ../../block.rle3 "malloc" -- \
+	--threads 1 --log run.tsv --snapshot-every 2 --snapshot-kind render --snapshot-size 64 \
+	--checkpoint-every 3 --checkpoint run.ckpt.l3d -o run.l3d
 finish

@@ -1,9 +1,12 @@
 /* failio.c - makes one of life3d's output calls fail, for the shell test
  * cli_faults.sh: an LD_PRELOAD library that stands in for the C library's
  * write, pwrite, fsync, close, fclose, fflush, fwrite, rename, renameat,
- * renameat2, link and linkat, and passes every call on except the ones it is told to fail.
+ * renameat2, link, linkat and mprotect, and for its allocations, and
+ * passes every call on except the ones it is told to fail.
  *
- *   FAILIO_FN     the function whose calls fail (one of the above)
+ *   FAILIO_FN     the function whose calls fail (one of the above; malloc
+ *                 stands for malloc, calloc, realloc, aligned_alloc and
+ *                 posix_memalign, counted together, which fail with ENOMEM)
  *   FAILIO_AT     the first call that fails, counted from 1 (default 1)
  *   FAILIO_ONCE   set: that call alone fails; unset: it and every later one
  *   FAILIO_ERRNO  the errno they fail with (default EIO)
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static atomic_long calls;
@@ -117,6 +121,55 @@ int linkat(int fromdir, const char *from, int todir, const char *to, int flags)
 {
 	REAL(linkat);
 	return fails("linkat") ? -1 : real(fromdir, from, todir, to, flags);
+}
+
+int mprotect(void *at, size_t n, int prot)
+{
+	REAL(mprotect);
+	return fails("mprotect") ? -1 : real(at, n, prot);
+}
+
+/* The allocations go to glibc's own functions, not through dlsym, which
+ * itself allocates. */
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t align, size_t n);
+
+static int alloc_fails(void)
+{
+	if (!fails("malloc"))
+		return 0;
+	errno = ENOMEM;
+	return 1;
+}
+
+void *malloc(size_t n)
+{
+	return alloc_fails() ? NULL : __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	return alloc_fails() ? NULL : __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t n)
+{
+	return alloc_fails() ? NULL : __libc_realloc(p, n);
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+	return alloc_fails() ? NULL : __libc_memalign(align, n);
+}
+
+int posix_memalign(void **out, size_t align, size_t n)
+{
+	if (alloc_fails())
+		return ENOMEM;
+	*out = __libc_memalign(align, n);
+	return *out ? 0 : ENOMEM;
 }
 
 __attribute__((destructor)) static void count(void)

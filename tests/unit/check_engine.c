@@ -452,7 +452,7 @@ START_TEST(rule_code_matches_rule)
 END_TEST
 
 /* A rule of groups is compiled on AVX-512 and AVX2 unless
- * LIFE3D_CPU_RULE_CODE=0, and the description says so. */
+ * LIFE3D_CPU_RULE_CODE=0, and the description says so, or why not. */
 START_TEST(rule_code_is_said)
 {
 	const char *path = _i ? "avx2" : "avx512";
@@ -461,19 +461,22 @@ START_TEST(rule_code_is_said)
 	grid g;
 	ck_assert_int_eq(grid_alloc(&g, 4, 4, 256, NULL), L3D_OK);
 	rule r = parse("B5..7/S4..9");
-	char plain[64], compiled[80];
+	char plain[64], want[160];
 	snprintf(plain, sizeof plain, "cpu/%s x2 threads", path);
-	snprintf(compiled, sizeof compiled, "%s (rule compiled)", plain);
+	snprintf(want, sizeof want, "%s (rule compiled)", plain);
 	engine *e = make_engine(&g, &r, path, 2);
-	ck_assert_str_eq(engine_describe(e), compiled);
+	ck_assert_str_eq(engine_describe(e), want);
 	engine_destroy(e);
 	knobs.rule_table = true;
 	e = make_engine(&g, &r, path, 2);
-	ck_assert_str_eq(engine_describe(e), plain);
+	snprintf(want, sizeof want, "%s (rule not compiled: LIFE3D_CPU_RULE_CODE=0)", plain);
+	ck_assert_str_eq(engine_describe(e), want);
 	engine_destroy(e);
 	knobs.rule_table = false;
 	e = make_engine(&g, &rule_default, path, 2);
-	ck_assert_str_eq(engine_describe(e), plain);
+	snprintf(want, sizeof want, "%s (rule not compiled: B6/S567 has a kernel of its own)",
+		 plain);
+	ck_assert_str_eq(engine_describe(e), want);
 	engine_destroy(e);
 	grid_free(&g);
 }
@@ -814,8 +817,9 @@ START_TEST(simd_paths_are_chosen_and_checked)
 		}
 		ck_assert_int_eq(rc, L3D_OK);
 		char want[64];
-		snprintf(want, sizeof want, "cpu/%s x2 threads", all_paths[p]);
-		ck_assert_str_eq(engine_describe(e), want);
+		snprintf(want, sizeof want, "cpu/%s x2 threads (rule not compiled: ", all_paths[p]);
+		ck_assert_msg(!strncmp(engine_describe(e), want, strlen(want)), "%s",
+			      engine_describe(e));
 		engine_destroy(e);
 	}
 	/* the knob (LIFE3D_SIMD) applies when no path is given */
@@ -823,7 +827,8 @@ START_TEST(simd_paths_are_chosen_and_checked)
 	o.knobs = &simd;
 	o.simd = NULL;
 	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_OK);
-	ck_assert_str_eq(engine_describe(e), "cpu/portable x2 threads");
+	ck_assert_str_eq(engine_describe(e), "cpu/portable x2 threads (rule not compiled: "
+			 "the portable path has no compiler)");
 	engine_destroy(e);
 	simd.simd = "bogus";
 	ck_assert_int_eq(engine_create(&o, &g, &r, &e, &err), L3D_ERR_USAGE);

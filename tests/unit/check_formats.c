@@ -526,6 +526,13 @@ START_TEST(test_native_stamp)
 	b[70] ^= 1;
 	ck_assert_int_eq(read_bytes(b, len, "ck.test", &back, &meta, &found, &err), L3D_ERR_DATA);
 	ck_assert_ptr_nonnull(strstr(err.msg, "bad run stamp CRC"));
+	/* The stamp's zero bytes not zero, under a CRC that matches them:
+	 * damaged all the same. */
+	b[70] ^= 1;
+	b[87] = 0x40;
+	put_le32(b + 92, (uint32_t)crc32(0, b + 64, 28));
+	ck_assert_int_eq(read_bytes(b, len, "ck.test", &back, &meta, &found, &err), L3D_ERR_DATA);
+	ck_assert_ptr_nonnull(strstr(err.msg, "ck.test: bad run stamp (bytes 84 to 91 are not zero)"));
 	free(buf);
 	grid_free(&g);
 }

@@ -3,7 +3,9 @@
  * kept under the name the message gives, -f keeps a replaced file's
  * mode, temporaries are named after their file and process, a link at
  * the path is never written through, and an output forced to one file
- * (outfile_may.only) replaces that one and nothing that took its name. */
+ * (outfile_may.only) replaces that one and nothing that took its name;
+ * and messages (base/status.h) that name paths of thousands of bytes keep
+ * their reason whole. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "base/status.h"
 #include "check_run.h"
 
 static char dir[] = "/tmp/check_outfile.XXXXXX";
@@ -245,6 +248,60 @@ START_TEST(test_only_not_a_link_or_fifo)
 }
 END_TEST
 
+/* A path of about 4000 bytes: directories, then `last`. */
+static char *long_path(const char *last)
+{
+	static char paths[3][4200];
+	static int next;
+	char *p = paths[next++ % 3];
+	p[0] = '\0';
+	for (int i = 0; strlen(p) < 4000; i++)
+		snprintf(p + strlen(p), sizeof paths[0] - strlen(p), "/directory-%d", i);
+	snprintf(p + strlen(p), sizeof paths[0] - strlen(p), "/%s", last);
+	return p;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), k = strlen(end);
+	return n >= k && strcmp(s + n - k, end) == 0;
+}
+
+/* Messages of long paths are cut in the paths, never in the reason that
+ * the format writes between and after them. */
+START_TEST(test_long_paths_keep_the_reason)
+{
+	l3d_err err = {0, ""};
+	char *path = long_path("result.l3d"), *dir = long_path("out");
+	ck_assert_int_eq(l3d_fail(&err, L3D_ERR_CANTCREAT,
+				  "%s: name too long: its temporary file needs %zu characters "
+				  "more (%ld at most in '%s')", path, (size_t)23, 255L, dir),
+			 L3D_ERR_CANTCREAT);
+	ck_assert_uint_lt(strlen(err.msg), sizeof err.msg);
+	ck_assert_msg(strstr(err.msg, "result.l3d: name too long: its temporary file needs "
+			     "23 characters more (255 at most in '/directory-0/"), "%s", err.msg);
+	ck_assert_msg(ends_with(err.msg, "/out')") && !strncmp(err.msg, "/directory-0/", 13),
+		      "%s", err.msg);
+	char *tmp = long_path(".result.l3d.tmp.1234.0");
+	l3d_fail(&err, L3D_ERR_CANTCREAT,
+		 "%s: created by someone else while life3d wrote it; not "
+		 "overwritten%s; the result is in %s", path, " (use -f to overwrite)", tmp);
+	ck_assert_msg(strstr(err.msg, "result.l3d: created by someone else while life3d "
+			     "wrote it; not overwritten (use -f to overwrite); the result is in "),
+		      "%s", err.msg);
+	ck_assert_msg(ends_with(err.msg, "/.result.l3d.tmp.1234.0"), "%s", err.msg);
+	l3d_fail(&err, L3D_ERR_USAGE, "%s and %.*s are the same file as %s (%d)", path,
+		 4100, dir, tmp, -7);
+	ck_assert_msg(strstr(err.msg, "result.l3d and /directory-0/") &&
+		      strstr(err.msg, "/out are the same file as /directory-0/") &&
+		      ends_with(err.msg, "/.result.l3d.tmp.1234.0 (-7)"), "%s", err.msg);
+	ck_assert_uint_lt(strlen(err.msg), sizeof err.msg);
+	/* short ones are as printf writes them, control bytes escaped */
+	l3d_fail(&err, L3D_ERR_DATA, "%s:%llu: %-4s|%5.1f|%c|%%", "a\nb\x1b", 12ULL, "x", 2.25, 'q');
+	ck_assert_str_eq(err.msg, "a\\nb\\x1b:12: x   |  2.2|q|%");
+}
+END_TEST
+
 int main(void)
 {
 	if (!setup()) {
@@ -260,6 +317,7 @@ int main(void)
 	tcase_add_test(tc, test_link_refused);
 	tcase_add_test(tc, test_only_the_approved_file);
 	tcase_add_test(tc, test_only_not_a_link_or_fifo);
+	tcase_add_test(tc, test_long_paths_keep_the_reason);
 	suite_add_tcase(s, tc);
 	int failed = run_suite(s, true);
 	rmdir(dir);

@@ -20,7 +20,7 @@ typedef struct cpu_engine {
 	cpu_stepper *st;
 	cpu_skip *skip;            /* NULL: every cell every step */
 	bool dense;                /* LIFE3D_SKIP=0: never skip */
-	char desc[96];
+	char desc[192];
 } cpu_engine;
 
 static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)

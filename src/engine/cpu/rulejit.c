@@ -475,7 +475,8 @@ const void *cpu_rulejit_make(const cpu_plan *p, rulejit_isa isa, const char **wh
 	bool width = isa == RULEJIT_AVX512 ? p->vl == 2 || p->vl == 4 || p->vl == 8
 					   : p->vl == 2 || p->vl == 4;
 	if (p->rule_kind != CPU_RULE_GROUPS || !width) {
-		*why = "B6/S567 and rows of single words have kernels of their own";
+		*why = p->rule_kind == CPU_RULE_B6S567 ? "B6/S567 has a kernel of its own"
+						      : "rows of one word have kernels of their own";
 		return NULL;
 	}
 	unsigned char code[RULEJIT_MAX_BYTES];

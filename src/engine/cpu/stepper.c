@@ -388,7 +388,7 @@ struct cpu_stepper {
 	uint64_t *ring;            /* threads * ring_words */
 	uint64_t ring_words;
 	count_slot *counts;        /* one cache line per thread */
-	char desc[64];
+	char desc[160];
 	/* tiles mode (cpu_stepper_step_tiles): the tiles listed, their shape,
 	 * their results, and each thread's copy of the tile it overwrites */
 	const uint32_t *tile_list;
@@ -621,6 +621,22 @@ static int resolve_threads(int threads)
 	return threads > MAX_THREADS ? MAX_THREADS : threads;
 }
 
+/* The plan's rule compiled where the path and the knobs allow (the
+ * rule then runs by rule_of's switch); "" or, for -v, why not. */
+static const char *compile_rule(cpu_plan *p, cpu_simd path, const engine_knobs *k)
+{
+	const char *why_not = "";
+	if (path != CPU_SIMD_AVX512 && path != CPU_SIMD_AVX2)
+		return "the portable path has no compiler";
+	if (k->rule_table)
+		return "LIFE3D_CPU_RULE_CODE=0";
+	p->rule_code = cpu_rulejit_make(p, path == CPU_SIMD_AVX512 ? RULEJIT_AVX512
+								: RULEJIT_AVX2, &why_not);
+	if (p->rule_code)
+		p->rule_kind = CPU_RULE_CODE;
+	return why_not;
+}
+
 int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, const engine_opts *opts,
 		       cpu_stepper **out, l3d_err *err)
 {
@@ -639,12 +655,7 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, const engine_opt
 	st->threads = resolve_threads(opts ? opts->threads : 0);
 	st->stream = k->cpu_stream ? k->cpu_stream > 0 : -1;
 	plan_init(&st->plan, ny, nz, k->cpu_tile, r, path);
-	const char *why_not = "";    /* the rule then runs by rule_of's switch */
-	if ((path == CPU_SIMD_AVX512 || path == CPU_SIMD_AVX2) && !k->rule_table)
-		st->plan.rule_code = cpu_rulejit_make(&st->plan, path == CPU_SIMD_AVX512 ?
-							     RULEJIT_AVX512 : RULEJIT_AVX2, &why_not);
-	if (st->plan.rule_code)
-		st->plan.rule_kind = CPU_RULE_CODE;
+	const char *why_not = compile_rule(&st->plan, path, k);
 	st->band = simd_kernel(path, st->plan.vl);
 	st->ring_words = cpu_ring_words(&st->plan);
 	size_t ring_bytes = (size_t)(st->ring_words * 8 * (uint64_t)st->threads);
@@ -661,9 +672,9 @@ int cpu_stepper_create(uint64_t ny, uint64_t nz, const rule *r, const engine_opt
 		cpu_stepper_destroy(st);
 		return rc;
 	}
-	snprintf(st->desc, sizeof st->desc, "cpu/%s x%d thread%s%s", simd_names[path],
-		 st->threads, st->threads == 1 ? "" : "s",
-		 st->plan.rule_code ? " (rule compiled)" : "");
+	snprintf(st->desc, sizeof st->desc, "cpu/%s x%d thread%s (rule %s%s)",
+		 simd_names[path], st->threads, st->threads == 1 ? "" : "s",
+		 st->plan.rule_code ? "compiled" : "not compiled: ", why_not);
 	*out = st;
 	return L3D_OK;
 }

@@ -539,7 +539,7 @@ static int open_tmp(outfile *o, path_dir *d, const char *path, outfile_id only,
 	size_t n = strlen(path) + 64;
 	o->tmp = malloc(n);
 	if (!o->tmp)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
 	int fd = make_tmp(d, path, o->tmp, n);
 	if (fd < 0) {
 		int rc = l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot create: %s",

@@ -134,8 +134,8 @@ int cpu_pool_create(int threads, cpu_pool **out, l3d_err *err)
 			free(p->args);
 		}
 		free(p);
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for %d CPU threads",
-				threads);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for %d CPU thread%s",
+				threads, threads == 1 ? "" : "s");
 	}
 	p->threads = threads;
 	pthread_mutex_init(&p->lock, NULL);

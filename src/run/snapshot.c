@@ -28,6 +28,7 @@
  * whole; it is taken that way when it is no larger than this or than a
  * copy of the universe, else drawn on the host from a copy, in bands. */
 #define WHOLE_RENDER_BYTES ((uint64_t)64 << 20)
+#define DEFLATE_BYTES ((uint64_t)272 << 10)
 
 static const char *const kind_names[] = {"projection", "slice", "render"};
 
@@ -178,7 +179,16 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 			 2 * bands;
 	}
 	*bytes += 5 * bandmemo_bytes(w, h);
+	/* And zlib's state for each thread compressing a band (pngw_encode:
+	 * a 32 KiB window, memLevel 8: 256 KiB and a few KiB more), in each
+	 * picture in flight. */
+	*bytes += 2 * (uint64_t)picture_threads(o) * DEFLATE_BYTES;
 	return L3D_OK;
+}
+
+int snapshot_threads(const snapshot_opts *o)
+{
+	return 2 * picture_threads(o);    /* each: its own and threads - 1 helpers */
 }
 
 /* ---- the picture's text ---- */

@@ -764,18 +764,22 @@ static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *
 }
 
 /* An output failed (rc) while the universe of generation l->gen is still
- * here: a full disk, a reader gone, a snapshot's place taken.  For an I/O
- * error, and for `also` (another status worth it), the universe goes to
- * the checkpoint, as a stopped run's does, and the message says where.  A
- * log that failed keeps its whole lines when the checkpoint records them,
- * else is put back as it was (poplog_resolve).  Collective. */
+ * here: a full disk, a reader gone, a snapshot's place taken or its
+ * memory.  For an I/O error, and for a picture that could not be created
+ * or ran out of memory (the run counted its memory before the first
+ * step, check_memory, but what the host has left may shrink meanwhile),
+ * the universe goes to the checkpoint, as a stopped run's does, and the
+ * message says where.  A log that failed keeps its whole lines when the
+ * checkpoint records them, else is put back as it was (poplog_resolve).
+ * Collective. */
 static int keep_generation(loop *l, const plan *p, const options *o, int rc,
-			   int also, l3d_err *err)
+			   bool picture, l3d_err *err)
 {
 	rc = comm_agree(rc, err);
 	l3d_err ck = {0, ""};
-	int crc = rc && (rc == L3D_ERR_IO || rc == also) ? write_checkpoint(l, p, o, &ck)
-							 : L3D_ERR_RUNTIME;
+	bool keeps = rc == L3D_ERR_IO ||
+		     (picture && (rc == L3D_ERR_CANTCREAT || rc == L3D_ERR_RUNTIME));
+	int crc = rc && keeps ? write_checkpoint(l, p, o, &ck) : L3D_ERR_RUNTIME;
 	bool kept = crc == L3D_OK;
 	/* A checkpoint kept aside (it could not take its name) that the
 	 * message will not name goes. */
@@ -798,7 +802,7 @@ static int events(loop *l, const plan *p, const engine_stats *st, bool logged,
 		  bool snapped, const options *o, l3d_err *err)
 {
 	int rc = abandoned(l, p, o, emit(l, p, st, logged, snapped, o, err), err);
-	return rc ? keep_generation(l, p, o, rc, L3D_ERR_CANTCREAT, err) : rc;
+	return rc ? keep_generation(l, p, o, rc, true, err) : rc;
 }
 
 /* Across ranks, once the last step is done, a signal no longer stops the
@@ -988,12 +992,12 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	rc = comm_agree(rc, err);
 	if (!rc)
 		rc = l.gen > p.first ? keep_generation(&l, &p, o, last_picture,
-						       L3D_ERR_CANTCREAT, err)
+						       true, err)
 				     : comm_agree(last_picture, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		if (!rc)
-			rc = keep_generation(&l, &p, o, lrc, 0, err);
+			rc = keep_generation(&l, &p, o, lrc, false, err);
 		/* A log whose close failed after the run had failed already
 		 * (nothing kept it) is put back. */
 		poplog_resolve(&l.log, false);
@@ -1003,7 +1007,7 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	rc = comm_agree(rc, err);
 	double t_steps = l3d_seconds();
 	if (!rc)
-		rc = keep_generation(&l, &p, o, write_result(&l, &p, o, err), 0, err);
+		rc = keep_generation(&l, &p, o, write_result(&l, &p, o, err), false, err);
 	result_written = !rc;
 	if (!rc && o->verbose && comm_rank() == 0)
 		fprintf(stderr, "life3d: result %s (%s)\n",

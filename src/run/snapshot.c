@@ -550,6 +550,18 @@ static int receive(picture *pic, l3d_err *err)
 	return waits ? engine_view_wait(pic->e, err) : L3D_OK;
 }
 
+/* A picture that failed for memory names its file, as a failure to
+ * write it does. */
+static int named(const picture *pic, int rc, l3d_err *err)
+{
+	if (rc != L3D_ERR_RUNTIME || !err ||
+	    strncmp(err->msg, pic->path, strlen(pic->path)) == 0)
+		return rc;
+	char why[sizeof err->msg];
+	snprintf(why, sizeof why, "%s", err->msg);
+	return l3d_fail(err, rc, "%s: %s", pic->path, why);
+}
+
 /* The picture, received with status rc: drawn, encoded and written
  * atomically (unless rc); frees the picture's buffers. */
 static int develop_received(picture *pic, int rc, l3d_err *err)
@@ -584,7 +596,7 @@ static int develop_received(picture *pic, int rc, l3d_err *err)
 	grid_free(&pic->copy);
 	bandmemo_release(pic->twin);
 	pic->twin = NULL;
-	return rc;
+	return named(pic, rc, err);
 }
 
 static int develop(picture *pic, l3d_err *err)
@@ -777,7 +789,7 @@ int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 	slot *s;
 	int rc = make_room(e, o, &s, err);
 	if (!rc)
-		rc = take(e, o, generation, &s->pic, err);
+		rc = named(&s->pic, take(e, o, generation, &s->pic, err), err);
 	snprintf(path, path_size, "%s", s->pic.path);
 	if (rc)
 		return rc;

@@ -2,8 +2,8 @@
 # cli_memory.sh - what a run will hold, counted before its first step
 # against the limits the process really has (here ulimit -v): a run that
 # would run out of memory half-way is refused at once, with the figures
-# and the limit; a picture that runs out later keeps the generation in
-# the checkpoint and names its file.
+# and the limit; a picture that runs out later (prlimit shrinks the
+# limit) keeps the generation in the checkpoint and names its file.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 # The sanitizers and valgrind reserve address space of their own.
@@ -51,5 +51,31 @@ expect_exit 64 "pictures that do not fit" -- limited 200000 "$LIFE3D" -q --rando
 expect_err_line "^life3d: --random: a run of its 400x400x400 universe .*projection snapshots [0-9.]* MiB.* needs [0-9.]* MiB of memory and [0-9.]* MiB of address space for its threads' stacks and malloc arenas; only [0-9.]* MiB is available (ulimit -v, RLIMIT_AS) (snapshots: lower --snapshot-size, --snapshot-scale or --threads)" \
 	"pictures that do not fit: message"
 for f in out.l3d pic-000000.png pic.ckpt.l3d; do expect_absent $f "pictures that do not fit"; done
+
+# The address space left shrinks once the run has begun (prlimit lowers
+# it below what the run maps): the next picture, a render drawn from a
+# copy of the universe, cannot have its copy.  Its file is named, the
+# generation reached is kept in the checkpoint, and the run ends with
+# status 1, where it used to end with nothing kept.
+if command -v prlimit >/dev/null 2>&1; then
+	"$LIFE3D" -q --engine cpu --random 400 -n 100000 --snapshot-every 1 \
+		--snapshot-kind render --snapshot-size 64 --snapshot-prefix shrunk- \
+		--checkpoint shrunk.ckpt.l3d -o shrunk.l3d 2>"$T/err" &
+	pid=$!
+	( sleep 60; kill $pid ) >/dev/null 2>&1 &
+	watchdog=$!
+	i=0
+	while [ ! -e shrunk-000001.png ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	kib=$(awk '/^VmSize:/ { print $2 }' /proc/$pid/status)
+	prlimit --pid $pid --as=$(((kib - 12000) * 1024))
+	wait $pid
+	got=$?
+	kill $watchdog 2>/dev/null
+	[ "$got" -eq 1 ] && ok || fail "picture out of memory: exit $got, expected 1: $(head -c 300 "$T/err")"
+	expect_err_line "^life3d: shrunk-[0-9]*\.png: a 400x400x400 universe needs [0-9.]* MiB of memory; only [0-9.]* MiB is available (ulimit -v, RLIMIT_AS); generation [0-9]* is kept in the checkpoint shrunk.ckpt.l3d" \
+		"picture out of memory: message"
+	expect_exit 0 "picture out of memory: the checkpoint resumes" -- \
+		timeout 60 "$LIFE3D" -q -n 1 -o resumed.l3d shrunk.ckpt.l3d
+fi
 
 finish

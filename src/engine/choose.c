@@ -15,8 +15,58 @@
 #include "handover.h"
 #include "visible.h"
 
-/* The CPU engine keeps the universe and one buffer of the same size;
- * refuse before allocating rather than be killed for memory later. */
+/* Without the NVIDIA driver's control node the probe fails at once, so
+ * there is nothing to wait for and no reason to start twice. */
+static bool gpu_driver_present(void)
+{
+	return access("/dev/nvidiactl", F_OK) == 0;
+}
+
+/* The tiles of activity skipping (skip.c, cpu_skip_create): per tile, a
+ * changed flag, a mark and a list entry (uint32_t each), the counts of
+ * either parity and a tile's result.  A tile is 4 planes by at least 4
+ * rows, rounded up to whole cache lines of rows (cpu_stepper_row_unit):
+ * the count here is the most there can be where they weigh (rows of a
+ * few words; longer rows may make a tile fewer rows, but then the rows
+ * outweigh the tiles many times over). */
+static uint64_t tile_bytes(uint64_t nx, uint64_t ny, uint64_t nz)
+{
+	uint64_t words = (nz + 63) / 64, line = words & 7 ? 8 / (words & -words) : 1;
+	uint64_t rows = (4 + line - 1) / line * line;
+	uint64_t tiles = (nx + 3) / 4 * ((ny + rows - 1) / rows);
+	return tiles * (3 * sizeof(uint32_t) + 2 * sizeof(engine_stats) +
+			sizeof(cpu_tile_result));
+}
+
+uint64_t engine_cpu_bytes(const engine_opts *opts, uint64_t nx, uint64_t ny, uint64_t nz,
+			  uint64_t *tiles)
+{
+	grid dims = {.nx = nx, .ny = ny, .nz = nz, .words = (nz + 63) / 64};
+	uint64_t bytes = 2 * (uint64_t)grid_bytes(&dims);    /* cpu.c: cur, next */
+	uint64_t t = engine_knobs_of(opts)->dense ? 0 : tile_bytes(nx, ny, nz);
+	if (tiles)
+		*tiles = t;
+	return bytes + t;
+}
+
+bool engine_surely_cpu(const engine_opts *opts)
+{
+	engine_kind kind;
+	l3d_err ignored;
+	if (engine_kind_of(opts, &kind, &ignored) != L3D_OK)
+		return false;
+#ifdef HAVE_CUDA
+	bool gpu = gpu_driver_present();
+#else
+	bool gpu = false;       /* auto has nowhere else to go */
+#endif
+	return kind == ENGINE_CPU || (kind == ENGINE_AUTO && !gpu);
+}
+
+/* Refuse before allocating rather than be killed for memory later.  The
+ * caller holds `initial` until the engine has its copy and then lets it
+ * go, so beyond what is taken now the engine needs its figure less one
+ * universe (the buffer of the first step takes the place of initial). */
 static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 			      row_progress *ready, const rule *r, engine **out,
 			      l3d_err *err)
@@ -25,8 +75,9 @@ static int cpu_create_checked(const engine_opts *opts, const grid *initial,
 	snprintf(what, sizeof what, "the CPU engine for a %llux%llux%llu universe",
 		 (unsigned long long)initial->nx, (unsigned long long)initial->ny,
 		 (unsigned long long)initial->nz);
-	size_t need = 2 * grid_bytes(initial);
-	int rc = host_memory_check(need, what, err);
+	uint64_t need = engine_cpu_bytes(opts, initial->nx, initial->ny, initial->nz, NULL) -
+			grid_bytes(initial);
+	int rc = host_memory_check((size_t)need, what, err);
 	return rc ? rc : engine_cpu_create(opts, initial, ready, r, out, err);
 }
 
@@ -97,13 +148,6 @@ typedef enum auto_way { AUTO_GPU, AUTO_CPU, AUTO_SAMPLE } auto_way;
 
 /* What auto said about its choice, for -v. */
 static char auto_reason[256];
-
-/* Without the NVIDIA driver's control node the probe fails at once, so
- * there is nothing to wait for and no reason to start twice. */
-static bool gpu_driver_present(void)
-{
-	return access("/dev/nvidiactl", F_OK) == 0;
-}
 
 /* Where an auto run goes before its universe is seen. */
 static auto_way auto_way_of(const engine_opts *opts)

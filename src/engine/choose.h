@@ -31,6 +31,16 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 			   row_progress *ready, const rule *r, engine **out,
 			   l3d_err *err);
 
+/* Host memory the CPU engine takes to step an nx x ny x nz universe (its
+ * two buffers and, unless skipping is off, its tiles, which are also left
+ * in *tiles when it is not NULL), for a run to count before its first
+ * step; and whether opts surely steps on the CPU (--engine cpu, or auto
+ * with no GPU driver here).  A GPU engine's universe is in the GPU's
+ * memory, which it checks itself. */
+uint64_t engine_cpu_bytes(const engine_opts *opts, uint64_t nx, uint64_t ny, uint64_t nz,
+			  uint64_t *tiles);
+bool engine_surely_cpu(const engine_opts *opts);
+
 /* Start, in the background, the set-up an engine needs before it sees a
  * universe (a GPU context takes a few hundred milliseconds), so it overlaps
  * reading the input; not for an auto run the CPU will take, or may take

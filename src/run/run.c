@@ -15,6 +15,8 @@
 
 #include "base/clock.h"
 #include "base/outfile.h"
+#include "base/pipeline.h"
+#include "base/pool.h"
 #include "engine/choose.h"
 #include "mpi/comm.h"
 #include "outputs.h"
@@ -60,6 +62,7 @@ typedef struct plan {
 	uint64_t first, last;   /* generations */
 	uint64_t log_every, snap_every;
 	snapshot_opts snap;
+	uint64_t snap_bytes;    /* what the snapshots hold (snapshot_fit) */
 	double cells;
 	uint64_t ckpt_every;
 	double ckpt_interval, max_time;   /* seconds; 0 = off */
@@ -223,9 +226,8 @@ static snapshot_kind kind_of(const char *name)
 }
 
 /* Pixels per cell and the colour scale: the picture's size is known
- * before the first step, and refused then if it cannot be written or held
- * in memory (with the CPU engine's universe and buffer, when that is the
- * engine asked for). */
+ * before the first step, and refused then if it cannot be written; what
+ * its buffers take is counted with the rest (check_memory). */
 static int size_snapshots(const options *o, plan *p, l3d_err *err)
 {
 	snapshot_opts *s = &p->snap;
@@ -239,23 +241,92 @@ static int size_snapshots(const options *o, plan *p, l3d_err *err)
 	if (rc || !p->snap_every)      /* no pictures: no size to refuse */
 		return rc;
 	const uint64_t n[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};
-	uint64_t bytes = 0;
-	rc = snapshot_fit(s, n, o->snapshot_size, &bytes, err);
-	if (rc || comm_rank() != 0)
+	return snapshot_fit(s, n, o->snapshot_size, &p->snap_bytes, err);
+}
+
+/* What the run will hold at once, beyond what it holds now: counted
+ * before the first step, so that a run that cannot go to its end is
+ * refused before it starts, not killed or failed half-way. */
+typedef struct memory_use {
+	uint64_t engine;     /* the CPU engine: two buffers and its tiles
+				(engine_cpu_bytes); a GPU's are its own */
+	uint64_t tiles;      /* of which the tiles */
+	uint64_t pictures;   /* snapshot_fit: views, bands, memos, zlib */
+	uint64_t writing;    /* a checkpoint's or the result's chunks */
+	uint64_t held;       /* the input's universe, let go once the
+				engine has its copy (universe_engine) */
+	/* Address space that threads take, which ulimit -v counts: the CPU
+	 * engine's workers (1 MiB stacks, pool.c's WORKER_STACK), a writer's
+	 * helpers (pipeline_threads) and the pictures' (snapshot_threads,
+	 * with an arena each: host_thread_reserve). */
+	uint64_t threads, pictures_threads;
+} memory_use;
+
+/* The chunks a writer stages (format/stream.c, payload_write): two slots
+ * a thread (pipeline_slots), each of at most 1 MiB of grid and 1 MiB of
+ * file; for a small universe, no more than its chunks, about twice the
+ * universe. */
+#define WRITE_SLOT_BYTES ((uint64_t)2 << 20)
+
+static void count_memory(const plan *p, memory_use *m)
+{
+	grid dims = {.nx = p->src.nx, .ny = p->src.start.ny, .nz = p->src.start.nz,
+		     .words = (p->src.start.nz + 63) / 64};
+	uint64_t universe = grid_bytes(&dims);
+	m->engine = engine_surely_cpu(&p->eo) ? engine_cpu_bytes(&p->eo, dims.nx, dims.ny,
+								 dims.nz, &m->tiles) : 0;
+	m->pictures = p->snap_every ? p->snap_bytes : 0;
+	uint64_t slots = 2 * (uint64_t)pipeline_threads(UINT64_MAX) * WRITE_SLOT_BYTES;
+	m->writing = 2 * universe + 64 < slots ? 2 * universe + 64 : slots;
+	m->held = p->src.start.bits ? grid_bytes(&p->src.start) : 0;
+	int workers = p->eo.threads > 0 ? p->eo.threads : cpu_count();
+	m->threads = host_thread_reserve(pipeline_threads(UINT64_MAX) - 1, 0) +
+		     (m->engine ? (uint64_t)(workers - 1) << 20 : 0);
+	m->pictures_threads = p->snap_every ? host_thread_reserve(snapshot_threads(&p->snap),
+								  snapshot_threads(&p->snap)) : 0;
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / 1048576.0;
+}
+
+/* Refused with the figures: out of memory (status 1) when the run does
+ * not fit even without its pictures, else for the pictures (status 64,
+ * as a picture too large is: the options can make them smaller).  A
+ * distributed run's slabs are counted by its own engine; rank 0 counts
+ * the pictures it takes. */
+static int check_memory(const options *o, const plan *p, l3d_err *err)
+{
+	if (comm_size() > 1 && (comm_rank() != 0 || !p->snap_every))
+		return L3D_OK;
+	memory_use m = {0};
+	count_memory(p, &m);
+	if (comm_size() > 1)
+		m.engine = m.writing = m.held = m.threads = 0;
+	uint64_t base = m.engine + m.writing, need = base + m.pictures;
+	base = base > m.held ? base - m.held : 0;
+	need = need > m.held ? need - m.held : 0;
+	char engine[96], what[640];
+	if (m.engine)
+		snprintf(engine, sizeof engine, "the CPU engine's buffers %.1f MiB and tiles "
+			 "%.1f MiB", mib(m.engine - m.tiles), mib(m.tiles));
+	else
+		snprintf(engine, sizeof engine, "the engine's universe in its own memory");
+	snprintf(what, sizeof what, "%s: a run of its %" PRIu64 "x%" PRIu64 "x%" PRIu64
+		 " universe (%s, %s snapshots %.1f MiB, writing %.1f MiB, less the input's "
+		 "%.1f MiB let go before the first step)", p->src.name, p->src.nx,
+		 p->src.start.ny, p->src.start.nz, engine,
+		 p->snap_every ? o->snapshot_kind : "no", mib(m.pictures), mib(m.writing),
+		 mib(m.held));
+	int rc = host_memory_check_reserve((size_t)base, (size_t)m.threads, what, err);
+	if (rc || host_memory_check_reserve((size_t)need, (size_t)(m.threads + m.pictures_threads),
+					    what, err) == L3D_OK)
 		return rc;
-	grid dims = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
-	bool cpu = comm_size() == 1 && strcmp(o->engine, "cpu") == 0;
-	if (cpu)
-		bytes += 2 * grid_bytes(&dims);
-	char what[160];
-	snprintf(what, sizeof what, "%s%s snapshots of a %" PRIu64 "x%" PRIu64 "x%" PRIu64
-		 " universe", cpu ? "the CPU engine with " : "", o->snapshot_kind,
-		 n[0], n[1], n[2]);
-	l3d_err why;
-	if (host_memory_check((size_t)bytes, what, &why))
-		return l3d_fail(err, L3D_ERR_USAGE, "%s (snapshots: lower --snapshot-size "
-				"or --snapshot-scale)", why.msg);
-	return L3D_OK;
+	char why[sizeof err->msg];
+	snprintf(why, sizeof why, "%s", err->msg);
+	return l3d_fail(err, L3D_ERR_USAGE, "%s (snapshots: lower --snapshot-size, "
+			"--snapshot-scale or --threads)", why);
 }
 
 static int choose_snapshots(const options *o, plan *p, l3d_err *err)
@@ -469,6 +540,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)
 		rc = choose_checkpoints(o, p, err);
+	if (!rc)
+		rc = check_memory(o, p, err);
 	rc = comm_agree(rc, err);     /* first_picture is collective */
 	if (!rc)
 		p->snap_first = first_picture(p);
@@ -694,18 +767,23 @@ static int abandoned(loop *l, const plan *p, const options *o, int rc, l3d_err *
 }
 
 /* An output failed (rc) while the universe of generation l->gen is still
- * here: a full disk, a reader gone, a snapshot's place taken.  For an I/O
- * error, and for `also` (another status worth it), the universe goes to
- * the checkpoint, as a stopped run's does, and the message says where.  A
- * log that failed keeps its whole lines when the checkpoint records them,
- * else is put back as it was (poplog_resolve).  Collective. */
+ * here: a full disk, a reader gone, a snapshot's place taken or its
+ * memory.  For an I/O error, and for a picture or result (`unmade`) that
+ * could not be created or ran out of memory (the run counted its memory
+ * before the first step, check_memory, but what the host has left may
+ * shrink meanwhile),
+ * the universe goes to the checkpoint, as a stopped run's does, and the
+ * message says where.  A log that failed keeps its whole lines when the
+ * checkpoint records them, else is put back as it was (poplog_resolve).
+ * Collective. */
 static int keep_generation(loop *l, const plan *p, const options *o, int rc,
-			   int also, l3d_err *err)
+			   bool unmade, l3d_err *err)
 {
 	rc = comm_agree(rc, err);
 	l3d_err ck = {0, ""};
-	int crc = rc && (rc == L3D_ERR_IO || rc == also) ? write_checkpoint(l, p, o, &ck)
-							 : L3D_ERR_RUNTIME;
+	bool keeps = rc == L3D_ERR_IO ||
+		     (unmade && (rc == L3D_ERR_CANTCREAT || rc == L3D_ERR_RUNTIME));
+	int crc = rc && keeps ? write_checkpoint(l, p, o, &ck) : L3D_ERR_RUNTIME;
 	bool kept = crc == L3D_OK;
 	/* A checkpoint kept aside (it could not take its name) that the
 	 * message will not name goes. */
@@ -728,7 +806,7 @@ static int events(loop *l, const plan *p, const engine_stats *st, bool logged,
 		  bool snapped, const options *o, l3d_err *err)
 {
 	int rc = abandoned(l, p, o, emit(l, p, st, logged, snapped, o, err), err);
-	return rc ? keep_generation(l, p, o, rc, L3D_ERR_CANTCREAT, err) : rc;
+	return rc ? keep_generation(l, p, o, rc, true, err) : rc;
 }
 
 /* Across ranks, once the last step is done, a signal no longer stops the
@@ -924,12 +1002,12 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	rc = comm_agree(rc, err);
 	if (!rc)
 		rc = l.gen > p.first ? keep_generation(&l, &p, o, last_picture,
-						       L3D_ERR_CANTCREAT, err)
+						       true, err)
 				     : comm_agree(last_picture, err);
 	if (l.logging) {
 		int lrc = poplog_close(&l.log, rc ? NULL : err);
 		if (!rc)
-			rc = keep_generation(&l, &p, o, lrc, 0, err);
+			rc = keep_generation(&l, &p, o, lrc, false, err);
 		/* A log whose close failed after the run had failed already
 		 * (nothing kept it) is put back. */
 		poplog_resolve(&l.log, false);
@@ -941,7 +1019,7 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	if (!rc) {
 		bool kept = false;
 		int wrc = write_result(&l, &p, o, &kept, err);
-		rc = keep_generation(&l, &p, o, wrc, kept ? 0 : L3D_ERR_CANTCREAT, err);
+		rc = keep_generation(&l, &p, o, wrc, !kept, err);
 	}
 	result_written = !rc;
 	if (!rc && o->verbose && comm_rank() == 0)

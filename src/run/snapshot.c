@@ -28,6 +28,7 @@
  * whole; it is taken that way when it is no larger than this or than a
  * copy of the universe, else drawn on the host from a copy, in bands. */
 #define WHOLE_RENDER_BYTES ((uint64_t)64 << 20)
+#define DEFLATE_BYTES ((uint64_t)272 << 10)
 
 static const char *const kind_names[] = {"projection", "slice", "render"};
 
@@ -178,7 +179,16 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 			 2 * bands;
 	}
 	*bytes += 5 * bandmemo_bytes(w, h);
+	/* And zlib's state for each thread compressing a band (pngw_encode:
+	 * a 32 KiB window, memLevel 8: 256 KiB and a few KiB more), in each
+	 * picture in flight. */
+	*bytes += 2 * (uint64_t)picture_threads(o) * DEFLATE_BYTES;
 	return L3D_OK;
+}
+
+int snapshot_threads(const snapshot_opts *o)
+{
+	return 2 * picture_threads(o);    /* each: its own and threads - 1 helpers */
 }
 
 /* ---- the picture's text ---- */
@@ -540,6 +550,18 @@ static int receive(picture *pic, l3d_err *err)
 	return waits ? engine_view_wait(pic->e, err) : L3D_OK;
 }
 
+/* A picture that failed for memory names its file, as a failure to
+ * write it does. */
+static int named(const picture *pic, int rc, l3d_err *err)
+{
+	if (rc != L3D_ERR_RUNTIME || !err ||
+	    strncmp(err->msg, pic->path, strlen(pic->path)) == 0)
+		return rc;
+	char why[sizeof err->msg];
+	snprintf(why, sizeof why, "%s", err->msg);
+	return l3d_fail(err, rc, "%s: %s", pic->path, why);
+}
+
 /* The picture, received with status rc: drawn, encoded and written
  * atomically (unless rc); frees the picture's buffers. */
 static int develop_received(picture *pic, int rc, l3d_err *err)
@@ -574,7 +596,7 @@ static int develop_received(picture *pic, int rc, l3d_err *err)
 	grid_free(&pic->copy);
 	bandmemo_release(pic->twin);
 	pic->twin = NULL;
-	return rc;
+	return named(pic, rc, err);
 }
 
 static int develop(picture *pic, l3d_err *err)
@@ -767,7 +789,7 @@ int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
 	slot *s;
 	int rc = make_room(e, o, &s, err);
 	if (!rc)
-		rc = take(e, o, generation, &s->pic, err);
+		rc = named(&s->pic, take(e, o, generation, &s->pic, err), err);
 	snprintf(path, path_size, "%s", s->pic.path);
 	if (rc)
 		return rc;

@@ -70,6 +70,10 @@ bool snapshot_may_replace(const snapshot_opts *o, const char *path, uint64_t g);
  * and leave in *bytes the memory a snapshot takes on top of the engine. */
 int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 		 uint64_t *bytes, l3d_err *err);
+/* The threads snapshots may run at once, every one of them allocating:
+ * two pictures in flight, each developed on a thread of its own with
+ * helpers that draw and compress its bands. */
+int snapshot_threads(const snapshot_opts *o);
 
 /* Take a snapshot and write it, overlapped with the run: the view is
  * taken from the engine now (for a render, the picture when the engine

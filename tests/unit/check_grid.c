@@ -1,9 +1,14 @@
 /* check_grid.c - the packed universe: sizes, bit layout, views, the
- * seeded generator. */
+ * seeded generator; the host memory limits, read from fake /proc and
+ * /sys/fs/cgroup trees. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "base/grid.h"
@@ -160,6 +165,152 @@ START_TEST(views_match_cells)
 }
 END_TEST
 
+/* ---- host memory, over files of the test's own ---- */
+
+static char fake[64];
+
+/* Write text to fake/rel, making its directories. */
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", fake, rel);
+	for (char *c = path + strlen(fake) + 1; *c; c++)
+		if (*c == '/') {
+			*c = 0;
+			mkdir(path, 0755);
+			*c = '/';
+		}
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void fake_tree(void)
+{
+	snprintf(fake, sizeof fake, "/tmp/check_grid.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(fake));
+}
+
+static void fake_gone(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fake);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static size_t cgroup_left(char *which, size_t size)
+{
+	char proc[96], cg[96];
+	snprintf(proc, sizeof proc, "%s/proc", fake);
+	snprintf(cg, sizeof cg, "%s/cg", fake);
+	return host_cgroup_left(proc, cg, which, size);
+}
+
+START_TEST(meminfo_and_rlimits_are_read)
+{
+	char proc[96];
+	fake_tree();
+	snprintf(proc, sizeof proc, "%s/proc", fake);
+	ck_assert_uint_eq(host_meminfo_available(proc), SIZE_MAX);
+	put("proc/meminfo", "MemTotal:       64000 kB\nMemFree:  100 kB\nMemAvailable:    3000 kB\n");
+	ck_assert_uint_eq(host_meminfo_available(proc), 3000 * 1024);
+	/* Without a status file the limit is all there is to go by. */
+	ck_assert_uint_eq(host_rlimit_left(1 << 20, proc, "VmSize:"), 1 << 20);
+	put("proc/self/status", "Name:\tlife3d\nVmPeak:\t  9000 kB\nVmSize:\t  2000 kB\n"
+	    "VmData:\t   500 kB\n");
+	ck_assert_uint_eq(host_rlimit_left(4000 * 1024, proc, "VmSize:"), 2000 * 1024);
+	ck_assert_uint_eq(host_rlimit_left(4000 * 1024, proc, "VmData:"), 3500 * 1024);
+	ck_assert_uint_eq(host_rlimit_left(1000 * 1024, proc, "VmSize:"), 0);
+	ck_assert_uint_eq(host_rlimit_left(SIZE_MAX, proc, "VmSize:"), SIZE_MAX);
+	fake_gone();
+}
+END_TEST
+
+START_TEST(cgroup_v2_limits_bind_from_every_parent)
+{
+	char which[256];
+	fake_tree();
+	/* No cgroup file, then one naming a cgroup with no files: no limit. */
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), SIZE_MAX);
+	put("proc/self/cgroup", "0::/job/step\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), SIZE_MAX);
+	ck_assert_str_eq(which, "");
+	put("cg/job/step/memory.max", "max\n");
+	put("cg/job/step/memory.current", "100\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), SIZE_MAX);
+	/* The job's limit binds its step, whose own says "max". */
+	put("cg/job/memory.max", "10000\n");
+	put("cg/job/memory.current", "4000\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), 6000);
+	ck_assert_str_eq(which, "memory.max of the cgroup /job");
+	/* The step's own, smaller, binds once set; a root's (a container's)
+	 * smaller still, then. */
+	put("cg/job/step/memory.max", "1100\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), 1000);
+	ck_assert_str_eq(which, "memory.max of the cgroup /job/step");
+	put("cg/memory.max", "900\n");
+	put("cg/memory.current", "800\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), 100);
+	ck_assert_str_eq(which, "memory.max of the cgroup /");
+	/* Usage past the limit leaves nothing. */
+	put("cg/job/memory.current", "20000\n");
+	ck_assert_uint_eq(cgroup_left(NULL, 0), 0);
+	fake_gone();
+}
+END_TEST
+
+START_TEST(cgroup_v1_memory_controller_wins)
+{
+	char which[256];
+	fake_tree();
+	/* Hybrid: the v1 memory controller holds the limits, not v2's tree. */
+	put("proc/self/cgroup", "12:cpu,cpuacct:/other\n0::/unified\n"
+	    "5:memory:/slurm/uid_1/job_7\n3:pids:/x\n");
+	put("cg/unified/memory.max", "10\n");
+	put("cg/unified/memory.current", "0\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), SIZE_MAX);
+	put("cg/memory/slurm/uid_1/job_7/memory.limit_in_bytes", "2147483648\n");
+	put("cg/memory/slurm/uid_1/job_7/memory.usage_in_bytes", "1073741824\n");
+	/* v1's "unlimited" is a huge number, not "max". */
+	put("cg/memory/memory.limit_in_bytes", "9223372036854771712\n");
+	put("cg/memory/memory.usage_in_bytes", "5000000000\n");
+	ck_assert_uint_eq(cgroup_left(which, sizeof which), 1073741824);
+	ck_assert_str_eq(which, "memory.limit_in_bytes of the cgroup /slurm/uid_1/job_7");
+	/* A controller list that names memory among others. */
+	put("proc/self/cgroup", "5:blkio,memory:/slurm/uid_1/job_7\n");
+	ck_assert_uint_eq(cgroup_left(NULL, 0), 1073741824);
+	fake_gone();
+}
+END_TEST
+
+START_TEST(the_least_limit_is_the_one_named)
+{
+	char proc[96], cg[96], which[256];
+	struct rlimit as, data;
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &as), 0);
+	ck_assert_int_eq(getrlimit(RLIMIT_DATA, &data), 0);
+	fake_tree();
+	snprintf(proc, sizeof proc, "%s/proc", fake);
+	snprintf(cg, sizeof cg, "%s/cg", fake);
+	put("proc/meminfo", "MemAvailable:    3000 kB\n");
+	put("proc/self/cgroup", "0::/job\n");
+	put("cg/job/memory.max", "2000000\n");
+	put("cg/job/memory.current", "1000000\n");
+	size_t least = host_memory_limit(proc, cg, which, sizeof which);
+	ck_assert_uint_le(least, 1000000);
+	/* The test's own rlimits are real ones: with none, the cgroup's. */
+	if (as.rlim_cur == RLIM_INFINITY && data.rlim_cur == RLIM_INFINITY) {
+		ck_assert_uint_eq(least, 1000000);
+		ck_assert_str_eq(which, "memory.max of the cgroup /job");
+		put("cg/job/memory.max", "max\n");
+		ck_assert_uint_eq(host_memory_limit(proc, cg, which, sizeof which), 3000 * 1024);
+		ck_assert_str_eq(which, "MemAvailable");
+	}
+	fake_gone();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("grid");
@@ -169,6 +320,10 @@ int main(void)
 	tcase_add_test(tc, rows_pack_and_unpack);
 	tcase_add_test(tc, random_is_seeded_and_dense_as_asked);
 	tcase_add_test(tc, views_match_cells);
+	tcase_add_test(tc, meminfo_and_rlimits_are_read);
+	tcase_add_test(tc, cgroup_v2_limits_bind_from_every_parent);
+	tcase_add_test(tc, cgroup_v1_memory_controller_wins);
+	tcase_add_test(tc, the_least_limit_is_the_one_named);
 	suite_add_tcase(s, tc);
 	TCase *big = tcase_create("large");
 	tcase_add_test(big, large_grids_are_zero_and_counted);

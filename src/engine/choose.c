@@ -14,6 +14,7 @@
 #include "estimate.h"
 #include "handover.h"
 #include "visible.h"
+#include "base/hostmem.h"
 
 /* Without the NVIDIA driver's control node the probe fails at once, so
  * there is nothing to wait for and no reason to start twice. */

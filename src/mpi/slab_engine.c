@@ -45,6 +45,7 @@
 #include "backend.h"
 #include "comm.h"
 #include "slab_engine.h"
+#include "base/hostmem.h"
 
 /* ---- the engine ---- */
 

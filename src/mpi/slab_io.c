@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/hostmem.h"
 #include "base/outfile.h"
 #include "comm.h"
 #include "format/fixed.h"

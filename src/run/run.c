@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/hostmem.h"
 #include "base/outfile.h"
 #include "base/pipeline.h"
 #include "base/pool.h"

@@ -12,6 +12,7 @@
 
 #include "check_run.h"
 #include "base/grid.h"
+#include "base/hostmem.h"
 
 START_TEST(sizes_are_checked)
 {

@@ -52,6 +52,11 @@ static int failed(pngw *w, l3d_err *err)
 	if (w->write_errno)
 		return l3d_fail(err, L3D_ERR_IO, "%s: write error: %s", w->name,
 				strerror(w->write_errno));
+	/* libpng says "Out of memory", "Insufficient memory ...", "text
+	 * chunk: out of memory": memory, not the disk. */
+	if (strcasestr(w->msg, "memory"))
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory writing the "
+				"picture (%s)", w->name, w->msg);
 	return l3d_fail(err, L3D_ERR_IO, "%s: PNG write error: %s", w->name, w->msg);
 }
 

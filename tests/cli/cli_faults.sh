@@ -31,6 +31,9 @@ check_run() {
 	74 | 73) failed_seen=$((failed_seen + 1))
 	    if [ "$(wc -l <err)" -eq 1 ] && grep -q '^life3d: ' err; then ok
 	    else fail "$what: expected one line, got: $(head -c 300 err)"; fi
+	    # Memory that ran out is not an I/O error (libpng's say so too).
+	    [ $rc -eq 74 ] && [ "$sweep" = memory ] && grep -qi "memory" err &&
+		fail "$what: memory reported as exit 74: $(cat err)"
 	    # 73: an output that could not take its name, kept beside it.
 	    [ $rc -eq 74 ] || grep -q ": cannot rename into place: .*; the result is in " err &&
 		ok || fail "$what: exit 73: $(cat err)" ;;

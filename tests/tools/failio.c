@@ -1,8 +1,9 @@
 /* failio.c - makes one of life3d's output calls fail, for the shell test
  * cli_faults.sh: an LD_PRELOAD library that stands in for the C library's
  * write, pwrite, fsync, close, fclose, fflush, fwrite, rename, renameat,
- * renameat2, link, linkat and mprotect, and for its allocations, and
- * passes every call on except the ones it is told to fail.
+ * renameat2, link, linkat and mprotect, and (built with -DFAILIO_ALLOC, as
+ * failalloc.so) for its allocations, and passes every call on except the
+ * ones it is told to fail.
  *
  *   FAILIO_FN     the function whose calls fail (one of the above; malloc
  *                 stands for malloc, calloc, realloc, aligned_alloc and
@@ -129,6 +130,10 @@ int mprotect(void *at, size_t n, int prot)
 	return fails("mprotect") ? -1 : real(at, n, prot);
 }
 
+#ifdef FAILIO_ALLOC
+/* Built so (failalloc.so) it stands in for the allocator too: a library
+ * of its own, since a sanitizer's runtime, which has its own allocator,
+ * cannot run under it. */
 /* The allocations go to glibc's own functions, not through dlsym, which
  * itself allocates. */
 extern void *__libc_malloc(size_t n);
@@ -196,6 +201,7 @@ int posix_memalign(void **out, size_t align, size_t n)
 	*out = __libc_memalign(align, n);
 	return *out ? 0 : ENOMEM;
 }
+#endif
 
 __attribute__((destructor)) static void count(void)
 {

@@ -380,17 +380,12 @@ static const char *file_kind(mode_t mode)
 	       : S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
-static int clear_nonblock(int fd)
-{
-	int flags = fcntl(fd, F_GETFL);
-	return flags == -1 ? -1 : fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-}
-
 /* An included file is read only when it is a regular file: a FIFO, a
  * pipe (/dev/fd/N, /proc/self/fd/N), a terminal or a device could wait
  * for ever or never end.  O_NONBLOCK keeps the open of a FIFO from
- * waiting for a writer until fstat has refused it; it is cleared for the
- * reading.  The file -c names is the user's own choice and may be a pipe
+ * waiting for a writer until fstat has refused it, and stays for the
+ * reading: a regular file that would wait for data (/proc/kmsg) then
+ * ends the read with EAGAIN instead of blocking.  The file -c names is the user's own choice and may be a pipe
  * (-c <(...)), so open_config keeps that one as fopen gives it. */
 static FILE *open_included(const char *path, l3d_err *err)
 {
@@ -403,9 +398,6 @@ static FILE *open_included(const char *path, l3d_err *err)
 	else if (!S_ISREG(st.st_mode))
 		l3d_fail(err, L3D_ERR_CONFIG, "%s; only regular files are included",
 			 file_kind(st.st_mode));
-	else if (clear_nonblock(fd) != 0)
-		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
-			 strerror(errno));
 	else if (!(f = fdopen(fd, "r")))
 		l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", path);
 	if (!f && fd >= 0)

@@ -32,6 +32,9 @@ static int read_all(FILE *f, const char *path, char **out, size_t *len,
 			return l3d_fail(err, L3D_ERR_CONFIG,
 					"%s: over %zu KiB: not a configuration file", path,
 					CONFTEXT_MAX_BYTES >> 10);
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return l3d_fail(err, L3D_ERR_CONFIG, "%s: waits for data: "
+					"not a file that ends", path);
 		return l3d_fail(err, L3D_ERR_IO, "%s: read error: %s", path,
 				strerror(errno));
 	}

@@ -185,6 +185,14 @@ printf 'steps = 1;\n@include "/dev/fd/3"\n' >fd.conf
 expect_exit 78 "@include of a pipe as /dev/fd/3" -- \
 	sh -c 'exec timeout 10 "$0" -c fd.conf --random 4 -o fd.l3d 3<>4' "$LIFE3D"
 expect_err_line "^life3d: fd.conf:2: @include \"/dev/fd/3\": a FIFO; only regular files are included$" "@include of /dev/fd/3"
+# A regular file that never ends and waits for data (/proc/kmsg, readable
+# by root) is refused, never waited on: read to its end it would block.
+# (What it holds is read, as any reader of it does, and taken from it.)
+if [ "$(id -u)" = 0 ] && [ -r /proc/kmsg ]; then
+	printf 'steps = 1;\n@include "/proc/kmsg"\n' >kmsg.conf
+	expect_exit 78 "@include of /proc/kmsg" -- timeout 20 "$LIFE3D" -c kmsg.conf --random 4 -o kmsg.l3d
+	[ ! -e kmsg.l3d ] || fail "@include of /proc/kmsg: no output"
+fi
 # The file -c names may be a pipe all the same.
 printf 'random = "4";\nsteps = 1;\n' >piped.conf
 expect_exit 0 "-c of a pipe" -- sh -c 'cat piped.conf | "$0" -q -c /dev/stdin -o piped.l3d' "$LIFE3D"

@@ -157,20 +157,33 @@ static void take_least(size_t left, const char *name, size_t *least, char *which
 		snprintf(which, size, "%s", name);
 }
 
-size_t host_memory_limit(const char *proc, const char *cgroup, char *which, size_t size)
+/* The least of the limits of this process alone (rlimits), of those it
+ * shares with others (the machine's MemAvailable, its cgroups), or both. */
+static size_t limit_of(const char *proc, const char *cgroup, bool own, bool shared,
+		       char *which, size_t size)
 {
 	char group[PATH_MAX + 32];
 	size_t least = SIZE_MAX;
 	if (which && size)
 		*which = 0;
-	take_least(host_meminfo_available(proc), "MemAvailable", &least, which, size);
-	take_least(host_rlimit_left(rlimit_of(RLIMIT_AS), proc, "VmSize:"),
-		   "ulimit -v, RLIMIT_AS", &least, which, size);
-	take_least(host_rlimit_left(rlimit_of(RLIMIT_DATA), proc, "VmData:"),
-		   "ulimit -d, RLIMIT_DATA", &least, which, size);
-	size_t left = host_cgroup_left(proc, cgroup, group, sizeof group);
-	take_least(left, group, &least, which, size);
+	if (shared)
+		take_least(host_meminfo_available(proc), "MemAvailable", &least, which, size);
+	if (own) {
+		take_least(host_rlimit_left(rlimit_of(RLIMIT_AS), proc, "VmSize:"),
+			   "ulimit -v, RLIMIT_AS", &least, which, size);
+		take_least(host_rlimit_left(rlimit_of(RLIMIT_DATA), proc, "VmData:"),
+			   "ulimit -d, RLIMIT_DATA", &least, which, size);
+	}
+	if (shared) {
+		size_t left = host_cgroup_left(proc, cgroup, group, sizeof group);
+		take_least(left, group, &least, which, size);
+	}
 	return least;
+}
+
+size_t host_memory_limit(const char *proc, const char *cgroup, char *which, size_t size)
+{
+	return limit_of(proc, cgroup, true, true, which, size);
 }
 
 size_t host_memory_available(void)
@@ -220,4 +233,20 @@ int host_memory_check_reserve(size_t bytes, size_t reserve, const char *what, l3
 int host_memory_check(size_t bytes, const char *what, l3d_err *err)
 {
 	return host_memory_check_reserve(bytes, 0, what, err);
+}
+
+int host_memory_check_shared(size_t own, size_t all, const char *what, l3d_err *err)
+{
+	char which[PATH_MAX + 32];
+	size_t mine = limit_of("/proc", "/sys/fs/cgroup", true, false, which, sizeof which);
+	size_t need = own;
+	if (own <= mine) {
+		mine = limit_of("/proc", "/sys/fs/cgroup", false, true, which, sizeof which);
+		need = all;
+	}
+	if (need <= mine)
+		return L3D_OK;
+	return l3d_fail(err, L3D_ERR_RUNTIME,
+			"%s needs %.1f MiB of memory; only %.1f MiB is available (%s)",
+			what, mib(need), mib(mine), which);
 }

@@ -21,6 +21,10 @@ size_t host_memory_available(void);
 /* L3D_ERR_RUNTIME, with the amounts and the limit that binds, when
  * `bytes` will not fit. */
 int host_memory_check(size_t bytes, const char *what, l3d_err *err);
+/* The same for processes that share the machine (ranks of one node):
+ * `own` bytes of this one against its own limits (rlimits), `all` of
+ * them together against the ones they share (MemAvailable, cgroups). */
+int host_memory_check_shared(size_t own, size_t all, const char *what, l3d_err *err);
 /* The same with `reserve` bytes of address space set aside, which only
  * RLIMIT_AS counts (host_thread_reserve). */
 int host_memory_check_reserve(size_t bytes, size_t reserve, const char *what, l3d_err *err);

@@ -50,6 +50,16 @@ uint64_t engine_cpu_bytes(const engine_opts *opts, uint64_t nx, uint64_t ny, uin
 	return bytes + t;
 }
 
+uint64_t engine_host_bytes(const engine_opts *opts, uint64_t nx, uint64_t ny, uint64_t nz,
+			   uint64_t *tiles, bool *cpu)
+{
+	grid dims = {.nx = nx, .ny = ny, .nz = nz, .words = (nz + 63) / 64};
+	*cpu = engine_surely_cpu(opts);
+	*tiles = 0;
+	return *cpu ? engine_cpu_bytes(opts, nx, ny, nz, tiles)
+		    : engine_cuda_host_bytes(grid_bytes(&dims));
+}
+
 bool engine_surely_cpu(const engine_opts *opts)
 {
 	engine_kind kind;
@@ -220,7 +230,7 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 		engine_destroy(cpu);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	}
-	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0, NULL, 0, 0, NULL};
+	g->opts = opts ? *opts : (engine_opts){"auto", 0, -1, NULL, 0, 0, NULL, 0, 0, NULL, 0};
 	g->rule = *r;
 	gpu_started_under_cpu = true;
 	handover_next next = {gpu_ready, gpu_make, free, g, "the GPU"};

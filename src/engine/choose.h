@@ -40,6 +40,12 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 uint64_t engine_cpu_bytes(const engine_opts *opts, uint64_t nx, uint64_t ny, uint64_t nz,
 			  uint64_t *tiles);
 bool engine_surely_cpu(const engine_opts *opts);
+/* The host memory the run's engine takes: the CPU engine's figure (*cpu
+ * true) when opts surely steps on the CPU, else a GPU engine's host side
+ * (its pinned staging; *tiles 0).  An auto run that falls back to the CPU
+ * is checked again as that engine is made (choose.c). */
+uint64_t engine_host_bytes(const engine_opts *opts, uint64_t nx, uint64_t ny, uint64_t nz,
+			   uint64_t *tiles, bool *cpu);
 
 /* Start, in the background, the set-up an engine needs before it sees a
  * universe (a GPU context takes a few hundred milliseconds), so it overlaps

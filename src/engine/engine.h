@@ -57,6 +57,10 @@ typedef struct engine_opts {
 	uint64_t ny, nz;       /* the universe's rows and row length, for auto's
 	                          choice; 0 = unknown */
 	const engine_knobs *knobs;   /* the environment's knobs; NULL = none */
+	uint64_t host_later;   /* host memory this process will take after the
+	                          engine is made (pictures, a gathered result),
+	                          which an engine that checks its own memory
+	                          counts with its own; 0 = none */
 } engine_opts;
 
 /* Operations an engine implements.  Everything but step, read and destroy

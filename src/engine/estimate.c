@@ -121,7 +121,7 @@ static int make_sample(const engine_opts *opts, const grid *initial,
 		}
 		cut_sample(initial, &s);
 	}
-	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0, NULL, 0, 0, opts->knobs};
+	engine_opts one = {"cpu", 1, -1, opts->simd, 0, 0, NULL, 0, 0, opts->knobs, 0};
 	int rc = engine_cpu_create(&one, &s, NULL, r, out, &err);
 	grid_free(&s);
 	return rc ? -1 : 0;

@@ -46,6 +46,7 @@
 #include "comm.h"
 #include "slab_engine.h"
 #include "base/hostmem.h"
+#include "engine/choose.h"
 
 /* ---- the engine ---- */
 
@@ -490,18 +491,28 @@ static void choose_depths(uint64_t nx, uint64_t plane_cells, uint64_t plane_word
 	}
 }
 
-/* The engine's buffers for every rank of this node must fit together. */
+/* The host memory of every rank of this node must fit together: the
+ * CPU backend's buffers and tiles (a GPU's are in its memory), the
+ * halos' staging (4 * depth planes, should halos be staged) and what this
+ * rank takes later (opts->host_later: rank 0's pictures and a gathered
+ * result), checked before anything is allocated. */
 static int check_memory(const grid *slab, uint64_t depth, uint64_t nx,
-			l3d_err *err)
+			const engine_opts *opts, bool gpu, l3d_err *err)
 {
-	char what[160];
+	char what[200];
 	int local = comm_local_size();
+	uint64_t plane = slab->ny * slab->words * 8;
+	uint64_t mine = 4 * depth * plane +
+			(gpu ? 0 : engine_cpu_bytes(opts, slab->nx + 2 * depth, slab->ny,
+						    slab->nz, NULL));
+	uint64_t later = opts ? opts->host_later : 0;
 	snprintf(what, sizeof what,
-		 "the slab engine for a %llux%llux%llu universe (%d rank%s on this node)",
+		 "the slab engine for a %llux%llux%llu universe (%d rank%s on this node)%s",
 		 (unsigned long long)nx, (unsigned long long)slab->ny,
-		 (unsigned long long)slab->nz, local, local == 1 ? "" : "s");
-	size_t need = (size_t)(2 * (slab->nx + 2 * depth) * slab->ny * slab->words * 8);
-	return host_memory_check(need * (size_t)local, what, err);
+		 (unsigned long long)slab->nz, local, local == 1 ? "" : "s",
+		 later ? " and the pictures or the result rank 0 gathers" : "");
+	return host_memory_check_shared((size_t)(mine + later),
+					(size_t)(mine * (uint64_t)local + later), what, err);
 }
 
 /* --engine cuda: this rank's GPU; auto: the GPU where the rank has one,
@@ -515,10 +526,12 @@ static int create_backend(mpi_engine *m, const engine_opts *opts, const grid *sl
 		return rc;
 	if (kind == ENGINE_CUDA || (kind == ENGINE_AUTO && backend_cuda_devices() > 0)) {
 		uint64_t d = m->link_depth > m->device_depth ? m->link_depth : m->device_depth;
-		return backend_cuda_create(slab, m->depth > d ? m->depth : d, r, opts,
-					   comm_local_rank(), &m->b, err);
+		d = m->depth > d ? m->depth : d;
+		rc = check_memory(slab, d, m->base.nx, opts, true, err);
+		return rc ? rc : backend_cuda_create(slab, d, r, opts, comm_local_rank(),
+						     &m->b, err);
 	}
-	rc = check_memory(slab, m->depth, m->base.nx, err);
+	rc = check_memory(slab, m->depth, m->base.nx, opts, false, err);
 	return rc ? rc : backend_cpu_create(slab, m->depth, r, opts, &m->b, err);
 }
 

@@ -249,9 +249,12 @@ static int size_snapshots(const options *o, plan *p, l3d_err *err)
  * before the first step, so that a run that cannot go to its end is
  * refused before it starts, not killed or failed half-way. */
 typedef struct memory_use {
-	uint64_t engine;     /* the CPU engine: two buffers and its tiles
-				(engine_cpu_bytes); a GPU's are its own */
+	uint64_t engine;     /* the engine's host memory (engine_host_bytes):
+				the CPU engine's two buffers and its tiles,
+				or a GPU engine's pinned staging */
 	uint64_t tiles;      /* of which the tiles */
+	bool cpu;            /* the engine is surely the CPU's */
+	uint64_t universe;   /* one universe's bits (grid_bytes) */
 	uint64_t pictures;   /* snapshot_fit: views, bands, memos, zlib */
 	uint64_t writing;    /* a checkpoint's or the result's chunks */
 	uint64_t held;       /* the input's universe, let go once the
@@ -274,15 +277,15 @@ static void count_memory(const plan *p, memory_use *m)
 	grid dims = {.nx = p->src.nx, .ny = p->src.start.ny, .nz = p->src.start.nz,
 		     .words = (p->src.start.nz + 63) / 64};
 	uint64_t universe = grid_bytes(&dims);
-	m->engine = engine_surely_cpu(&p->eo) ? engine_cpu_bytes(&p->eo, dims.nx, dims.ny,
-								 dims.nz, &m->tiles) : 0;
+	m->engine = engine_host_bytes(&p->eo, dims.nx, dims.ny, dims.nz, &m->tiles, &m->cpu);
 	m->pictures = p->snap_every ? p->snap_bytes : 0;
 	uint64_t slots = 2 * (uint64_t)pipeline_threads(UINT64_MAX) * WRITE_SLOT_BYTES;
 	m->writing = 2 * universe + 64 < slots ? 2 * universe + 64 : slots;
+	m->universe = universe;
 	m->held = p->src.start.bits ? grid_bytes(&p->src.start) : 0;
 	int workers = p->eo.threads > 0 ? p->eo.threads : cpu_count();
 	m->threads = host_thread_reserve(pipeline_threads(UINT64_MAX) - 1, 0) +
-		     (m->engine ? (uint64_t)(workers - 1) << 20 : 0);
+		     (m->cpu ? (uint64_t)(workers - 1) << 20 : 0);
 	m->pictures_threads = p->snap_every ? host_thread_reserve(snapshot_threads(&p->snap),
 								  snapshot_threads(&p->snap)) : 0;
 }
@@ -295,25 +298,35 @@ static double mib(uint64_t bytes)
 /* Refused with the figures: out of memory (status 1) when the run does
  * not fit even without its pictures, else for the pictures (status 64,
  * as a picture too large is: the options can make them smaller).  A
- * distributed run's slabs are counted by its own engine; rank 0 counts
- * the pictures it takes. */
-static int check_memory(const options *o, const plan *p, l3d_err *err)
+ * distributed run's slabs, halos and tiles are counted by its own engine
+ * as it is made (slab_engine.c); rank 0 counts the pictures it takes and
+ * the whole universe it gathers for a result of a format without a fixed
+ * layout (slab_io.c). */
+static int check_memory(const options *o, plan *p, l3d_err *err)
 {
-	if (comm_size() > 1 && (comm_rank() != 0 || !p->snap_every))
+	bool gathers = o->output && !format_fixed_of(p->out_format);
+	if (comm_size() > 1 && (comm_rank() != 0 || (!p->snap_every && !gathers)))
 		return L3D_OK;
 	memory_use m = {0};
 	count_memory(p, &m);
-	if (comm_size() > 1)
-		m.engine = m.writing = m.held = m.threads = 0;
+	if (comm_size() > 1) {
+		m.engine = m.held = m.threads = 0;
+		m.cpu = false;
+		m.writing = gathers ? m.universe : 0;
+		p->eo.host_later = m.pictures + m.writing;    /* for the slab engine's check */
+	}
 	uint64_t base = m.engine + m.writing, need = base + m.pictures;
 	base = base > m.held ? base - m.held : 0;
 	need = need > m.held ? need - m.held : 0;
 	char engine[96], what[640];
-	if (m.engine)
+	if (comm_size() > 1)
+		snprintf(engine, sizeof engine, "rank 0's slab counted as its engine is made");
+	else if (m.cpu)
 		snprintf(engine, sizeof engine, "the CPU engine's buffers %.1f MiB and tiles "
 			 "%.1f MiB", mib(m.engine - m.tiles), mib(m.tiles));
 	else
-		snprintf(engine, sizeof engine, "the engine's universe in its own memory");
+		snprintf(engine, sizeof engine, "the GPU engine's staging %.1f MiB",
+			 mib(m.engine));
 	snprintf(what, sizeof what, "%s: a run of its %" PRIu64 "x%" PRIu64 "x%" PRIu64
 		 " universe (%s, %s snapshots %.1f MiB, writing %.1f MiB, less the input's "
 		 "%.1f MiB let go before the first step)", p->src.name, p->src.nx,
@@ -963,7 +976,7 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	l.ckpt = p.ckpt_path;
 	bool log_first = true;
 	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0,
-			     NULL, 0, 0, knobs};
+			     NULL, 0, 0, knobs, 0};
 	p.snap.every_band = engine_knobs_of(&p.eo)->dense;
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);

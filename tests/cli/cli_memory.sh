@@ -78,4 +78,45 @@ if command -v prlimit >/dev/null 2>&1; then
 		timeout 60 "$LIFE3D" -q -n 1 -o resumed.l3d shrunk.ckpt.l3d
 fi
 
+# Over MPI each rank counts its own slab, and rank 0 with it what it takes
+# later: here the whole universe it gathers to write an RLE3 result (a .l3d
+# is written by every rank at once).  Under a limit that the slab fits
+# and the slab with the gathered universe does not, the RLE3 run is
+# refused before its first step, with no file left; the .l3d run ends.
+# The limit is the address space a rank maps at that point (read from
+# the figure a first refusal gives) and a margin between the two needs.
+if "$LIFE3D" --version | grep -q '^mpi: built in' && command -v mpirun >/dev/null 2>&1; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+	ranks() {  # KIB life3d arguments: 2 ranks, each under ulimit -v KIB
+		kib=$1; shift
+		timeout 120 mpirun --oversubscribe -np 2 sh -c 'ulimit -v "$0"; exec "$@"' \
+			"$kib" "$LIFE3D" "$@"
+	}
+	left="" probe=""
+	for probe in 250000 300000 350000 400000 450000 500000; do
+		ranks "$probe" -q --engine cpu --random 768 -n 1 -o probe.rle3 2>"$T/err"
+		left=$(sed -n 's/.*the slab engine.*only \([0-9]*\)\.[0-9] MiB is available.*/\1/p' \
+			"$T/err" | head -n 1)
+		[ -z "$left" ] || break
+	done
+	if [ -n "$left" ]; then
+		# a rank maps (probe KiB - left) at its check; a slab of 768^3 over
+		# two ranks takes about 55 MiB, the gathered universe 54 MiB more
+		kib=$((probe - left * 1024 + 85 * 1024))
+		ranks "$kib" -q --engine cpu --random 768 -n 1 -o gathered.rle3 2>"$T/err"
+		got=$?
+		[ "$got" -eq 1 ] && ok || fail "MPI: gathered result: exit $got, expected 1: $(head -c 300 "$T/err")"
+		# (mpirun adds lines of its own about the status)
+		[ "$(grep -c '^life3d:' "$T/err")" -eq 1 ] &&
+			grep -q "^life3d: the slab engine for a 768x768x768 universe (2 ranks on this node) and the pictures or the result rank 0 gathers needs [0-9.]* MiB of memory; only [0-9.]* MiB is available (ulimit -v, RLIMIT_AS)$" "$T/err" &&
+			ok || fail "MPI: the gathered result counted before the first step: $(head -c 300 "$T/err")"
+		[ ! -e gathered.rle3 ] && ok || fail "MPI: refused run: no result"
+		expect_exit 0 "MPI: a .l3d result under the same limit" -- \
+			ranks "$kib" -q --engine cpu --random 768 -n 1 -o slabs.l3d
+	else
+		fail "MPI: no figure to set the limit from: $(head -c 300 "$T/err")"
+	fi
+fi
+
 finish

@@ -29,6 +29,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Two staging buffers of pinned memory for the universe's way to and
+ * from the host (cuda_buffers), each at most STAGE_BYTES. */
+#define STAGE_BYTES ((size_t)16 << 20)
+
+uint64_t engine_cuda_host_bytes(uint64_t universe_bytes)
+{
+	return 2 * (universe_bytes < STAGE_BYTES ? universe_bytes : STAGE_BYTES);
+}
+
 #ifndef HAVE_CUDA
 
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
@@ -54,7 +63,6 @@ int engine_cuda_create(const engine_opts *opts, const grid *initial,
 #include "views.h"
 
 enum { BULK_LAUNCHES = 64 };
-#define STAGE_BYTES ((size_t)16 << 20)
 /* Rows uploaded per call while the input is read: large enough that the
  * cost of a call is nothing, small enough that little is left to copy
  * once the last row is read. */

@@ -11,5 +11,9 @@
 int engine_cuda_create(const engine_opts *opts, const grid *initial,
 		       row_progress *ready, const rule *r, engine **out,
 		       l3d_err *err);
+/* The host memory the engine takes beside the device's for a universe of
+ * `universe_bytes` (grid_bytes): its pinned staging, for a run to count
+ * before its first step.  Built with or without CUDA. */
+uint64_t engine_cuda_host_bytes(uint64_t universe_bytes);
 
 #endif

@@ -385,8 +385,9 @@ static const char *file_kind(mode_t mode)
  * for ever or never end.  O_NONBLOCK keeps the open of a FIFO from
  * waiting for a writer until fstat has refused it, and stays for the
  * reading: a regular file that would wait for data (/proc/kmsg) then
- * ends the read with EAGAIN instead of blocking.  The file -c names is the user's own choice and may be a pipe
- * (-c <(...)), so open_config keeps that one as fopen gives it. */
+ * ends the read with EAGAIN instead of blocking.  The file -c names is
+ * the user's own choice and may be a pipe (-c <(...)), so open_config
+ * keeps that one as fopen gives it. */
 static FILE *open_included(const char *path, l3d_err *err)
 {
 	struct stat st;

@@ -311,7 +311,6 @@ static int check_memory(const options *o, plan *p, l3d_err *err)
 	count_memory(p, &m);
 	if (comm_size() > 1) {
 		m.engine = m.held = m.threads = 0;
-		m.cpu = false;
 		m.writing = gathers ? m.universe : 0;
 		p->eo.host_later = m.pictures + m.writing;    /* for the slab engine's check */
 	}

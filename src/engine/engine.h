@@ -103,6 +103,21 @@ typedef struct engine_ops {
 	bool (*repeats)(const engine *e);
 	/* optional: engine_load (NULL: L3D_ERR_UNAVAILABLE) */
 	int (*load)(engine *e, const grid *u, l3d_err *err);
+	/* optional, for leaps (leap.h): step as step does, and write the
+	 * universe's hash after each generation into hashes[0 .. steps)
+	 * (equal universes hash alike; 0: not known then); or, before any
+	 * step, L3D_ERR_UNAVAILABLE when the engine keeps no hash
+	 * (LIFE3D_LEAP=0, LIFE3D_SKIP=0).  With it come mark (set the
+	 * current universe aside; L3D_ERR_RUNTIME when memory is short),
+	 * same_as_mark (the current universe is the one set aside) and
+	 * leapt_over (steps that were leapt, for describe's tally). */
+	int (*step_hashed)(engine *e, uint64_t steps, engine_stats *stats,
+			   uint64_t *hashes, l3d_err *err);
+	int (*mark)(engine *e, l3d_err *err);
+	bool (*same_as_mark)(engine *e);
+	void (*leapt_over)(engine *e, uint64_t steps);
+	/* optional: engine_leap_found for an engine that wraps others */
+	bool (*leap_found)(const engine *e, uint64_t *after, uint64_t *period);
 } engine_ops;
 
 /* The common head of every engine; implementations embed it first. */
@@ -110,6 +125,8 @@ struct engine {
 	const engine_ops *ops;
 	uint64_t nx, ny, nz;
 	rule rule;
+	struct leap *leap;         /* engine.c's (leap.h); zero at creation */
+	bool leap_tried;
 };
 
 /* opts's knobs, or the defaults (opts or its knobs NULL).  Activity
@@ -176,6 +193,12 @@ bool engine_renders(const engine *e);
  * generation g is the one of every later generation g + 2k).  False when
  * that is not known, which is always the case with LIFE3D_SKIP=0. */
 bool engine_repeats(const engine *e);
+/* Whether the engine leapt over a universe that repeats with a period
+ * (leap.h): the universe after *after steps since the engine was made
+ * (or last loaded) was the one of *period steps before, and later steps
+ * cost nothing.  Skipping's period-2 leap (engine_repeats) is not
+ * reported here. */
+bool engine_leap_found(const engine *e, uint64_t *after, uint64_t *period);
 const char *engine_describe(const engine *e);
 /* The engine's current universe if it is a host grid, else NULL; valid
  * until the next engine call. */

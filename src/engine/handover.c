@@ -147,6 +147,11 @@ static bool handover_repeats(const engine *e)
 	return engine_repeats(((const handover *)e)->cur);
 }
 
+static bool handover_leap_found(const engine *e, uint64_t *after, uint64_t *period)
+{
+	return engine_leap_found(((const handover *)e)->cur, after, period);
+}
+
 static grid *handover_host_grid(engine *e)
 {
 	return engine_host_grid(((handover *)e)->cur);
@@ -193,6 +198,7 @@ static const engine_ops handover_ops = {
 	.render_prepare = handover_render_prepare,
 	.renders = handover_renders,
 	.repeats = handover_repeats,
+	.leap_found = handover_leap_found,
 	.host_grid = handover_host_grid,
 	.destroy = handover_destroy,
 	.describe = handover_describe,
@@ -211,6 +217,8 @@ int engine_handover_create(engine *first, handover_next next, engine **out,
 	}
 	h->base = *first;
 	h->base.ops = &handover_ops;
+	h->base.leap = NULL;          /* the engines inside leap, not this one */
+	h->base.leap_tried = false;
 	h->first = h->cur = first;
 	h->next = next;
 	h->slice = 1;

@@ -33,6 +33,9 @@ static const struct knob {
 	const char *said;   /* what a value must be, for the message */
 } knobs[] = {
 	{"LIFE3D_SKIP", KNOB_OFF, AT(dense), NULL, "0 or 1"},
+	{"LIFE3D_LEAP", KNOB_OFF, AT(no_leap), NULL, "0 or 1"},
+	{"LIFE3D_LEAP_HASH_BITS", KNOB_COUNT, AT(leap_hash_bits), NULL,
+	 "a whole number from 1 to 1073741824"},
 	{"LIFE3D_SIMD", KNOB_WORD, AT(simd), simd_words, "auto, avx512, avx2 or portable"},
 	{"LIFE3D_CPU_TILE", KNOB_COUNT, AT(cpu_tile), NULL, "a whole number from 1 to 1073741824"},
 	{"LIFE3D_CPU_STREAM", KNOB_ONOFF, AT(cpu_stream), NULL, "0 or 1"},

@@ -1,5 +1,6 @@
 /* knobs.h - the engines' tuning knobs as values: every variable of
- * life3d(1)'s ENVIRONMENT that the core obeys (LIFE3D_SKIP, LIFE3D_SIMD,
+ * life3d(1)'s ENVIRONMENT that the core obeys (LIFE3D_SKIP, LIFE3D_LEAP*,
+ * LIFE3D_SIMD,
  * LIFE3D_CPU_*, LIFE3D_CUDA_*, LIFE3D_HALO*, LIFE3D_DRIVER_GPUS, and the
  * CUDA driver's CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER).
  *
@@ -25,6 +26,12 @@
 typedef struct engine_knobs {
 	bool dense;               /* LIFE3D_SKIP=0: step every cell, compress
 	                             every band of every snapshot */
+	bool no_leap;             /* LIFE3D_LEAP=0: no leap over a universe
+	                             that repeats (but period 2's, which is
+	                             skipping's own) */
+	uint64_t leap_hash_bits;  /* LIFE3D_LEAP_HASH_BITS: keep this many
+	                             bits of the universe's hash, so that
+	                             tests meet collisions; 0 = all 64 */
 	const char *simd;         /* LIFE3D_SIMD: auto, avx512, avx2, portable */
 	uint64_t cpu_tile;        /* LIFE3D_CPU_TILE: rows a tile; 0 = by cache */
 	int cpu_stream;           /* LIFE3D_CPU_STREAM: 1 always, -1 never

@@ -633,7 +633,7 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 	char why[256] = "";
 	int rc = m ? L3D_OK : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
 	if (m) {
-		m->base = (engine){&mpi_ops, nx, slab->ny, slab->nz, *r};
+		m->base = (engine){.ops = &mpi_ops, .nx = nx, .ny = slab->ny, .nz = slab->nz, .rule = *r};
 		m->x0 = x0;
 		m->n = slab->nx;
 		m->plane_words = slab->ny * slab->words;

@@ -959,6 +959,18 @@ static void say_bands(void)
 			c.pictures, c.repeated, c.bands, c.kept);
 }
 
+/* -v: the period a leap was found with (engine_leap_found), once the
+ * steps are done. */
+static void say_period(const loop *l, const plan *p)
+{
+	uint64_t after, period;
+	if (!engine_leap_found(l->e, &after, &period))
+		return;
+	uint64_t g = p->first + after;
+	fprintf(stderr, "life3d: period %" PRIu64 " found: the universe of generation %" PRIu64
+		" came back at generation %" PRIu64 "; later steps leapt\n", period, g - period, g);
+}
+
 int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 {
 	/* Rank 0 alone reports; the other ranks work as if quiet. */
@@ -999,6 +1011,8 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	l.progress = !o->quiet && isatty(STDERR_FILENO);
 	if (!rc)
 		rc = step_loop(&l, &p, o, log_first, err);
+	if (!rc && o->verbose)
+		say_period(&l, &p);
 	if (!rc)
 		phase = PHASE_OUTPUT;
 	/* The last snapshot may still be being developed: the result is

@@ -20,21 +20,32 @@ typedef struct cpu_engine {
 	cpu_stepper *st;
 	cpu_skip *skip;            /* NULL: every cell every step */
 	bool dense;                /* LIFE3D_SKIP=0: never skip */
+	bool no_leap;              /* LIFE3D_LEAP=0: keep no hash */
+	uint64_t hash_mask;        /* the bits of the hash kept
+	                              (LIFE3D_LEAP_HASH_BITS) */
+	grid marked;               /* the universe set aside (cpu_mark) */
 	char desc[192];
 } cpu_engine;
+
+/* The second buffer and skipping's tiles, at the first step. */
+static int first_step(cpu_engine *c, l3d_err *err)
+{
+	if (c->next.bits)
+		return L3D_OK;
+	int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
+	if (!rc && !c->dense)
+		rc = cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
+	return rc;
+}
 
 static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
 	cpu_engine *c = (cpu_engine *)e;
-	if (steps && !c->next.bits) {
-		int rc = grid_alloc(&c->next, c->cur.nx, c->cur.ny, c->cur.nz, err);
-		if (!rc && !c->dense)
-			rc = cpu_skip_create(c->st, &c->cur, true, &c->skip, err);
-		if (rc)
-			return rc;
-	}
+	int rc = steps ? first_step(c, err) : L3D_OK;
+	if (rc)
+		return rc;
 	if (c->skip)
-		return cpu_skip_run(c->skip, c->st, &c->cur, &c->next, steps, stats, err);
+		return cpu_skip_run(c->skip, c->st, &c->cur, &c->next, steps, stats, NULL, err);
 	for (uint64_t i = 0; i < steps; i++) {
 		cpu_slab s = cpu_slab_torus(&c->cur, &c->next);
 		bool last = i + 1 == steps;
@@ -46,6 +57,48 @@ static int cpu_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 		c->next.bits = t;
 	}
 	return L3D_OK;
+}
+
+/* ---- leaps (engine/leap.h): the hash is skipping's ---- */
+
+static int cpu_step_hashed(engine *e, uint64_t steps, engine_stats *stats,
+			   uint64_t *hashes, l3d_err *err)
+{
+	cpu_engine *c = (cpu_engine *)e;
+	if (c->dense || c->no_leap)
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cpu' keeps no hash");
+	int rc = steps ? first_step(c, err) : L3D_OK;
+	if (!rc)
+		rc = cpu_skip_hash(c->skip, err);
+	if (!rc)
+		rc = cpu_skip_run(c->skip, c->st, &c->cur, &c->next, steps, stats, hashes, err);
+	for (uint64_t i = 0; !rc && i < steps; i++)
+		if (hashes[i])
+			hashes[i] = (hashes[i] & c->hash_mask) | 1;
+	return rc;
+}
+
+static int cpu_mark(engine *e, l3d_err *err)
+{
+	cpu_engine *c = (cpu_engine *)e;
+	int rc = c->marked.bits ? L3D_OK
+				: grid_alloc(&c->marked, c->cur.nx, c->cur.ny, c->cur.nz, err);
+	if (!rc)
+		memcpy(c->marked.bits, c->cur.bits, grid_bytes(&c->cur));
+	return rc;
+}
+
+static bool cpu_same_as_mark(engine *e)
+{
+	cpu_engine *c = (cpu_engine *)e;
+	return memcmp(c->marked.bits, c->cur.bits, grid_bytes(&c->cur)) == 0;
+}
+
+static void cpu_leapt_over(engine *e, uint64_t steps)
+{
+	cpu_engine *c = (cpu_engine *)e;
+	if (c->skip)
+		cpu_skip_leapt(c->skip, steps);
 }
 
 static int cpu_read(engine *e, grid *out, l3d_err *err)
@@ -100,6 +153,7 @@ static void cpu_destroy(engine *e)
 	cpu_stepper_destroy(c->st);
 	grid_free(&c->cur);
 	grid_free(&c->next);
+	grid_free(&c->marked);
 	free(c);
 }
 
@@ -135,6 +189,10 @@ static const engine_ops cpu_ops = {
 	.describe = cpu_describe,
 	.repeats = cpu_repeats,
 	.load = cpu_load,
+	.step_hashed = cpu_step_hashed,
+	.mark = cpu_mark,
+	.same_as_mark = cpu_same_as_mark,
+	.leapt_over = cpu_leapt_over,
 };
 
 /* Rows of the universe being read, copied in as they come. */
@@ -160,7 +218,11 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 	cpu_engine *c = calloc(1, sizeof *c);
 	if (!c)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	c->dense = engine_knobs_of(opts)->dense;
+	const engine_knobs *k = engine_knobs_of(opts);
+	c->dense = k->dense;
+	c->no_leap = k->no_leap;
+	c->hash_mask = k->leap_hash_bits && k->leap_hash_bits < 64
+			       ? ((uint64_t)1 << k->leap_hash_bits) - 1 : ~(uint64_t)0;
 	int rc = cpu_stepper_create(initial->ny, initial->nz, r, opts, &c->st, err);
 	if (!rc)
 		rc = grid_alloc(&c->cur, initial->nx, initial->ny, initial->nz, err);

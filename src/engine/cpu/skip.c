@@ -36,7 +36,17 @@ struct cpu_skip {
 	uint64_t dense_left;       /* dense steps before looking again */
 	uint64_t probe_every;
 	double stepped, total;     /* tiles */
+	/* The universe's hash (cpu_skip_hash), by the parity of the
+	 * generation: each tile's, and their XOR; known[p]: hash[p] is that
+	 * of the last generation of parity p.  NULL th: not hashing. */
+	uint64_t *th[2];
+	uint64_t hash[2];
+	bool known[2];
 };
+
+/* A dense step of a universe of at most this many words hashes it whole,
+ * so that small busy universes (a glider in a small box) leap too. */
+#define DENSE_HASH_WORDS ((uint64_t)1 << 14)
 
 static void shape_tiles(cpu_skip *k, const cpu_stepper *st, const grid *g)
 {
@@ -95,6 +105,8 @@ void cpu_skip_destroy(cpu_skip *k)
 	free(k->res);
 	free(k->kept[0]);
 	free(k->kept[1]);
+	free(k->th[0]);
+	free(k->th[1]);
 	free(k);
 }
 
@@ -114,12 +126,106 @@ void cpu_skip_restart(cpu_skip *k)
 	k->tiled = false;
 	k->dense_left = 0;
 	k->probe_every = PROBE_FIRST;
+	k->known[0] = k->known[1] = false;
 }
 
 void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total)
 {
 	*stepped = k->stepped;
 	*total = k->total;
+}
+
+/* ---- the universe's hash ----
+ * Every word of the universe is mixed with its place (mix64 of the word
+ * plus its index times an odd constant) and the results XORed: a tile's
+ * hash is the XOR over its words, the universe's the XOR over its tiles,
+ * so a stepped tile's change updates it in a few operations a word.  A
+ * tile stepped but unchanged holds what it held two generations back,
+ * and keeps its hash of that parity. */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static uint64_t tile_hash(const cpu_skip *k, const uint64_t *bits, uint64_t t)
+{
+	uint64_t x0 = t / k->nty * k->tx, y0 = t % k->nty * k->ty;
+	uint64_t x1 = x0 + k->tx < k->nx ? x0 + k->tx : k->nx;
+	uint64_t y1 = y0 + k->ty < k->ny ? y0 + k->ty : k->ny;
+	uint64_t h = 0, n = (y1 - y0) * k->words;
+	for (uint64_t x = x0; x < x1; x++) {
+		uint64_t at = (x * k->ny + y0) * k->words;
+		const uint64_t *w = bits + at;
+		for (uint64_t i = 0; i < n; i++)
+			h ^= mix64(w[i] + (at + i) * 0x9e3779b97f4a7c15ULL);
+	}
+	return h;
+}
+
+/* Every tile of bits (a whole generation of parity par) hashed anew. */
+static void rehash(cpu_skip *k, const uint64_t *bits, int par)
+{
+	uint64_t h = 0;
+	for (uint64_t t = 0; t < k->ntiles; t++)
+		h ^= k->th[par][t] = tile_hash(k, bits, t);
+	k->hash[par] = h;
+	k->known[par] = true;
+}
+
+/* The listed tiles just stepped into bits (parity par): those that
+ * changed are hashed anew. */
+static void update_hash(cpu_skip *k, const uint64_t *bits, uint64_t n, int par)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t t = k->list[i];
+		if (!k->res[t].changed)
+			continue;
+		uint64_t h = tile_hash(k, bits, t);
+		k->hash[par] ^= k->th[par][t] ^ h;
+		k->th[par][t] = h;
+	}
+}
+
+int cpu_skip_hash(cpu_skip *k, l3d_err *err)
+{
+	if (k->th[0])
+		return L3D_OK;
+	k->th[0] = calloc(k->ntiles, sizeof *k->th[0]);
+	k->th[1] = calloc(k->ntiles, sizeof *k->th[1]);
+	if (!k->th[0] || !k->th[1]) {
+		free(k->th[0]);
+		free(k->th[1]);
+		k->th[0] = k->th[1] = NULL;
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the tiles' hashes");
+	}
+	k->known[0] = k->known[1] = false;
+	return L3D_OK;
+}
+
+uint64_t cpu_skip_hash_now(const cpu_skip *k)
+{
+	int par = (int)(k->produced & 1);
+	return k->th[0] && k->known[par] ? k->hash[par] | 1 : 0;
+}
+
+/* After a generation of parity par went into bits: by tiles (all: every
+ * tile, n listed), or densely (n unused). */
+static void hash_step(cpu_skip *k, const uint64_t *bits, bool tiled, bool all,
+		      uint64_t n, int par)
+{
+	if (!k->th[0])
+		return;
+	if (tiled ? all : k->nx * k->ny * k->words <= DENSE_HASH_WORDS)
+		rehash(k, bits, par);
+	else if (!tiled)
+		k->known[par] = false;
+	else if (k->known[par])
+		update_hash(k, bits, n, par);
 }
 
 /* List tile column ix (-1 and ntx: the halos), row iy, and the eight
@@ -246,14 +352,18 @@ int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
 		n = make_list(k, all);
 		k->tiled = all || !too_busy(k, n);
 	}
+	int par = (int)((k->produced + 1) & 1);
 	if (!k->tiled) {
 		cpu_stepper_step(st, s, stats);
+		if (k->torus)
+			hash_step(k, s->dst, false, false, 0, par);
 		return L3D_OK;
 	}
-	int par = (int)((k->produced + 1) & 1);
 	int rc = step_listed(k, st, s, n, par, err);
 	if (rc)
 		return rc;
+	if (k->torus)
+		hash_step(k, s->dst, true, all, n, par);
 	if (k->seeded < 2)
 		k->seeded++;
 	if (stats)
@@ -292,6 +402,11 @@ void cpu_skip_leap(cpu_skip *k, uint64_t steps, engine_stats *stats)
 		add_slots(k, (int)(k->produced & 1), stats);
 }
 
+void cpu_skip_leapt(cpu_skip *k, uint64_t steps)
+{
+	k->total += (double)k->ntiles * (double)steps;
+}
+
 static void swap(grid *a, grid *b)
 {
 	uint64_t *t = a->bits;
@@ -300,8 +415,10 @@ static void swap(grid *a, grid *b)
 }
 
 int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
-		 uint64_t steps, engine_stats *stats, l3d_err *err)
+		 uint64_t steps, engine_stats *stats, uint64_t *hashes, l3d_err *err)
 {
+	if (hashes)
+		memset(hashes, 0, (size_t)steps * sizeof *hashes);
 	if (stats && steps)
 		*stats = (engine_stats){0, 0, 0};
 	for (uint64_t i = 0; i < steps; i++) {
@@ -319,6 +436,8 @@ int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 			return rc;
 		cpu_skip_done(k, &s);
 		swap(cur, next);
+		if (hashes)
+			hashes[i] = cpu_skip_hash_now(k);
 	}
 	return L3D_OK;
 }

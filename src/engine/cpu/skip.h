@@ -74,14 +74,32 @@ void cpu_skip_leap(cpu_skip *k, uint64_t steps, engine_stats *stats);
 /* Advance `steps` generations: *cur holds the universe and *next the other
  * buffer (the generation before *cur when the engine has stepped before;
  * anything otherwise); they are swapped as the generations go.  With
- * stats, the population, births and deaths of the last generation. */
+ * stats, the population, births and deaths of the last generation; with
+ * hashes (room for `steps`), the universe's hash after each generation
+ * (cpu_skip_hash_now). */
 int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
-		 uint64_t steps, engine_stats *stats, l3d_err *err);
+		 uint64_t steps, engine_stats *stats, uint64_t *hashes, l3d_err *err);
+
+/* The whole torus: keep a hash of the universe from now on (for leaps,
+ * engine/leap.h), updated for the tiles that change and costing nothing
+ * where nothing does.  It is known after a generation stepped by tiles
+ * once two steps of every tile have hashed both parities, and after a
+ * dense step of a small universe (hashed whole); it is not known during
+ * dense stretches of larger ones.  Fails only when memory runs out. */
+int cpu_skip_hash(cpu_skip *k, l3d_err *err);
+
+/* The hash of the universe just made: a 64-bit value of low bit 1 (equal
+ * universes have equal hashes), or 0 when not known now. */
+uint64_t cpu_skip_hash_now(const cpu_skip *k);
 
 /* The whole torus: start again as cpu_skip_create leaves a new one, for
  * another universe in the same buffers (its first two steps go over
  * every tile); the tiles' tally (cpu_skip_tiles) goes on. */
 void cpu_skip_restart(cpu_skip *k);
+
+/* `steps` generations leapt over by engine/leap.c: none of their tiles
+ * was stepped. */
+void cpu_skip_leapt(cpu_skip *k, uint64_t steps);
 
 /* Tiles stepped and tiles there were, over all steps so far. */
 void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total);

@@ -1,0 +1,105 @@
+#!/bin/sh
+# cli_leap.sh - leaps over universes that repeat with any period, seen from
+# the command line (CPU engine): soups that settle into periods 1 to 24, a
+# glider that travels round its torus (period 64); each against the same
+# run with LIFE3D_LEAP=0 at every log line, in the result and in the
+# snapshots; a trillion steps against a dense run to the same phase; a
+# hash cut to a few bits, so that collisions happen; a resume from a
+# checkpoint taken inside a leap; no leap with LIFE3D_LEAP=0 or
+# LIFE3D_SKIP=0.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 99
+export LIFE3D_SIMD="${LIFE3D_SIMD:-auto}"
+
+# The period -v reported in FILE, and the generation it was found from.
+period_of() { sed -n 's/^life3d: period \([0-9]*\) found: the universe of generation \([0-9]*\) came back.*/\1 \2/p' "$1"; }
+
+# against NAME EXPECTED-PERIOD ARGS...: a leaping run and one with
+# LIFE3D_LEAP=0 give the same log, result and pictures; -v names the
+# period expected.
+against() {
+	n=$1 want=$2
+	shift 2
+	mkdir -p "$n.a" "$n.b"
+	"$LIFE3D" -v --engine cpu "$@" --log "$n.a/log" --snapshot-prefix "$n.a/s-" \
+		-o "$n.a/u.rle3" 2>"$n.err" || fail "$n: leaping run: $(tail -n 1 "$n.err")"
+	LIFE3D_LEAP=0 "$LIFE3D" -q --engine cpu "$@" --log "$n.b/log" --snapshot-prefix "$n.b/s-" \
+		-o "$n.b/u.rle3" || fail "$n: LIFE3D_LEAP=0 run"
+	for f in log u.rle3; do
+		expect_same "$n.a/$f" "$n.b/$f" "$n: $f"
+	done
+	for f in "$n".b/s-*; do
+		[ -e "$f" ] || continue
+		expect_same "$n.a/${f#$n.b/}" "$f" "$n: ${f#$n.b/}"
+	done
+	got=$(period_of "$n.err" | cut -d' ' -f1)
+	case $want in
+	*x) # a multiple of it, or none (hashes that collide found no period)
+		[ -z "$got" ] || [ $((got % ${want%x})) -eq 0 ] && ok ||
+			fail "$n: period '$got', not a multiple of ${want%x}" ;;
+	*) [ "$got" = "$want" ] && ok || fail "$n: period '$got', expected $want: $(grep period "$n.err")" ;;
+	esac
+}
+
+# Soups that settle into periods; the log every step.
+soup() { echo "--random $2 --density $3 --seed $4 --random-rule $1 -n $5"; }
+against p1 1 $(soup B6/S567 24 0.1 18 300) --snapshot-every 50
+against p4 4 $(soup B5/S45 24 0.1 15 400) --snapshot-every 97
+against p6 6 $(soup B5/S4567 16 0.1 40 1200) --snapshot-every 301
+against p24 24 $(soup B5/S4567 24 0.2 18 12000) --snapshot-every 1001 --snapshot-kind slice
+
+# A glider round a 16^3 torus: it comes back after 64 generations.
+printf '3D version=1 size=16 16 16\nx=3 y=3 z=2 rule=3D5..7/6\nbo$2bo$3o/bo$2bo$3o!\n' >glider.rle3
+against glider 64 -n 1000 --snapshot-every 77 glider.rle3
+
+# A trillion steps, a log line every 10^11: at once, and the universe and
+# counts of the dense run to the same phase.
+T12=1000000000000
+"$LIFE3D" -v --engine cpu -n $T12 --log-every 100000000000 --log big.log -o big.rle3 \
+	glider.rle3 2>big.err || fail "a trillion steps: $(tail -n 1 big.err)"
+set -- $(period_of big.err)
+if [ $# -eq 2 ]; then
+	same=$(($2 + (T12 - $2) % $1))
+	LIFE3D_SKIP=0 "$LIFE3D" -q -n $same --log phase.log -o phase.rle3 glider.rle3 ||
+		fail "dense run to generation $same"
+	sed -n 3p big.rle3 >big.cells
+	sed -n 3p phase.rle3 >phase.cells
+	expect_same big.cells phase.cells "a trillion steps = $same steps"
+	[ "$(tail -n 1 big.log | cut -f2-)" = "$(tail -n 1 phase.log | cut -f2-)" ] && ok ||
+		fail "last log line $(tail -n 1 big.log) against $(tail -n 1 phase.log)"
+	[ "$(wc -l <big.log)" -eq 12 ] && ok || fail "log lines: $(wc -l <big.log)"
+else
+	fail "a trillion steps: no period reported: $(cat big.err)"
+fi
+
+# A hash of 1, 3 and 8 bits: nearly every generation matches an earlier
+# one, the universes do not, and no leap is taken on a hash alone (a
+# period found is then a multiple of the true one, or none is).
+for bits in 1 3 8; do
+	export LIFE3D_LEAP_HASH_BITS=$bits
+	against weak$bits.p4 4x $(soup B5/S45 24 0.1 15 400) --snapshot-every 41
+	against weak$bits.p24 24x $(soup B5/S4567 24 0.2 18 3000)
+	against weak$bits.glider 64x -n 700 --snapshot-every 99 glider.rle3
+done
+unset LIFE3D_LEAP_HASH_BITS
+
+# A universe written inside a leap (with checkpoints taken on the way)
+# resumes to the same universe and log as the run straight through.
+"$LIFE3D" -q -n 100000 --checkpoint-every 30011 --checkpoint whole.ckpt.l3d --log whole.log \
+	-o whole.rle3 glider.rle3 || fail "run with checkpoints in a leap"
+"$LIFE3D" -q -n 50001 --checkpoint-every 7919 --checkpoint half.ckpt.l3d -o half.l3d \
+	glider.rle3 || fail "first half"
+"$LIFE3D" -q --until 100000 --log rest.log -o rest.rle3 half.l3d || fail "resume inside a leap"
+expect_same whole.rle3 rest.rle3 "resumed inside a leap"
+[ "$(tail -n 1 whole.log)" = "$(tail -n 1 rest.log)" ] && ok ||
+	fail "resumed log: $(tail -n 1 rest.log) against $(tail -n 1 whole.log)"
+
+# No leap with leaps or skipping off.
+for knob in LIFE3D_LEAP=0 LIFE3D_SKIP=0; do
+	env $knob "$LIFE3D" -v -n 300 -o off.rle3 -f glider.rle3 2>off.err || fail "$knob run"
+	grep -q "period" off.err && fail "$knob: a period reported: $(grep period off.err)" || ok
+done
+# A bad value is refused.
+expect_exit 64 "LIFE3D_LEAP=2" -- env LIFE3D_LEAP=2 "$LIFE3D" -n 1 -o x.rle3 glider.rle3
+expect_err_line "LIFE3D_LEAP: '2' is not 0 or 1" "LIFE3D_LEAP=2"
+finish

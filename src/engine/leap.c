@@ -8,8 +8,7 @@
  * generation that hashed to it; one entry a generation, so a cycle of up
  * to LEAP_MOST generations finds most of its phases still there. */
 #define SLOTS_LOG 17
-/* Generations stepped by one hashed call. */
-#define CHUNK 1024
+#define CHUNK LEAP_CHUNK
 
 typedef enum leap_state { SEARCHING, CONFIRMING, LEAPING, OFF } leap_state;
 

@@ -25,6 +25,8 @@ typedef struct leap leap;
 
 /* The longest period found. */
 #define LEAP_MOST ((uint64_t)1 << 16)
+/* The most steps one call of engine_ops.step_hashed is asked for. */
+#define LEAP_CHUNK 1024
 
 /* engine_step for an engine whose ops have step_hashed. */
 int leap_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err);

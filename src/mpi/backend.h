@@ -76,6 +76,14 @@ typedef struct slab_backend_ops {
 	void (*leap)(slab_backend *b, uint64_t steps, engine_stats *stats);
 	/* Tiles stepped and tiles there were, over all steps so far. */
 	void (*tiles)(slab_backend *b, double *stepped, double *total);
+	/* Leaps (engine/leap.h), optional with skipping (NULL: no leaps but
+	 * period 2's): hash_on keeps a hash of the own planes from now on
+	 * (x0: the first own plane in the universe; engine/cpu/skip.h's
+	 * cpu_skip_hash), hash gives that of the current generation (0: not
+	 * known), leapt counts steps leapt as steps of no tile. */
+	int (*hash_on)(slab_backend *b, uint64_t x0, l3d_err *err);
+	uint64_t (*hash)(slab_backend *b);
+	void (*leapt)(slab_backend *b, uint64_t steps);
 	/* Optional (NULL: none): when skips_next holds, after the exchange
 	 * of a batch, all of its `steps` generations at once, as the engine
 	 * would step them one by one (for r = steps - 1 down to 0: planes

@@ -89,6 +89,21 @@ static void cpu_tiles(slab_backend *b, double *stepped, double *total)
 	cpu_skip_tiles(((cpu_backend *)b)->skip, stepped, total);
 }
 
+static int cpu_hash_on(slab_backend *b, uint64_t x0, l3d_err *err)
+{
+	return cpu_skip_hash(((cpu_backend *)b)->skip, x0, err);
+}
+
+static uint64_t cpu_hash(slab_backend *b)
+{
+	return cpu_skip_hash_now(((cpu_backend *)b)->skip);
+}
+
+static void cpu_leapt(slab_backend *b, uint64_t steps)
+{
+	cpu_skip_leapt(((cpu_backend *)b)->skip, steps);
+}
+
 static int cpu_to_host(slab_backend *b, int64_t x, uint64_t count,
 		       uint64_t *dst, l3d_err *err)
 {
@@ -163,6 +178,9 @@ static int start_skipping(cpu_backend *c, const grid *slab, const engine_opts *o
 	c->ops.quiet = cpu_quiet;
 	c->ops.leap = cpu_leap;
 	c->ops.tiles = cpu_tiles;
+	c->ops.hash_on = cpu_hash_on;
+	c->ops.hash = cpu_hash;
+	c->ops.leapt = cpu_leapt;
 	return L3D_OK;
 }
 

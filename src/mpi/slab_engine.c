@@ -47,6 +47,7 @@
 #include "slab_engine.h"
 #include "base/hostmem.h"
 #include "engine/choose.h"
+#include "engine/leap.h"
 
 /* ---- the engine ---- */
 
@@ -68,6 +69,15 @@ typedef struct mpi_engine {
 	bool skips;              /* every rank's backend skips tiles */
 	uint64_t *stage_buf;     /* 4 * depth planes: out low, out high, in low, in high */
 	grid mirror;             /* own planes in host memory, for a device backend */
+	/* leaps (engine/leap.h): each generation's hash of the own planes
+	 * while a hashed call steps (recording), and the planes set aside */
+	bool recording, hashing, hash_decided;
+	bool no_leap;            /* LIFE3D_LEAP=0 on this rank */
+	uint64_t hash_mask;
+	uint64_t hashed;
+	uint64_t hashes[LEAP_CHUNK];
+	int known[LEAP_CHUNK];
+	grid marked;
 	char text[400];
 	size_t text_len;         /* of the description without the tiles stepped */
 } mpi_engine;
@@ -213,6 +223,14 @@ static int step_generation(mpi_engine *m, int64_t r, engine_stats *stats,
 	return rc ? rc : step_range(m, n, n + r, NULL, err);
 }
 
+/* The next generation is current; a hashed call notes its hash. */
+static void swap_noted(mpi_engine *m)
+{
+	m->b->ops->swap(m->b);
+	if (m->recording && m->hashed < LEAP_CHUNK)
+		m->hashes[m->hashed++] = m->b->ops->hash(m->b);
+}
+
 /* b steps with one exchange; stats (if not NULL) counts the last one.  A
  * failing step does not stop the exchanges: the neighbours wait for them. */
 static int run_batch(mpi_engine *m, uint64_t b, engine_stats *stats, l3d_err *err)
@@ -231,10 +249,10 @@ static int run_batch(mpi_engine *m, uint64_t b, engine_stats *stats, l3d_err *er
 		rc = step_range(m, -reach, 1, first, err);
 	if (!rc && !whole)
 		rc = step_range(m, n - 1 > 1 ? n - 1 : 1, n + reach, first, err);
-	m->b->ops->swap(m->b);
+	swap_noted(m);
 	for (int64_t j = 1; j <= reach && !rc; j++) {
 		rc = step_generation(m, reach - j, j == reach ? stats : NULL, err);
-		m->b->ops->swap(m->b);
+		swap_noted(m);
 	}
 	return rc;
 }
@@ -292,9 +310,87 @@ static int mpi_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err
 	return rc;
 }
 
+/* ---- leaps (engine/leap.h): the universe's hash is the XOR of the
+ * ranks' hashes of their own planes (skip.h), agreed after each call ---- */
+
+/* Whether every rank's backend keeps a hash; decided once, together. */
+static bool hashing(mpi_engine *m, l3d_err *err)
+{
+	if (!m->hash_decided) {
+		bool can = !m->no_leap && m->skips && m->b->ops->hash_on;
+		int rc = can ? m->b->ops->hash_on(m->b, m->x0, err) : L3D_ERR_UNAVAILABLE;
+		m->hashing = !comm_any(rc != L3D_OK);
+		m->hash_decided = true;
+	}
+	return m->hashing;
+}
+
+static int mpi_step_hashed(engine *e, uint64_t steps, engine_stats *stats,
+			   uint64_t *hashes, l3d_err *err)
+{
+	mpi_engine *m = (mpi_engine *)e;
+	if (steps > LEAP_CHUNK)
+		return l3d_fail(err, L3D_ERR_USAGE, "engine 'mpi': %llu hashed steps at once",
+				(unsigned long long)steps);
+	if (!hashing(m, err))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'mpi' keeps no hash");
+	memset(m->hashes, 0, sizeof m->hashes);
+	m->hashed = 0;
+	m->recording = true;
+	int rc = mpi_step(e, steps, stats, err);
+	m->recording = false;
+	if (rc)
+		return rc;
+	for (uint64_t i = 0; i < steps; i++)
+		m->known[i] = m->hashes[i] != 0;
+	MPI_Allreduce(MPI_IN_PLACE, m->hashes, (int)steps, MPI_UINT64_T, MPI_BXOR, comm_world);
+	MPI_Allreduce(MPI_IN_PLACE, m->known, (int)steps, MPI_INT, MPI_LAND, comm_world);
+	for (uint64_t i = 0; i < steps; i++)
+		hashes[i] = m->known[i] ? (m->hashes[i] & m->hash_mask) | 1 : 0;
+	return L3D_OK;
+}
+
+/* Collective: every rank sets its own planes aside. */
+static int mpi_mark(engine *e, l3d_err *err)
+{
+	mpi_engine *m = (mpi_engine *)e;
+	grid v;
+	uint64_t x0;
+	int rc = slab_engine_planes(e, &v, &x0, err);
+	if (!rc && !m->marked.bits)
+		rc = grid_alloc(&m->marked, m->n, e->ny, e->nz, err);
+	if (!rc)
+		memcpy(m->marked.bits, v.bits, grid_bytes(&v));
+	return comm_agree(rc, err);
+}
+
+/* Collective: every rank's own planes are the ones it set aside. */
+static bool mpi_same_as_mark(engine *e)
+{
+	mpi_engine *m = (mpi_engine *)e;
+	grid v;
+	uint64_t x0;
+	l3d_err ignored;
+	bool differs = slab_engine_planes(e, &v, &x0, &ignored) != L3D_OK ||
+		       memcmp(m->marked.bits, v.bits, grid_bytes(&v)) != 0;
+	return !comm_any(differs);
+}
+
+/* Collective: steps leapt count as steps of no tile. */
+static void mpi_leapt_over(engine *e, uint64_t steps)
+{
+	mpi_engine *m = (mpi_engine *)e;
+	if (m->b->ops->leapt)
+		m->b->ops->leapt(m->b, steps);
+	gather_tiles(m);
+}
+
 int slab_engine_planes(engine *e, grid *view, uint64_t *x0, l3d_err *err)
 {
 	mpi_engine *m = (mpi_engine *)e;
+	int src = leap_sync(e, err);       /* a lazy leap made real first */
+	if (src)
+		return src;
 	*x0 = m->x0;
 	*view = (grid){.nx = m->n, .ny = e->ny, .nz = e->nz,
 		       .words = m->plane_words / e->ny};
@@ -439,6 +535,7 @@ static void mpi_destroy(engine *e)
 		m->b->ops->destroy(m->b);
 	}
 	grid_free(&m->mirror);
+	grid_free(&m->marked);
 	free(m);
 }
 
@@ -450,6 +547,10 @@ static const engine_ops mpi_ops = {
 	.slice = mpi_slice,
 	.destroy = mpi_destroy,
 	.describe = mpi_describe,
+	.step_hashed = mpi_step_hashed,
+	.mark = mpi_mark,
+	.same_as_mark = mpi_same_as_mark,
+	.leapt_over = mpi_leapt_over,
 };
 
 /* Halo depths, for halos through MPI from host memory (d[0]), through
@@ -640,6 +741,9 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 		m->depth = depths[0];
 		m->link_depth = depths[1];
 		m->device_depth = depths[2];
+		m->no_leap = k->no_leap;
+		m->hash_mask = k->leap_hash_bits && k->leap_hash_bits < 64
+				       ? ((uint64_t)1 << k->leap_hash_bits) - 1 : ~(uint64_t)0;
 		m->rank = rank;
 		m->size = size;
 		m->left = (rank + size - 1) % size;

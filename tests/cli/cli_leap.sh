@@ -6,7 +6,7 @@
 # snapshots; a trillion steps against a dense run to the same phase; a
 # hash cut to a few bits, so that collisions happen; a resume from a
 # checkpoint taken inside a leap; no leap with LIFE3D_LEAP=0 or
-# LIFE3D_SKIP=0.
+# LIFE3D_SKIP=0; over MPI ranks, the same leaps as one process.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 export LIFE3D_SIMD="${LIFE3D_SIMD:-auto}"
@@ -99,6 +99,33 @@ for knob in LIFE3D_LEAP=0 LIFE3D_SKIP=0; do
 	env $knob "$LIFE3D" -v --engine cpu -n 300 -o off.rle3 -f glider.rle3 2>off.err || fail "$knob run"
 	grep -q "period" off.err && fail "$knob: a period reported: $(grep period off.err)" || ok
 done
+# Over MPI ranks (CPU backend; uneven slabs: 16 planes over 3 and 5):
+# the ranks agree on the hash and leap together, to the same universe and
+# log as one process.
+if "$LIFE3D" --version | grep -q '^mpi: built in' && command -v mpirun >/dev/null 2>&1; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+	for np in 2 3 5; do
+		timeout 300 mpirun --oversubscribe -np $np "$LIFE3D" -v -n $T12 --log-every 100000000000 \
+			--log big$np.log -o big$np.rle3 glider.rle3 2>big$np.err ||
+			fail "$np ranks: a trillion steps: $(tail -n 3 big$np.err)"
+		expect_same big.rle3 big$np.rle3 "$np ranks: a trillion steps"
+		expect_same big.log big$np.log "$np ranks: the log of a trillion steps"
+		grep -q "^life3d: period 64 found" big$np.err && ok ||
+			fail "$np ranks: no period: $(grep -v '^life3d: \(input\|result\|log\)' big$np.err)"
+	done
+	timeout 300 mpirun --oversubscribe -np 3 "$LIFE3D" -q $(soup B5/S4567 16 0.1 40 1200) \
+		--log p6.mpi.log -o p6.mpi.rle3 || fail "3 ranks: the period-6 soup"
+	expect_same p6.b/log p6.mpi.log "3 ranks: the period-6 soup's log"
+	expect_same p6.b/u.rle3 p6.mpi.rle3 "3 ranks: the period-6 soup"
+	LIFE3D_LEAP_HASH_BITS=3 timeout 300 mpirun --oversubscribe -np 3 "$LIFE3D" -q -n 5000 \
+		--log weak.mpi.log -o weak.mpi.rle3 glider.rle3 || fail "3 ranks, a weak hash"
+	LIFE3D_SKIP=0 "$LIFE3D" -q --engine cpu -n 5000 --log weak.dense.log -o weak.dense.rle3 \
+		glider.rle3 || fail "dense run of 5000 steps"
+	expect_same weak.dense.log weak.mpi.log "3 ranks, a weak hash: log"
+	expect_same weak.dense.rle3 weak.mpi.rle3 "3 ranks, a weak hash"
+fi
+
 # A bad value is refused.
 expect_exit 64 "LIFE3D_LEAP=2" -- env LIFE3D_LEAP=2 "$LIFE3D" -n 1 -o x.rle3 glider.rle3
 expect_err_line "LIFE3D_LEAP: '2' is not 0 or 1" "LIFE3D_LEAP=2"

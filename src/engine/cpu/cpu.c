@@ -69,7 +69,7 @@ static int cpu_step_hashed(engine *e, uint64_t steps, engine_stats *stats,
 		return l3d_fail(err, L3D_ERR_UNAVAILABLE, "engine 'cpu' keeps no hash");
 	int rc = steps ? first_step(c, err) : L3D_OK;
 	if (!rc)
-		rc = cpu_skip_hash(c->skip, err);
+		rc = cpu_skip_hash(c->skip, 0, err);
 	if (!rc)
 		rc = cpu_skip_run(c->skip, c->st, &c->cur, &c->next, steps, stats, hashes, err);
 	for (uint64_t i = 0; !rc && i < steps; i++)

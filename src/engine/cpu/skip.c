@@ -42,6 +42,9 @@ struct cpu_skip {
 	uint64_t *th[2];
 	uint64_t hash[2];
 	bool known[2];
+	uint64_t x0;               /* the slab's first plane in the universe */
+	bool all;                  /* the last generation by tiles: every tile */
+	uint64_t listed;           /* and how many were listed */
 };
 
 /* A dense step of a universe of at most this many words hashes it whole,
@@ -161,8 +164,9 @@ static uint64_t tile_hash(const cpu_skip *k, const uint64_t *bits, uint64_t t)
 	for (uint64_t x = x0; x < x1; x++) {
 		uint64_t at = (x * k->ny + y0) * k->words;
 		const uint64_t *w = bits + at;
+		uint64_t place = at + k->x0 * k->ny * k->words;
 		for (uint64_t i = 0; i < n; i++)
-			h ^= mix64(w[i] + (at + i) * 0x9e3779b97f4a7c15ULL);
+			h ^= mix64(w[i] + (place + i) * 0x9e3779b97f4a7c15ULL);
 	}
 	return h;
 }
@@ -191,10 +195,11 @@ static void update_hash(cpu_skip *k, const uint64_t *bits, uint64_t n, int par)
 	}
 }
 
-int cpu_skip_hash(cpu_skip *k, l3d_err *err)
+int cpu_skip_hash(cpu_skip *k, uint64_t x0, l3d_err *err)
 {
 	if (k->th[0])
 		return L3D_OK;
+	k->x0 = x0;
 	k->th[0] = calloc(k->ntiles, sizeof *k->th[0]);
 	k->th[1] = calloc(k->ntiles, sizeof *k->th[1]);
 	if (!k->th[0] || !k->th[1]) {
@@ -352,18 +357,16 @@ int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
 		n = make_list(k, all);
 		k->tiled = all || !too_busy(k, n);
 	}
-	int par = (int)((k->produced + 1) & 1);
 	if (!k->tiled) {
 		cpu_stepper_step(st, s, stats);
-		if (k->torus)
-			hash_step(k, s->dst, false, false, 0, par);
 		return L3D_OK;
 	}
+	int par = (int)((k->produced + 1) & 1);
 	int rc = step_listed(k, st, s, n, par, err);
 	if (rc)
 		return rc;
-	if (k->torus)
-		hash_step(k, s->dst, true, all, n, par);
+	k->all = all;
+	k->listed = n;
 	if (k->seeded < 2)
 		k->seeded++;
 	if (stats)
@@ -373,6 +376,7 @@ int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
 
 void cpu_skip_done(cpu_skip *k, const cpu_slab *s)
 {
+	hash_step(k, s->dst, k->tiled, k->all, k->listed, (int)((k->produced + 1) & 1));
 	if (!k->tiled) {
 		k->seeded = 0;
 		k->stepped += (double)k->ntiles;

@@ -80,22 +80,28 @@ void cpu_skip_leap(cpu_skip *k, uint64_t steps, engine_stats *stats);
 int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		 uint64_t steps, engine_stats *stats, uint64_t *hashes, l3d_err *err);
 
-/* The whole torus: keep a hash of the universe from now on (for leaps,
- * engine/leap.h), updated for the tiles that change and costing nothing
- * where nothing does.  It is known after a generation stepped by tiles
- * once two steps of every tile have hashed both parities, and after a
- * dense step of a small universe (hashed whole); it is not known during
- * dense stretches of larger ones.  Fails only when memory runs out. */
-int cpu_skip_hash(cpu_skip *k, l3d_err *err);
 
-/* The hash of the universe just made: a 64-bit value of low bit 1 (equal
- * universes have equal hashes), or 0 when not known now. */
-uint64_t cpu_skip_hash_now(const cpu_skip *k);
 
 /* The whole torus: start again as cpu_skip_create leaves a new one, for
  * another universe in the same buffers (its first two steps go over
  * every tile); the tiles' tally (cpu_skip_tiles) goes on. */
 void cpu_skip_restart(cpu_skip *k);
+
+/* Keep a hash of the slab's own planes from now on (for leaps,
+ * engine/leap.h), updated for the tiles that change and costing nothing
+ * where nothing does; x0: the slab's first plane in the universe (0 for
+ * the whole torus).  Each word is hashed with its place in the universe
+ * and the results XORed, so the XOR of the hashes of every rank's slab is
+ * the hash of the whole universe, however it is cut.  It is known after a
+ * generation stepped by tiles once two steps of every tile have hashed
+ * both parities, and after a dense step of a small slab (hashed whole);
+ * not during dense stretches of larger ones.  Fails only when memory runs
+ * out. */
+int cpu_skip_hash(cpu_skip *k, uint64_t x0, l3d_err *err);
+
+/* The hash of the planes just made (after cpu_skip_done): a 64-bit value
+ * of low bit 1 (equal slabs have equal hashes), or 0 when not known. */
+uint64_t cpu_skip_hash_now(const cpu_skip *k);
 
 /* `steps` generations leapt over by engine/leap.c: none of their tiles
  * was stepped. */

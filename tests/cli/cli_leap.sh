@@ -1,12 +1,13 @@
 #!/bin/sh
 # cli_leap.sh - leaps over universes that repeat with any period, seen from
-# the command line (the CPU engine, which alone leaps over periods above 2): soups that settle into periods 1 to 24, a
-# glider that travels round its torus (period 64); each against the same
-# run with LIFE3D_LEAP=0 at every log line, in the result and in the
-# snapshots; a trillion steps against a dense run to the same phase; a
-# hash cut to a few bits, so that collisions happen; a resume from a
-# checkpoint taken inside a leap; no leap with LIFE3D_LEAP=0 or
-# LIFE3D_SKIP=0; over MPI ranks, the same leaps as one process.
+# the command line (the CPU engine and CPU ranks, which alone leap over
+# periods above 2): soups that settle into periods 1 to 24, a glider that
+# travels round its torus (period 64); each against the same run with
+# LIFE3D_LEAP=0 at every log line, in the result and in the snapshots; a
+# trillion steps against a dense run to the same phase; a hash cut to a
+# few bits, so that collisions happen; a resume from a universe written
+# inside a leap; no leap with LIFE3D_LEAP=0 or LIFE3D_SKIP=0; over 2, 3
+# and 5 MPI ranks, the same leaps and results as one process.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 export LIFE3D_SIMD="${LIFE3D_SIMD:-auto}"

@@ -34,7 +34,7 @@ export LIFE3D_LEAP=0
 if [ -n "${LIFE3D_VALGRIND:-}" ]; then
 	N=1500 delays="3 5 7" W=4
 elif [ "${LIFE3D_SANITIZERS:-no}" = yes ]; then
-	W=0 N=1000 delays="0.01 0.05 0.2 0.5 1.0"
+	W=0 N=2000 delays="0.01 0.05 0.2 0.5 1.0"
 else
 	W=0 N=12000 delays="0.01 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.8 1.0"
 fi

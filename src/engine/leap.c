@@ -145,7 +145,7 @@ static int search(engine *e, leap *l, uint64_t *left, engine_stats *stats,
 		  l3d_err *err)
 {
 	while (*left && l->state == SEARCHING) {
-		if (engine_repeats(e)) {      /* skipping's own leap */
+		if (e->ops->repeats && e->ops->repeats(e)) {      /* skipping's own leap */
 			l->gen += *left;
 			uint64_t n = *left;
 			*left = 0;

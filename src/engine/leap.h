@@ -19,7 +19,7 @@
 #ifndef LIFE3D_ENGINE_LEAP_H
 #define LIFE3D_ENGINE_LEAP_H
 
-#include "engine.h"
+#include "engine_ops.h"
 
 typedef struct leap leap;
 

@@ -107,7 +107,7 @@ if "$LIFE3D" --version | grep -q '^mpi: built in' && command -v mpirun >/dev/nul
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	export OMPI_MCA_btl_vader_single_copy_mechanism=none
 	for np in 2 3 5; do
-		timeout 300 mpirun --oversubscribe -np $np "$LIFE3D" -v -n $T12 --log-every 100000000000 \
+		timeout 300 mpirun --oversubscribe -np $np "$LIFE3D" -v --engine cpu -n $T12 --log-every 100000000000 \
 			--log big$np.log -o big$np.rle3 glider.rle3 2>big$np.err ||
 			fail "$np ranks: a trillion steps: $(tail -n 3 big$np.err)"
 		expect_same big.rle3 big$np.rle3 "$np ranks: a trillion steps"
@@ -115,11 +115,11 @@ if "$LIFE3D" --version | grep -q '^mpi: built in' && command -v mpirun >/dev/nul
 		grep -q "^life3d: period 64 found" big$np.err && ok ||
 			fail "$np ranks: no period: $(grep -v '^life3d: \(input\|result\|log\)' big$np.err)"
 	done
-	timeout 300 mpirun --oversubscribe -np 3 "$LIFE3D" -q $(soup B5/S4567 16 0.1 40 1200) \
+	timeout 300 mpirun --oversubscribe -np 3 "$LIFE3D" -q --engine cpu $(soup B5/S4567 16 0.1 40 1200) \
 		--log p6.mpi.log -o p6.mpi.rle3 || fail "3 ranks: the period-6 soup"
 	expect_same p6.b/log p6.mpi.log "3 ranks: the period-6 soup's log"
 	expect_same p6.b/u.rle3 p6.mpi.rle3 "3 ranks: the period-6 soup"
-	LIFE3D_LEAP_HASH_BITS=3 timeout 300 mpirun --oversubscribe -np 3 "$LIFE3D" -q -n 5000 \
+	LIFE3D_LEAP_HASH_BITS=3 timeout 300 mpirun --oversubscribe -np 3 "$LIFE3D" -q --engine cpu -n 5000 \
 		--log weak.mpi.log -o weak.mpi.rle3 glider.rle3 || fail "3 ranks, a weak hash"
 	LIFE3D_SKIP=0 "$LIFE3D" -q --engine cpu -n 5000 --log weak.dense.log -o weak.dense.rle3 \
 		glider.rle3 || fail "dense run of 5000 steps"

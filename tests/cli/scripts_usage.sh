@@ -30,6 +30,8 @@ expect_usage_error "bench_skip -p 0" "-p needs a number of ranks" -- \
 	"$S/bench_skip" -b "$T/none" -p 0
 expect_usage_error "bench_skip -p x" "-p needs a number of ranks" -- \
 	"$S/bench_skip" -b "$T/none" -p x
+expect_usage_error "bench_skip -B fast" "-B takes dense or noleap" -- \
+	"$S/bench_skip" -b "$T/none" -B fast
 expect_usage_error "bench_auto -r 0" "-r needs a number above 0" -- \
 	"$S/bench_auto" -l "$T/none" -r 0
 for w in 64 64:5 64:5: 64:x:B6/S567 abc:5:B6/S567 "128:10:B6/S567 64"; do

@@ -4,11 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The table of recent hashes: 2^17 slots (2 MiB), each the last
- * generation that hashed to it; one entry a generation, so a cycle of up
- * to LEAP_MOST generations finds most of its phases still there. */
-#define SLOTS_LOG 17
+/* The table of recent hashes: 2^16 slots (1 MiB), each the last
+ * generation that hashed to it, one entry a generation: after p more
+ * entries a slot is still there with odds of about exp(-p / 2^16) (94%
+ * for p = 4096, 37% for p = LEAP_MOST).  Larger tables cost their first
+ * touch of every page, which a short run notices. */
+#define SLOTS_LOG 16
 #define CHUNK LEAP_CHUNK
+/* A universe of more than SMALL_WORDS words is hashed from the WAIT-th
+ * generation after it came into the engine: most soups settle to period
+ * 2 first, which skipping leaps on its own, and would pay for the hashes
+ * and the table (a few ms) for nothing. */
+#define SMALL_WORDS ((uint64_t)1 << 14)
+#define WAIT ((uint64_t)4096)
 
 typedef enum leap_state { SEARCHING, CONFIRMING, LEAPING, OFF } leap_state;
 
@@ -20,7 +28,11 @@ struct leap {
 	                              them, since the engine was made */
 	uint64_t base;             /* gen when the universe was last replaced:
 	                              older entries are void */
+	uint64_t wait;             /* generations from base before hashing */
 	uint64_t hashes[CHUNK];
+	uint64_t cand, since, seen;   /* a candidate period, the generation it
+	                              was met at, and the generations since
+	                              whose hashes came back after it */
 	/* CONFIRMING and LEAPING */
 	uint64_t period, start;    /* the universe of generation start (set
 	                              aside) comes back after period steps */
@@ -51,6 +63,8 @@ static leap *leap_of(engine *e, l3d_err *err)
 		(void)err;
 		return NULL;
 	}
+	uint64_t words = e->nx * e->ny * ((e->nz + 63) / 64);
+	l->wait = words > SMALL_WORDS ? WAIT : 0;
 	e->leap = l;
 	return l;
 }
@@ -74,6 +88,7 @@ void leap_forget(engine *e)
 		return;
 	l->base = l->gen;
 	l->found = false;
+	l->cand = 0;
 	if (l->state != OFF)
 		l->state = SEARCHING;
 }
@@ -121,23 +136,53 @@ static int begin_confirm(engine *e, leap *l, uint64_t p, l3d_err *err)
 	return L3D_OK;
 }
 
-/* Note the hashes of generations gen+1 .. gen+n; a candidate period, or
- * 0. */
+/* A hash that comes back after p generations is a candidate; it is
+ * confirmed only once the hashes of persist(p) more generations have come
+ * back after p too (a slot overwritten meanwhile tells nothing; a hash
+ * back after another period, or too long a wait, breaks it off), so that
+ * a universe of period 2, which skipping finds exactly on its own, is
+ * never copied aside, and a stray match costs nothing. */
+static uint64_t persist(uint64_t p)
+{
+	return p < 8 ? 8 : p > LEAP_CHUNK ? LEAP_CHUNK : p;
+}
+
+/* One generation's hash h, as the generation g came back after p (0:
+ * not known to have); a period whose candidate persisted, or 0. */
+static uint64_t weigh(leap *l, uint64_t g, uint64_t p)
+{
+	if (l->cand && ((p && p != l->cand) || g - l->since > 4 * persist(l->cand) + 64))
+		l->cand = 0;                    /* broken off */
+	if (l->cand && p == l->cand && ++l->seen >= persist(l->cand)) {
+		l->cand = 0;
+		return p;
+	}
+	if (!l->cand && p) {
+		l->cand = p;
+		l->since = g;
+		l->seen = 0;
+	}
+	return 0;
+}
+
+/* Note the hashes of generations gen+1 .. gen+n; a period whose candidate
+ * persisted, or 0. */
 static uint64_t note_hashes(leap *l, uint64_t n)
 {
-	uint64_t found = 0;
+	uint64_t ready = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t h = l->hashes[i], g = l->gen + i + 1;
-		if (!l->hashes[i])
+		if (!h)
 			continue;
 		size_t slot = (size_t)((h * 0x9e3779b97f4a7c15ULL) >> (64 - SLOTS_LOG));
 		uint64_t was = l->at[slot];
-		if (!found && was > l->base && l->key[slot] == h && g - was <= LEAP_MOST)
-			found = g - was;
+		uint64_t p = was > l->base && l->key[slot] == h && g - was <= LEAP_MOST ? g - was : 0;
 		l->key[slot] = h;
 		l->at[slot] = g;
+		uint64_t r = weigh(l, g, p);
+		ready = r ? r : ready;
 	}
-	return found;
+	return ready;
 }
 
 /* Search: the engine steps in hashed chunks until a hash comes back. */
@@ -150,6 +195,16 @@ static int search(engine *e, leap *l, uint64_t *left, engine_stats *stats,
 			uint64_t n = *left;
 			*left = 0;
 			return e->ops->step(e, n, stats, err);
+		}
+		uint64_t waited = l->gen - l->base;
+		if (waited < l->wait) {
+			uint64_t n = l->wait - waited < *left ? l->wait - waited : *left;
+			l->gen += n;
+			*left -= n;
+			int rc = e->ops->step(e, n, *left ? NULL : stats, err);
+			if (rc)
+				return rc;
+			continue;
 		}
 		uint64_t n = *left < CHUNK ? *left : CHUNK;
 		int rc = e->ops->step_hashed(e, n, n == *left ? stats : NULL, l->hashes, err);

@@ -5,8 +5,9 @@
  * engine.c steps an engine through here when the engine keeps a hash of
  * its universe (engine_ops.step_hashed) and LIFE3D_LEAP=0 is not set.
  * The hashes of recent generations go into a table; when a hash comes
- * back after p generations (1 <= p <= LEAP_MOST), the universe is set
- * aside (ops.mark) and p more generations are stepped, one at a time with
+ * back after p generations (1 <= p <= LEAP_MOST), and the hashes of the
+ * next few generations (p of them, at least 8, at most LEAP_CHUNK) do
+ * too, the universe is set aside (ops.mark) and p more generations are stepped, one at a time with
  * their counts kept; only when the universe is then the one set aside,
  * cell for cell (ops.same_as_mark), does the run leap.  A hash alone never
  * makes a leap: a collision costs p steps and nothing else.  A leap is
@@ -15,7 +16,9 @@
  * the right phase before anything reads the universe (leap_sync).
  *
  * A universe skipping knows to repeat with period 2 (engine_repeats) is
- * left to skipping's own leap. */
+ * left to skipping's own leap; one of more than 2^20 cells is hashed only
+ * from the 4096th generation after it came into the engine (most soups
+ * settle to period 2 before). */
 #ifndef LIFE3D_ENGINE_LEAP_H
 #define LIFE3D_ENGINE_LEAP_H
 

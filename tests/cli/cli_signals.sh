@@ -28,8 +28,8 @@ ready() {
 # The runs step a chaotic rule, which activity skipping cannot shorten, for
 # about as long as the last delay (1 s or so on one thread of a fast core),
 # so that the signals find them stepping, not done (a soup settles at once).
-# Leaps are off: this soup becomes periodic (period 12 from generation
-# 1102), and a leap would end the run before the signals come.
+# Leaps are off, so that no change in what leaps can end these runs before
+# the signals come.
 export LIFE3D_LEAP=0
 if [ -n "${LIFE3D_VALGRIND:-}" ]; then
 	N=1500 delays="3 5 7" W=4

@@ -71,7 +71,7 @@ produce() {
 	*'run.conf:3: @include "common.conf": common.conf: cannot open'*)
 		printf 'random = "4";\n\n@include "common.conf"\n' >run.conf
 		"$LIFE3D" -c run.conf -o x.l3d ;;
-	*"period 6 found: the universe of generation 298 came back at generation 304; later steps leapt")
+	*"period 6 found: the universe of generation 306 came back at generation 312; later steps leapt")
 		"$LIFE3D" -v --random 16 --density 0.1 --seed 40 --random-rule B5/S4567 -n 1200 \
 			--log x.tsv -o x.l3d ;;
 	*"out.npy.gz: '.gz' names no format"*)

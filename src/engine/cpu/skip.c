@@ -45,6 +45,7 @@ struct cpu_skip {
 	uint64_t x0;               /* the slab's first plane in the universe */
 	bool all;                  /* the last generation by tiles: every tile */
 	uint64_t listed;           /* and how many were listed */
+	bool fresh;                /* hashing has just begun */
 };
 
 /* A dense step of a universe of at most this many words hashes it whole,
@@ -139,8 +140,9 @@ void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total)
 }
 
 /* ---- the universe's hash ----
- * Every word of the universe is mixed with its place (mix64 of the word
- * plus its index times an odd constant) and the results XORed: a tile's
+ * Every word of the universe but the empty ones (most, in a settled soup)
+ * is mixed with its place (mix64 of the word XOR its index times an odd
+ * constant) and the results XORed: a tile's
  * hash is the XOR over its words, the universe's the XOR over its tiles,
  * so a stepped tile's change updates it in a few operations a word.  A
  * tile stepped but unchanged holds what it held two generations back,
@@ -166,7 +168,8 @@ static uint64_t tile_hash(const cpu_skip *k, const uint64_t *bits, uint64_t t)
 		const uint64_t *w = bits + at;
 		uint64_t place = at + k->x0 * k->ny * k->words;
 		for (uint64_t i = 0; i < n; i++)
-			h ^= mix64(w[i] + (place + i) * 0x9e3779b97f4a7c15ULL);
+			if (w[i])
+				h ^= mix64(w[i] ^ (place + i) * 0x9e3779b97f4a7c15ULL);
 	}
 	return h;
 }
@@ -209,6 +212,7 @@ int cpu_skip_hash(cpu_skip *k, uint64_t x0, l3d_err *err)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the tiles' hashes");
 	}
 	k->known[0] = k->known[1] = false;
+	k->fresh = true;
 	return L3D_OK;
 }
 
@@ -218,14 +222,19 @@ uint64_t cpu_skip_hash_now(const cpu_skip *k)
 	return k->th[0] && k->known[par] ? k->hash[par] | 1 : 0;
 }
 
-/* After a generation of parity par went into bits: by tiles (all: every
- * tile, n listed), or densely (n unused). */
-static void hash_step(cpu_skip *k, const uint64_t *bits, bool tiled, bool all,
-		      uint64_t n, int par)
+/* After a generation of parity par went into bits (from the generation
+ * in src): by tiles (all: every tile, n listed), or densely (n unused).
+ * The first generation after hashing began hashes both in full. */
+static void hash_step(cpu_skip *k, const uint64_t *src, const uint64_t *bits, bool tiled,
+		      bool all, uint64_t n, int par)
 {
 	if (!k->th[0])
 		return;
-	if (tiled ? all : k->nx * k->ny * k->words <= DENSE_HASH_WORDS)
+	if (k->fresh) {
+		rehash(k, src, par ^ 1);
+		rehash(k, bits, par);
+		k->fresh = false;
+	} else if (tiled ? all : k->nx * k->ny * k->words <= DENSE_HASH_WORDS)
 		rehash(k, bits, par);
 	else if (!tiled)
 		k->known[par] = false;
@@ -376,7 +385,7 @@ int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
 
 void cpu_skip_done(cpu_skip *k, const cpu_slab *s)
 {
-	hash_step(k, s->dst, k->tiled, k->all, k->listed, (int)((k->produced + 1) & 1));
+	hash_step(k, s->src, s->dst, k->tiled, k->all, k->listed, (int)((k->produced + 1) & 1));
 	if (!k->tiled) {
 		k->seeded = 0;
 		k->stepped += (double)k->ntiles;

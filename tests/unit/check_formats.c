@@ -714,6 +714,47 @@ START_TEST(test_rle3_writer_shape)
 }
 END_TEST
 
+/* rle3_write_by's encoder, into a malloc'd string. */
+static char *rle3_by(const grid *g, bool sparse)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	l3d_err err = { 0 };
+	ck_assert_int_eq(rle3_write_by(out, "out.rle3", g, &rule_default, sparse, &err), L3D_OK);
+	fclose(out);
+	return buf;
+}
+
+/* The writer from a sorted list of live cells gives the bytes of the one
+ * that reads every cell of the live box: odd sizes, few cells (the list's
+ * case), lines and planes of runs, cells on every face of the box. */
+START_TEST(test_rle3_sparse_writer)
+{
+	static const uint64_t shapes[][3] = { { 1, 1, 1 }, { 3, 5, 7 }, { 67, 3, 130 },
+					      { 9, 70, 65 }, { 130, 66, 3 }, { 200, 1, 1 } };
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		for (int k = 0; k < 6; k++) {
+			grid g;
+			double d = k < 4 ? 0.0005 * (1 << (2 * k)) : k == 4 ? 0.3 : 1.0;
+			random_grid(&g, shapes[i][0], shapes[i][1], shapes[i][2], d, 11 * i + k);
+			if (k == 0) {        /* a run along x across the whole box */
+				for (uint64_t x = 0; x < g.nx; x++)
+					grid_set(&g, x, g.ny - 1, g.nz - 1, 1);
+				grid_set(&g, 0, 0, 0, 1);
+			}
+			char *a = rle3_by(&g, true), *b = rle3_by(&g, false);
+			ck_assert_msg(strcmp(a, b) == 0, "%llux%llux%llu density %g:\n%s\nagainst\n%s",
+				      (unsigned long long)g.nx, (unsigned long long)g.ny,
+				      (unsigned long long)g.nz, d, a, b);
+			free(a);
+			free(b);
+			grid_free(&g);
+		}
+}
+END_TEST
+
 START_TEST(test_rle3_box_size_pos)
 {
 	grid g;
@@ -1064,6 +1105,7 @@ static Suite *formats_suite(void)
 	tcase_add_test(t, test_rle3_fixture_file_and_pipe);
 	tcase_add_test(t, test_rle3_round_trip);
 	tcase_add_test(t, test_rle3_writer_shape);
+	tcase_add_test(t, test_rle3_sparse_writer);
 	tcase_add_test(t, test_rle3_box_size_pos);
 	tcase_add_test(t, test_rle3_comments_and_line_ends);
 	tcase_add_test(t, test_rle3_errors);

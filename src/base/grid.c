@@ -2,6 +2,7 @@
 #include "grid.h"
 
 #include "hostmem.h"
+#include "mix.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -255,15 +256,6 @@ int grid_row_pack(grid *g, uint64_t x, uint64_t y, const uint8_t *cells)
 	return row_pack(grid_row(g, x, y), g->nz, cells);
 }
 
-/* splitmix64's finaliser: a bijective mixer with good avalanche, cheap
- * enough to call once per cell. */
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 void grid_random(grid *g, double density, uint64_t seed)
 {
 	grid_random_planes(g, 0, density, seed);
@@ -289,7 +281,7 @@ static void *random_planes(void *arg)
 				uint64_t word = 0, z0 = w * 64;
 				uint64_t n = g->nz - z0 < 64 ? g->nz - z0 : 64;
 				for (uint64_t i = 0; i < n; i++) {
-					uint64_t alive = (mix64(base + z0 + i) < j->threshold) | j->all;
+					uint64_t alive = (l3d_mix64(base + z0 + i) < j->threshold) | j->all;
 					word |= alive << i;
 				}
 				row[w] = word;
@@ -303,7 +295,7 @@ void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed)
 	/* Threshold t: alive iff hash < t, so P(alive) = t / 2^64.  density 1
 	 * must make every cell alive, which needs the `all` flag. */
 	random_job base = {.g = g, .x0 = x0, .all = density >= 1.0,
-			   .key = mix64(seed ^ 0x6c69666533640000ULL)};
+			   .key = l3d_mix64(seed ^ 0x6c69666533640000ULL)};
 	if (density > 0.0 && !base.all)
 		base.threshold = (uint64_t)(density * 18446744073709551616.0);
 	/* Each cell's bit depends only on its index, so planes can be shared

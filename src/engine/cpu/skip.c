@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mix.h"
+
 /* A tile's planes and rows (rounded up to the stepper's row unit).  On a
  * 512^3 soup past generation 64, 4 x 4 stepped 40% fewer cells a step
  * than 4 x 8 and took 22% less time; 2 x 4 saved a little more stepping
@@ -141,21 +143,12 @@ void cpu_skip_tiles(const cpu_skip *k, double *stepped, double *total)
 
 /* ---- the universe's hash ----
  * Every word of the universe but the empty ones (most, in a settled soup)
- * is mixed with its place (mix64 of the word XOR its index times an odd
- * constant) and the results XORed: a tile's
- * hash is the XOR over its words, the universe's the XOR over its tiles,
- * so a stepped tile's change updates it in a few operations a word.  A
- * tile stepped but unchanged holds what it held two generations back,
- * and keeps its hash of that parity. */
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
+ * is mixed with its place (base/mix.h's mixer of the word XOR its index
+ * times an odd constant) and the results XORed: a tile's hash is the XOR
+ * over its words, the universe's the XOR over its tiles, so a stepped
+ * tile's change updates it in a few operations a word.  A tile stepped
+ * but unchanged holds what it held two generations back, and keeps its
+ * hash of that parity. */
 
 static uint64_t tile_hash(const cpu_skip *k, const uint64_t *bits, uint64_t t)
 {
@@ -169,7 +162,7 @@ static uint64_t tile_hash(const cpu_skip *k, const uint64_t *bits, uint64_t t)
 		uint64_t place = at + k->x0 * k->ny * k->words;
 		for (uint64_t i = 0; i < n; i++)
 			if (w[i])
-				h ^= mix64(w[i] ^ (place + i) * 0x9e3779b97f4a7c15ULL);
+				h ^= l3d_mix64(w[i] ^ (place + i) * 0x9e3779b97f4a7c15ULL);
 	}
 	return h;
 }

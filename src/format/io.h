@@ -89,6 +89,10 @@ typedef struct universe_meta {
 	rule rule;
 	bool size_from_pattern;  /* RLE3 without size= or box=: the universe
 				    is the pattern's box (Golly: its own grid) */
+	char assumed[256];       /* RLE3: what was read as Golly reads it where
+				    the file left something out or wrong
+				    ("no version= (read as version 1)";
+				    "; " between); empty: nothing */
 	run_stamp stamp;
 } universe_meta;
 

@@ -154,6 +154,7 @@ typedef struct rle3_head {
 	uint64_t line;           /* of the x= y= z= line */
 	bool has_version, has_size, has_box;
 	rule rule;
+	char assumed[sizeof ((universe_meta *)0)->assumed];
 } rle3_head;
 
 static bool parse_u64(const char *s, size_t n, uint64_t *out)
@@ -183,6 +184,50 @@ static bool parse_triple(const char *s, uint64_t out[3])
 	return true;
 }
 
+/* What Golly reads where a file leaves something out or wrong, added to
+ * h->assumed ("; " between). */
+static void assume(rle3_head *h, const char *fmt, const char *value)
+{
+	size_t n = strlen(h->assumed);
+	if (n && n + 2 < sizeof h->assumed)
+		n += (size_t)snprintf(h->assumed + n, sizeof h->assumed - n, "; ");
+	if (n < sizeof h->assumed)
+		snprintf(h->assumed + n, sizeof h->assumed - n, fmt, value);
+}
+
+/* Golly's reading of a value it does not refuse: a negative gen= is 0; a
+ * pos= of two numbers has z 0; size=0 (or below) is 3 and a size= that is
+ * no number 100 (3D.lua's smallest and default grid; sizes 1 and 2, which Golly
+ * also reads as 3, are life3d's own small universes, kept). */
+static bool lenient_value(rle3_head *h, const char *key, const char *val)
+{
+	uint64_t v;
+	if (!strcmp(key, "gen") && val[0] == '-' && parse_u64(val + 1, strlen(val + 1), &v)) {
+		h->gen = 0;
+		assume(h, "gen=%s (read as 0)", val);
+		return true;
+	}
+	if (!strcmp(key, "pos")) {
+		size_t a = strcspn(val, ",");
+		const char *b = val + a + (val[a] == ',');
+		size_t bn = strcspn(b, ",");
+		if (val[a] != ',' || b[bn] || !parse_u64(val, a, &h->pos[0]) ||
+		    !parse_u64(b, bn, &h->pos[1]))
+			return false;
+		h->pos[2] = 0;
+		assume(h, "pos=%s (z read as 0)", val);
+		return true;
+	}
+	if (!strcmp(key, "size")) {
+		bool number = parse_u64(val, strlen(val), &v) ||
+			      (val[0] == '-' && parse_u64(val + 1, strlen(val + 1), &v));
+		h->size = number ? 3 : 100;
+		assume(h, number ? "size=%s (read as 3)" : "size=%s (read as 100)", val);
+		return true;
+	}
+	return false;
+}
+
 static int first_line_key(const char *name, rle3_head *h, const char *key,
 			  size_t klen, const char *val, l3d_err *err)
 {
@@ -194,7 +239,7 @@ static int first_line_key(const char *name, rle3_head *h, const char *key,
 					name, val);
 		h->has_version = true;
 	} else if (klen == 4 && memcmp(key, "size", 4) == 0) {
-		ok = parse_u64(val, strlen(val), &h->size);
+		ok = parse_u64(val, strlen(val), &h->size) && h->size;
 		h->has_size = true;
 	} else if (klen == 3 && memcmp(key, "box", 3) == 0) {
 		ok = parse_triple(val, h->box);
@@ -205,6 +250,11 @@ static int first_line_key(const char *name, rle3_head *h, const char *key,
 		ok = parse_u64(val, strlen(val), &h->gen);
 	}
 	/* Golly ignores keys it does not know, and so do we. */
+	char k[8] = "";
+	if (klen < sizeof k)
+		memcpy(k, key, klen);
+	if (!ok && lenient_value(h, k, val))
+		ok = true;
 	if (!ok)
 		return l3d_fail(err, L3D_ERR_DATA, "%s:1: bad value in '%.*s=%s'",
 				name, (int)klen, key, val);
@@ -228,8 +278,9 @@ static int parse_first_line(const char *name, char *line, rle3_head *h,
 		if (rc)
 			return rc;
 	}
+	/* Golly checks version= only when it is there. */
 	if (!h->has_version)
-		return l3d_fail(err, L3D_ERR_DATA, "%s:1: missing version=1", name);
+		assume(h, "%s", "no version= (read as version 1)");
 	return L3D_OK;
 }
 
@@ -379,7 +430,7 @@ static int apply_run(scanner *s, grid *g, cursor *p, int c, uint64_t n,
 	}
 }
 
-static int read_cells(scanner *s, grid *g, const rle3_head *h, l3d_err *err)
+static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 {
 	cursor p;
 	for (int i = 0; i < 3; i++) {
@@ -410,10 +461,10 @@ static int read_cells(scanner *s, grid *g, const rle3_head *h, l3d_err *err)
 			return rc;
 		count = 0;
 	}
-	return s->rc ? s->rc :
-		l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: pattern data ends without '!'",
-			 s->r->name, (unsigned long long)s->line,
-			 (unsigned long long)s->col);
+	if (s->rc)
+		return s->rc;
+	assume(h, "%s", "no '!' at the end (read to the end, as Golly does)");
+	return L3D_OK;
 }
 
 int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
@@ -449,6 +500,7 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 		meta->has_rule = true;
 		meta->rule = h.rule;
 		meta->size_from_pattern = !h.has_size && !h.has_box;
+		snprintf(meta->assumed, sizeof meta->assumed, "%s", h.assumed);
 	}
 	return L3D_OK;
 }

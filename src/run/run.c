@@ -126,6 +126,16 @@ static void warn_caveats(const options *o, const plan *p)
 		outfile_is_stdout(o->output) ? "(stdout)" : o->output, text);
 }
 
+/* An RLE3 file read as Golly reads it where it left something out or
+ * wrong: one line saying what was assumed. */
+static void warn_assumed(const options *o, const plan *p)
+{
+	if (o->quiet || !p->src.meta.assumed[0])
+		return;
+	fprintf(stderr, "life3d: warning: %s: read as Golly reads it: %s\n", p->src.name,
+		p->src.meta.assumed);
+}
+
 static void warn_sizeless(const options *o, const plan *p)
 {
 	if (o->quiet || !p->src.meta.size_from_pattern)
@@ -543,6 +553,7 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		return rc;
 	if (p->src.meta.has_rule)
 		rule_from_input(o, p, rule_given);
+	warn_assumed(o, p);
 	warn_sizeless(o, p);
 	p->resume = p->src.meta.stamp;
 	p->run_id = choose_run_id(p);

@@ -48,8 +48,8 @@ bad_case cuthdr.l3d 65 "" "truncated native header"
 # RLE3, malformed in each way.
 printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6\noq!\n' >char.rle3
 bad_case char.rle3 65 "" "RLE3 bad character"
-printf '3D size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >nover.rle3
-bad_case nover.rle3 65 "version" "RLE3 without version"
+printf '3D version=x size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >nover.rle3
+bad_case nover.rle3 65 "version" "RLE3 version x"
 printf '3D version=2 size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >ver2.rle3
 bad_case ver2.rle3 65 "version" "RLE3 version 2"
 printf '3D version=1 size=2\nx=3 y=1 z=1 rule=3D5..7/6\n3o!\n' >big.rle3

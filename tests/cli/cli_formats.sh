@@ -92,6 +92,19 @@ expect_exit 0 "RLE3 without size=, -q" -- "$LIFE3D" -q -n 0 -o nosize2.l3d nosiz
 [ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
 expect_exit 0 "RLE3 with size=" -- "$LIFE3D" -n 0 -o ship-again.l3d ship.rle3
 grep -q warning "$T/err" && fail "size= warned: $(cat "$T/err")" || ok
+# What Golly reads where a file leaves something out or wrong, read the
+# same way, with one line saying what was assumed (not with -q): the
+# universe as the complete file gives it.
+printf '3D size=6 gen=-2 pos=1,2\nx=3 y=1 z=1 rule=3D5..7/6\nobo\n' >lenient.rle3
+printf '3D version=1 size=6 pos=1,2,0\nx=3 y=1 z=1 rule=3D5..7/6\nobo!\n' >strict.rle3
+expect_exit 0 "RLE3 read as Golly reads it" -- "$LIFE3D" -n 0 -o lenient.l3d lenient.rle3
+grep -q "^life3d: warning: lenient.rle3: read as Golly reads it: gen=-2 (read as 0); pos=1,2 (z read as 0); no version= (read as version 1); no '!' at the end (read to the end, as Golly does)$" \
+	"$T/err" && ok || fail "assumptions not said: $(cat "$T/err")"
+[ "$(grep -c warning "$T/err")" -eq 1 ] && ok || fail "more than one warning line: $(cat "$T/err")"
+"$LIFE3D" -q -n 0 -o strict.l3d strict.rle3 || fail "strict.rle3"
+expect_same lenient.l3d strict.l3d "RLE3 read as Golly reads it"
+expect_exit 0 "RLE3 read as Golly reads it, -q" -- "$LIFE3D" -q -n 0 -o lenient2.l3d lenient.rle3
+[ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
 # What Golly would refuse or run otherwise is said when RLE3 is written.
 "$LIFE3D" -q --random 101 --density 0.001 -n 0 -o big.l3d || fail "big.l3d"
 expect_exit 0 "RLE3 over 100 a side" -- "$LIFE3D" -n 0 -o big.rle3 big.l3d

@@ -74,6 +74,9 @@ produce() {
 	*"period 6 found: the universe of generation 306 came back at generation 312; later steps leapt")
 		"$LIFE3D" -v --random 16 --density 0.1 --seed 40 --random-rule B5/S4567 -n 1200 \
 			--log x.tsv -o x.l3d ;;
+	*"warning: a.rle3: read as Golly reads it: no version= (read as version 1); no '!' at the end"*)
+		printf '3D size=4\nx=1 y=1 z=1 rule=3D5..7/6\no\n' >a.rle3
+		"$LIFE3D" -o x.l3d a.rle3 ;;
 	*"out.npy.gz: '.gz' names no format"*)
 		"$LIFE3D" --random 4 -o out.npy.gz ;;
 	*"warning: out.vtk: the vtk format stores no rule"*)

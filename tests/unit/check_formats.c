@@ -817,20 +817,60 @@ static void expect_rle3_failure(const char *text, const char *what)
 	expect_failure(text, strlen(text), L3D_ERR_DATA, what);
 }
 
+/* What Golly reads and life3d read too, with what was assumed said in
+ * meta.assumed: no version=, a first line of just 3D, no closing '!', a
+ * negative gen=, a pos= of two numbers, size=0 and a size= of no number. */
+START_TEST(test_rle3_golly_leniency)
+{
+	static const struct {
+		const char *text, *assumed;
+		uint64_t side, gen, x, y, z;   /* the universe's side, the cell */
+	} cases[] = {
+		{ "3D size=4\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+		  "no version= (read as version 1)", 4, 0, 0, 0, 0 },
+		{ "3D\nx=1 y=1 z=1 rule=B6/S567\no!\n", "no version= (read as version 1)", 1, 0, 0, 0, 0 },
+		{ "3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\nbo\n",
+		  "no '!' at the end (read to the end, as Golly does)", 4, 0, 1, 0, 0 },
+		{ "3D version=1 size=5 gen=-3\nx=1 y=1 z=1 rule=B6/S567\no!",
+		  "gen=-3 (read as 0)", 5, 0, 0, 0, 0 },
+		{ "3D version=1 size=5 pos=2,3\nx=1 y=1 z=1 rule=B6/S567\no!",
+		  "pos=2,3 (z read as 0)", 5, 0, 2, 3, 0 },
+		{ "3D version=1 size=0\nx=1 y=1 z=1 rule=B6/S567\no!", "size=0 (read as 3)", 3, 0, 0, 0, 0 },
+		{ "3D version=1 size=-7\nx=1 y=1 z=1 rule=B6/S567\no!", "size=-7 (read as 3)", 3, 0, 0, 0, 0 },
+		{ "3D version=1 size=abc pos=50,50,50\nx=1 y=1 z=1 rule=B6/S567\no!",
+		  "size=abc (read as 100)", 100, 0, 50, 50, 50 },
+		{ "3D gen=-1 size=4\nx=1 y=1 z=1 rule=B6/S567\no",
+		  "gen=-1 (read as 0); no version= (read as version 1); no '!' at the end "
+		  "(read to the end, as Golly does)", 4, 0, 0, 0, 0 },
+		{ "3D version=1 size=4 gen=7\nx=1 y=1 z=1 rule=B6/S567\no!", "", 4, 7, 0, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		grid g;
+		universe_meta meta;
+		l3d_err err = { 0 };
+		ck_assert_msg(read_text(cases[i].text, &g, &meta, &err) == L3D_OK, "case %zu: %s", i,
+			      err.msg);
+		ck_assert_str_eq(meta.assumed, cases[i].assumed);
+		ck_assert_uint_eq(g.nx, cases[i].side);
+		ck_assert_uint_eq(g.nz, cases[i].side);
+		ck_assert_uint_eq(g.generation, cases[i].gen);
+		ck_assert_uint_eq(grid_population(&g), 1);
+		ck_assert(grid_get(&g, cases[i].x, cases[i].y, cases[i].z));
+		grid_free(&g);
+	}
+}
+END_TEST
+
 START_TEST(test_rle3_errors)
 {
 	expect_rle3_failure("3D version=2 size=4\nx=1 y=1 z=1 rule=B6/S567\no!\n",
 			    "bad.input:1: unsupported RLE3 version '2'");
-	expect_rle3_failure("3D size=4\nx=1 y=1 z=1 rule=B6/S567\no!\n",
-			    "missing version=1");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n"
 			    "o\nbxo!\n", "bad.input:4:2: 'x' is not RLE3 data");
 	expect_rle3_failure("3D version=1 size=4\r\n\r\nx=2 y=1 z=1 rule=B6/S567\r\n"
 			    "ob\r\n\r\nb o!\r\n", "bad.input:6:2: ' ' is not RLE3");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\no\x01!",
 			    "bad.input:3:2: byte 0x01");
-	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\noo\n",
-			    "bad.input:3:3: pattern data ends without '!'");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n3o!\n",
 			    "bad.input:3:2: 'o' puts a cell outside");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n$o!\n",
@@ -851,13 +891,13 @@ START_TEST(test_rle3_errors)
 	expect_rle3_failure("3D version=1 size=4\nbo$o!\n", "expected 'x=W");
 	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6F\no!\n",
 			    "bad.input:2: rule '3D5..7/6F'");
-	expect_rle3_failure("3D version=1 size=four\nx=1 y=1 z=1 rule=B6/S567\no!\n",
-			    "bad value in 'size=four'");
-	expect_rle3_failure("3D version=1 pos=1,2\nx=1 y=1 z=1 rule=B6/S567\no!\n",
-			    "bad value in 'pos=1,2'");
 	expect_rle3_failure("3D version=1 size=4\n# only comments\n", "bad.input:2: no 'x=W y=H");
-	expect_rle3_failure("3D version=1 size=0\nx=0 y=0 z=0 rule=B6/S567\n!\n",
-			    "empty axis");
+	expect_rle3_failure("3D version=1 size=4 pos=1\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "bad value in 'pos=1'");
+	expect_rle3_failure("3D version=1 size=4 pos=1,,2\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "bad value in 'pos=1,,2'");
+	expect_rle3_failure("3D version=1 size=4 gen=-x\nx=1 y=1 z=1 rule=B6/S567\no!\n",
+			    "bad value in 'gen=-x'");
 	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=B6/S567\n"
 			    "99999999999o!\n", "run count too large");
 
@@ -1106,6 +1146,7 @@ static Suite *formats_suite(void)
 	tcase_add_test(t, test_rle3_round_trip);
 	tcase_add_test(t, test_rle3_writer_shape);
 	tcase_add_test(t, test_rle3_sparse_writer);
+	tcase_add_test(t, test_rle3_golly_leniency);
 	tcase_add_test(t, test_rle3_box_size_pos);
 	tcase_add_test(t, test_rle3_comments_and_line_ends);
 	tcase_add_test(t, test_rle3_errors);

@@ -44,29 +44,35 @@ struct leap {
 	bool found;
 };
 
-static leap *leap_of(engine *e, l3d_err *err)
+static leap *leap_of(engine *e)
 {
 	if (e->leap || e->leap_tried)
 		return e->leap;
 	e->leap_tried = true;
 	leap *l = calloc(1, sizeof *l);
-	if (l) {
-		l->key = calloc((size_t)1 << SLOTS_LOG, sizeof *l->key);
-		l->at = calloc((size_t)1 << SLOTS_LOG, sizeof *l->at);
-	}
-	if (!l || !l->key || !l->at) {      /* no room: steps as ever */
-		if (l) {
-			free(l->key);
-			free(l->at);
-		}
-		free(l);
-		(void)err;
+	if (!l)                             /* no room: steps as ever */
 		return NULL;
-	}
 	uint64_t words = e->nx * e->ny * ((e->nz + 63) / 64);
 	l->wait = words > SMALL_WORDS ? WAIT : 0;
 	e->leap = l;
 	return l;
+}
+
+/* The table, made when hashing begins; without the room for it, no
+ * leaps. */
+static bool table_ready(leap *l)
+{
+	if (!l->key) {
+		l->key = calloc((size_t)1 << SLOTS_LOG, sizeof *l->key);
+		l->at = calloc((size_t)1 << SLOTS_LOG, sizeof *l->at);
+	}
+	if (l->key && l->at)
+		return true;
+	free(l->key);
+	free(l->at);
+	l->key = l->at = NULL;
+	l->state = OFF;
+	return false;
 }
 
 void leap_destroy(engine *e)
@@ -206,6 +212,8 @@ static int search(engine *e, leap *l, uint64_t *left, engine_stats *stats,
 				return rc;
 			continue;
 		}
+		if (!table_ready(l))
+			return L3D_OK;
 		uint64_t n = *left < CHUNK ? *left : CHUNK;
 		int rc = e->ops->step_hashed(e, n, n == *left ? stats : NULL, l->hashes, err);
 		if (rc == L3D_ERR_UNAVAILABLE) {    /* no hash kept: no leaps */
@@ -255,7 +263,7 @@ static int confirm(engine *e, leap *l, uint64_t *left, engine_stats *stats,
 
 int leap_step(engine *e, uint64_t steps, engine_stats *stats, l3d_err *err)
 {
-	leap *l = leap_of(e, err);
+	leap *l = leap_of(e);
 	if (!l || l->state == OFF)
 		return e->ops->step(e, steps, stats, err);
 	uint64_t left = steps;

@@ -114,12 +114,21 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	return rc;
 }
 
+/* The output is a device other than standard output (/dev/null): no
+ * file is kept, and no one opens it in Golly or ParaView. */
+static bool output_is_device(const char *path)
+{
+	struct stat st;
+	return path && !outfile_is_stdout(path) && stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
 /* What the output loses, or what Golly would make of it: said before the
- * run, not refused (a VTK file of a B5/S45 run is still worth having). */
+ * run, not refused (a VTK file of a B5/S45 run is still worth having);
+ * not for a device such as /dev/null. */
 static void warn_caveats(const options *o, const plan *p)
 {
 	char text[512];
-	if (o->quiet || !format_caveats(p->out_format, p->src.nx, p->src.start.ny,
+	if (o->quiet || output_is_device(o->output) || !format_caveats(p->out_format, p->src.nx, p->src.start.ny,
 					p->src.start.nz, &p->rule, text, sizeof text))
 		return;
 	fprintf(stderr, "life3d: warning: %s: %s\n",

@@ -110,6 +110,9 @@ expect_exit 0 "RLE3 read as Golly reads it, -q" -- "$LIFE3D" -q -n 0 -o lenient2
 expect_exit 0 "RLE3 over 100 a side" -- "$LIFE3D" -n 0 -o big.rle3 big.l3d
 grep -q "^life3d: warning: big.rle3: Golly opens no universe over 100 cells a side$" "$T/err" && ok ||
 	fail "size over 100: $(cat "$T/err")"
+# Not for a device, which keeps no file: /dev/null.
+expect_exit 0 "RLE3 over 100 a side to /dev/null" -- "$LIFE3D" -n 0 --format rle3 -o /dev/null big.l3d
+grep -q warning "$T/err" && fail "/dev/null warned: $(cat "$T/err")" || ok
 expect_exit 0 "RLE3 under 3 a side" -- "$LIFE3D" -n 0 --random 2 -o small.rle3
 grep -q "^life3d: warning: small.rle3: Golly opens no universe under 3 cells a side$" "$T/err" && ok ||
 	fail "size under 3: $(cat "$T/err")"

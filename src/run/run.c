@@ -626,9 +626,11 @@ static void show_progress(loop *l, const plan *p, bool final)
 	}
 	double done = (double)(l->gen - p->first), total = (double)(p->last - p->first);
 	double rate = l->t_steps > 0 ? done * p->cells / l->t_steps : 0;
-	double eta = done > 0 ? (total - done) * (t - l->t0) / done : 0;
-	fprintf(stderr, "\r\033[Kgeneration %" PRIu64 "/%" PRIu64 " (%.0f%%)  %.3g cell updates/s  ETA %.0f s",
-		l->gen, p->last, 100.0 * done / total, rate, eta);
+	fprintf(stderr, "\r\033[Kgeneration %" PRIu64 "/%" PRIu64 " (%.0f%%)  %.3g cell updates/s",
+		l->gen, p->last, 100.0 * done / total, rate);
+	/* From the steps timed alone (not the start-up), once a few are. */
+	if (done >= 4 && l->t_steps > 0)
+		fprintf(stderr, "  ETA %.0f s", (total - done) * l->t_steps / done);
 }
 
 /* -f lets the checkpoint replace the file that was at its name when the

@@ -71,6 +71,11 @@ if command -v script >/dev/null 2>&1; then
 	if grep -q "/dev/tty: is a terminal" tty.out && grep -q "rc=73" tty.out; then ok; else fail "checkpoint to /dev/tty: $(head -c 200 tty.out)"; fi
 	script -qec "$LIFE3D -q -f -n 1 -o /dev/tty a.l3d; echo rc=\$?" /dev/null >tty.out 2>&1
 	if grep -q "rc=0" tty.out; then ok; else fail "-f -o /dev/tty: $(head -c 200 tty.out)"; fi
+	# Progress on a terminal: no ETA until a few steps are timed (start-up
+	# is not extrapolated as steps).
+	script -qec "$LIFE3D -n 3 -o progress.l3d a.l3d" /dev/null >tty.out 2>&1
+	if grep -q "generation 1/3 (33%)" tty.out && ! grep -q "ETA" tty.out; then ok; else
+		fail "progress of 3 steps: $(tr '\r' '\n' <tty.out | head -c 300)"; fi
 fi
 
 # The summary line is on stderr only, and -q silences it.

@@ -358,12 +358,14 @@ static const char *zero_in(const char *list)
 	}
 }
 
-/* Golly: "3D" survive "/" birth (the letter was taken off already). */
+/* Golly: "3D" survive "/" birth (the letter was taken off already);
+ * Ready's form is the same without "3D". */
 static int parse_golly(cursor *c, rule *r)
 {
 	int rc;
 	char hint[128];
-	c->p += 2;
+	if (c->p[0] == '3' && (c->p[1] == 'D' || c->p[1] == 'd'))
+		c->p += 2;
 	const char *survives = c->p;
 	if ((rc = parse_list(c, &r->survive)))
 		return rc;
@@ -383,6 +385,49 @@ static int parse_golly(cursor *c, rule *r)
 				"rule '%s': birth on 0 at column %d: Golly's notation "
 				"has none (write it in B/S notation, e.g. B0...)",
 				c->text, column(c, zero_in(births)));
+	return L3D_OK;
+}
+
+/* The form of other 3D viewers (Visions of Chaos and the like): survive
+ * "/" birth "/" states "/" M (Moore) or N (von Neumann: the six faces,
+ * Golly's F).  Two states make an outer-totalistic rule; more are
+ * Generations rules, which life3d does not run. */
+static bool four_parts(const char *text)
+{
+	size_t n = strlen(text), slashes = 0;
+	for (const char *p = text; *p; p++)
+		slashes += *p == '/';
+	char last = n >= 2 ? (char)toupper((unsigned char)text[n - 1]) : 0;
+	return slashes == 3 && text[n - 2] == '/' && (last == 'M' || last == 'N');
+}
+
+static int parse_four(cursor *c, rule *r)
+{
+	size_t n = strlen(c->text);
+	c->end = c->text + n - 2;
+	c->hood = toupper((unsigned char)c->text[n - 1]) == 'N' ? RULE_FACE : RULE_MOORE;
+	snprintf(c->count_hint, sizeof c->count_hint, "a count 0..%u", rule_hood_max(c->hood));
+	int rc = parse_list(c, &r->survive);
+	if (!rc && *c->p != '/')
+		rc = unexpected(c, "a count, ',' or '/' (survive/birth/states/M or N)");
+	if (!rc) {
+		c->p++;
+		rc = parse_list(c, &r->birth);
+	}
+	if (!rc && *c->p != '/')
+		rc = unexpected(c, "a count, ',' or '/' (survive/birth/states/M or N)");
+	if (rc)
+		return rc;
+	const char *states = ++c->p;
+	unsigned k = 0;
+	while (isdigit((unsigned char)*c->p) && k < 1000)
+		k = k * 10 + (unsigned)(*c->p++ - '0');
+	if (c->p == states || !at_end(c))
+		return unexpected(c, "the number of states (survive/birth/states/M or N)");
+	if (k != 2)
+		return l3d_fail(c->err, L3D_ERR_USAGE,
+				"rule '%s': Generations rules with %u states are not supported "
+				"(only rules of two states, live and dead)", c->text, k);
 	return L3D_OK;
 }
 
@@ -422,12 +467,22 @@ int rule_parse(const char *text, rule *out, l3d_err *err)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"rule '%s': Golly's BusyBoxes rules (BB, BBW) are not "
 				"supported (only outer-totalistic rules)", text);
+	if (four_parts(text)) {
+		rc = parse_four(&c, &r);
+		if (rc)
+			return rc;
+		r.hood = c.hood;
+		*out = r;
+		return L3D_OK;
+	}
 	take_suffix(&c);
 	snprintf(c.count_hint, sizeof c.count_hint, "a count 0..%u",
 		 rule_hood_max(c.hood));
 	end_hint(c.end_hint, sizeof c.end_hint);
 	if (text[0] == '3' && (text[1] == 'D' || text[1] == 'd'))
 		rc = parse_golly(&c, &r);
+	else if (isdigit((unsigned char)text[0]) && strchr(text, '/'))
+		rc = parse_golly(&c, &r);       /* Ready's survive/birth */
 	else if (isdigit((unsigned char)text[0]))
 		rc = parse_bays(&c, &r);
 	else if (strchr("BbSs", text[0]))

@@ -211,6 +211,29 @@ static void expect_error(const char *text, const char *needle)
 	ck_assert_msg(r.birth == 1 && r.survive == 2 && r.hood == 0, "'%s' changed the output", text);
 }
 
+/* Ready's survive/birth (Golly's without 3D), and the survive/birth/
+ * states/M|N form of other 3D viewers, two states alone. */
+START_TEST(test_other_viewers)
+{
+	expect_rule("4,5/5", COUNTS(5), COUNTS(4, 5));
+	expect_rule("5..7/6", COUNTS(6), COUNTS(5, 6, 7));
+	expect_rule("13-26/13-14,17-19/2/M", COUNTS(13, 14, 17, 18, 19),
+		    RULE_ALL_COUNTS & ~COUNTS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12));
+	expect_rule("4/4/2/m", COUNTS(4), COUNTS(4));
+	expect_rule("/3/2/M", COUNTS(3), NONE);
+	rule r = parse_ok("1,3/2/2/N");
+	ck_assert_int_eq(r.hood, RULE_FACE);
+	ck_assert_uint_eq(r.birth, COUNTS(2));
+	ck_assert_uint_eq(r.survive, COUNTS(1, 3));
+	ck_assert_int_eq(parse_ok("4,5/5F").hood, RULE_FACE);
+	expect_error("4/4/5/M", "rule '4/4/5/M': Generations rules with 5 states are not "
+		     "supported (only rules of two states, live and dead)");
+	expect_error("4/4/10/N", "Generations rules with 10 states");
+	expect_error("1/7/2/N", "count 7 at column 3 is over 6");
+	expect_error("3/3//M", "at column 5");
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	expect_error("B6/S5x7",
@@ -357,6 +380,7 @@ int main(void)
 	tcase_add_test(tc, test_default);
 	tcase_add_test(tc, test_bs);
 	tcase_add_test(tc, test_bays);
+	tcase_add_test(tc, test_other_viewers);
 	tcase_add_test(tc, test_golly);
 	tcase_add_test(tc, test_equivalent);
 	tcase_add_test(tc, test_format);

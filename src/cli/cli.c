@@ -149,6 +149,29 @@ static void put_filled(FILE *out, const char *text)
 	fprintf(out, "%s\n", text);
 }
 
+/* One option: its names in a column of 28, its text filled beside them
+ * to 80 columns, continued under itself. */
+#define HELP_COLUMNS 80
+#define HELP_TEXT_AT 31
+static void put_option(FILE *out, const char *left, const char *text)
+{
+	int col = fprintf(out, "  %-28s ", left);
+	for (;;) {
+		size_t room = col < HELP_COLUMNS ? (size_t)(HELP_COLUMNS - col) : 1;
+		size_t cut = room;
+		if (strlen(text) <= room)
+			break;
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (cut == 0 && !(cut = strcspn(text, " "), text[cut]))
+			break;                      /* one word longer than the room */
+		fprintf(out, "%.*s\n%*s", (int)cut, text, HELP_TEXT_AT, "");
+		text += cut + 1;
+		col = HELP_TEXT_AT;
+	}
+	fprintf(out, "%s\n", text);
+}
+
 void cli_help(FILE *out)
 {
 	fputs("Usage: life3d [OPTION]... [INPUT]\n"
@@ -163,7 +186,7 @@ void cli_help(FILE *out)
 			snprintf(sh, sizeof sh, "-%c, ", d->short_name);
 		snprintf(left, sizeof left, "%s--%s%s%s", sh, d->name,
 			 d->arg ? " " : "", d->arg ? d->arg : "");
-		fprintf(out, "  %-28s %s\n", left, d->help);
+		put_option(out, left, d->help);
 	}
 	char reads[256], writes[256], text[600];
 	snprintf(text, sizeof text, "Input formats are recognised by content: %s.  "

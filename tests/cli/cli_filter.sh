@@ -86,5 +86,10 @@ if [ -s sumq.err ]; then fail "-q printed: $(cat sumq.err)"; else ok; fi
 
 # --help and --version succeed and go to stdout.
 "$LIFE3D" --help >help.out 2>&1 && grep -q "^Usage: life3d" help.out && ok || fail "--help"
+# within 80 columns, each option's text continued under itself
+awk 'length > 80 { bad = 1; print } END { exit bad }' help.out >wide.out && ok ||
+	fail "--help lines over 80 columns: $(head -c 300 wide.out)"
+grep -q "^  -r, --rule RULE  *rule as B/S" help.out && grep -q "^                               (3D5..7/6)" help.out &&
+	ok || fail "--help's -r not continued under its text: $(grep -A2 -e '--rule' help.out)"
 "$LIFE3D" --version >ver.out 2>&1 && grep -q "^life3d [0-9]" ver.out && grep -q "^engines: cpu" ver.out && ok || fail "--version"
 finish

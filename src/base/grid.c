@@ -399,3 +399,67 @@ void grid_slice(const grid *g, int axis, uint64_t index, uint8_t *cells)
 			cells[v * w + u] = (uint8_t)grid_get(g, x, y, z);
 		}
 }
+
+/* ---- shapes of random universes ---- */
+
+/* Golly's box on an axis of n cells: [lo, hi]. */
+static void shape_box(uint64_t n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t m = n < 8 ? 0 : n / 8;
+	*lo = m;
+	*hi = n - 1 - m;
+}
+
+/* round(d * d) for d = i - (n - 1) / 2, in halves: (2i - n + 1)^2 / 4. */
+static uint64_t round_sq(uint64_t i, uint64_t n)
+{
+	int64_t t = 2 * (int64_t)i - (int64_t)n + 1;   /* 2d */
+	uint64_t q = (uint64_t)(t * t);                 /* 4 d^2 */
+	return (q + 2) / 4;                             /* floor(d^2 + 1/2) */
+}
+
+/* Bits lo..hi (inclusive) of a row of `words` words kept, the rest cleared. */
+static void keep_bits(uint64_t *row, uint64_t words, uint64_t lo, uint64_t hi)
+{
+	for (uint64_t w = 0; w < words; w++) {
+		uint64_t first = w * 64, mask = 0;
+		if (hi >= first && lo < first + 64) {
+			uint64_t a = lo > first ? lo - first : 0;
+			uint64_t b = hi < first + 63 ? hi - first : 63;
+			mask = (b == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b + 1)) - 1) &
+			       ~(((uint64_t)1 << a) - 1);
+		}
+		row[w] &= mask;
+	}
+}
+
+void grid_keep_shape(grid *g, uint64_t x0, uint64_t nx, grid_shape shape)
+{
+	if (shape == GRID_FILL)
+		return;
+	uint64_t n[3] = {nx, g->ny, g->nz}, lo[3], hi[3], edge = UINT64_MAX;
+	for (int i = 0; i < 3; i++) {
+		shape_box(n[i], &lo[i], &hi[i]);
+		edge = hi[i] - lo[i] + 1 < edge ? hi[i] - lo[i] + 1 : edge;
+	}
+	uint64_t rsq = (edge * edge + 2) / 4;           /* round((edge / 2)^2) */
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			uint64_t *row = grid_row(g, x, y), gx = x0 + x;
+			uint64_t zlo = lo[2], zhi = hi[2];
+			bool in = gx >= lo[0] && gx <= hi[0] && y >= lo[1] && y <= hi[1];
+			if (in && shape == GRID_BALL) {
+				uint64_t used = round_sq(gx, n[0]) + round_sq(y, n[1]);
+				/* the cells of the row inside: an interval about the centre */
+				while (zlo <= zhi && used + round_sq(zlo, n[2]) > rsq) {
+					zlo++;
+					zhi--;
+				}
+				in = zlo <= zhi && used <= rsq;
+			}
+			if (in)
+				keep_bits(row, g->words, zlo, zhi);
+			else
+				memset(row, 0, (size_t)g->words * 8);
+		}
+}

@@ -91,6 +91,18 @@ void grid_random(grid *g, double density, uint64_t seed);
  * a universe with g's ny and nz), bit for bit as grid_random makes them. */
 void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed);
 
+/* The shapes a random universe fills, as Golly's 3D.lua's random fill:
+ * all of it; a central box, leaving floor(n / 8) cells empty at each end
+ * of every axis of n cells (none when n < 8); or the ball in that box:
+ * centred at (n - 1) / 2 on each axis, of radius r half the box's
+ * shortest edge, holding the cells whose offsets d from the centre have
+ * round(dx^2) + round(dy^2) + round(dz^2) <= round(r^2) (Golly's test on
+ * its cube). */
+typedef enum grid_shape { GRID_FILL, GRID_BOX, GRID_BALL } grid_shape;
+/* Clear the cells of g outside the shape: g holds planes x0 .. x0 +
+ * g->nx - 1 of a universe of nx planes (g's ny and nz). */
+void grid_keep_shape(grid *g, uint64_t x0, uint64_t nx, grid_shape shape);
+
 /* Views used by snapshots.  Axis 0 = x, 1 = y, 2 = z.  The image plane of
  * axis a spans the other two axes (u, v) in order: x -> (y, z),
  * y -> (x, z), z -> (x, y); u runs along the image width.  */

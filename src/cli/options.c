@@ -45,6 +45,9 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "start from a seeded random universe of this size instead of INPUT"},
 	{OPT_DENSITY, "density", 0, OT_DOUBLE, F(density), "D", NULL, 0, 1, true,
 	 "fraction of live cells for --random (default 0.25)"},
+	{OPT_RANDOM_SHAPE, "random-shape", 0, OT_CHOICE, F(random_shape), "SHAPE", "fill|box|sphere", 0, 0, true,
+	 "what --random fills, as Golly's 3D.lua: all (fill, the default), a central box "
+	 "(an eighth of each side left empty around it) or the ball in that box"},
 	{OPT_SEED, "seed", 0, OT_UINT, F(seed), "S", NULL, 0, U64MAX, true,
 	 "seed for --random (default 1)"},
 	{OPT_RANDOM_RULE, "random-rule", 0, OT_STRING, F(random_rule), "RULE", NULL, 0, 0, true,
@@ -98,6 +101,7 @@ void options_init(options *o)
 	o->engine = "auto";
 	o->simd = "auto";
 	o->density = 0.25;
+	o->random_shape = "fill";
 	o->seed = 1;
 	o->log_every = 1;
 	o->snapshot_prefix = "snapshot-";
@@ -155,7 +159,7 @@ static const char *choice_of(const opt_desc *d, const char *word)
 {
 	static const char *const words[] = {
 		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "projection",
-		"slice", "render", "x", "y", "z",
+		"slice", "render", "x", "y", "z", "fill", "box", "sphere",
 	};
 	if (d->id == OPT_FORMAT)
 		return format_word(word);

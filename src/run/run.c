@@ -106,7 +106,10 @@ static int load_random(const options *o, plan *p, l3d_err *err)
 	if (!rc)
 		warm_up(p, n[0], n[1], n[2], o->random_rule ? &carried : NULL);
 	if (!rc)
-		rc = universe_random(&p->src, n, o->density, o->seed, err);
+		rc = universe_random(&p->src, n, o->density, o->seed,
+				     !strcmp(o->random_shape, "box")      ? GRID_BOX
+				     : !strcmp(o->random_shape, "sphere") ? GRID_BALL
+									  : GRID_FILL, err);
 	if (!rc && o->random_rule) {
 		p->src.meta.rule = carried;
 		p->src.meta.has_rule = true;

@@ -30,7 +30,7 @@ void universe_warm_up(const engine_opts *eo)
 }
 
 int universe_random(universe_source *u, const uint64_t size[3], double density,
-		    uint64_t seed, l3d_err *err)
+		    uint64_t seed, grid_shape shape, l3d_err *err)
 {
 	uint64_t n = 0;
 	memset(u, 0, sizeof *u);
@@ -44,6 +44,7 @@ int universe_random(universe_source *u, const uint64_t size[3], double density,
 		return rc;
 	}
 	grid_random_planes(&u->start, u->x0, density, seed);
+	grid_keep_shape(&u->start, u->x0, size[0], shape);
 	u->nx = size[0];
 	return L3D_OK;
 }

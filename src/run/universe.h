@@ -34,10 +34,10 @@ typedef struct universe_source {
  * so it overlaps reading the input; nothing across ranks. */
 void universe_warm_up(const engine_opts *eo);
 
-/* grid_random's universe of size[0] x size[1] x size[2], each rank making
- * only its own planes. */
+/* grid_random's universe of size[0] x size[1] x size[2] in the shape
+ * given (grid_keep_shape), each rank making only its own planes. */
 int universe_random(universe_source *u, const uint64_t size[3], double density,
-		    uint64_t seed, l3d_err *err);
+		    uint64_t seed, grid_shape shape, l3d_err *err);
 
 /* Open the input (`input` NULL or "-": stdin) and read its header.  In one
  * process the cells go on being read in the background; across ranks

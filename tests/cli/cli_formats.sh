@@ -105,6 +105,26 @@ grep -q "^life3d: warning: lenient.rle3: read as Golly reads it: gen=-2 (read as
 expect_same lenient.l3d strict.l3d "RLE3 read as Golly reads it"
 expect_exit 0 "RLE3 read as Golly reads it, -q" -- "$LIFE3D" -q -n 0 -o lenient2.l3d lenient.rle3
 [ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
+# --random-shape fills Golly's central box or the ball in it: on Golly's
+# 30^3 grid the box is 3..26 (24^3 cells at density 1) and the ball 7400
+# cells; a soup of some density keeps within the box.
+for shape in box sphere; do
+	"$LIFE3D" -q --random 30 --density 1 --random-shape $shape -o full.$shape.rle3 ||
+		fail "--random-shape $shape"
+	sed -n 1,2p full.$shape.rle3 | tr '\n' ' ' >full.$shape.head
+	grep -q "^3D version=1 size=30 pos=3,3,3 x=24 y=24 z=24 " full.$shape.head && ok ||
+		fail "--random-shape $shape: $(cat full.$shape.head)"
+done
+"$LIFE3D" -v -n 0 -o /dev/null --format l3d full.sphere.rle3 2>full.err
+grep -q "population 7400," full.err && ok || fail "the ball of 30^3: $(grep population full.err)"
+"$LIFE3D" -q --random 30 --density 0.3 --seed 9 --random-shape box -o soup.box.rle3 || fail "box soup"
+set -- $(sed -n 's/^3D version=1 size=30 pos=\([0-9]*\),\([0-9]*\),\([0-9]*\)$/\1 \2 \3/p' soup.box.rle3) \
+	$(sed -n 's/^x=\([0-9]*\) y=\([0-9]*\) z=\([0-9]*\) .*/\1 \2 \3/p' soup.box.rle3)
+[ $# -eq 6 ] && [ "$1" -ge 3 ] && [ "$2" -ge 3 ] && [ "$3" -ge 3 ] && [ $(($1 + $4)) -le 27 ] &&
+	[ $(($2 + $5)) -le 27 ] && [ $(($3 + $6)) -le 27 ] && ok ||
+	fail "a box soup outside 3..26: $(head -n 2 soup.box.rle3)"
+expect_exit 64 "--random-shape cube" -- "$LIFE3D" -q --random 8 --random-shape cube -o x.l3d
+expect_err_line "random-shape: 'cube' is not one of fill|box|sphere" "--random-shape cube"
 # What Golly would refuse or run otherwise is said when RLE3 is written.
 "$LIFE3D" -q --random 101 --density 0.001 -n 0 -o big.l3d || fail "big.l3d"
 expect_exit 0 "RLE3 over 100 a side" -- "$LIFE3D" -n 0 -o big.rle3 big.l3d

@@ -120,6 +120,14 @@ done
 "$LIFE3D" -q --random 11x6x9 --seed 4 -n 3 -o rnd.ref.l3d || fail "random ref"
 mpi 3 -- -q --random 11x6x9 --seed 4 -n 3 -o rnd.3.l3d && ok || fail "random np 3"
 expect_same rnd.ref.l3d rnd.3.l3d "random universe np 3"
+# and in Golly's shapes, each rank emptying its own planes' margins
+for shape in box sphere; do
+	"$LIFE3D" -q --engine cpu --random 33x17x20 --random-shape $shape --seed 4 -n 3 \
+		-o rnd.$shape.ref.l3d || fail "random $shape ref"
+	mpi 3 -- -q --engine cpu --random 33x17x20 --random-shape $shape --seed 4 -n 3 \
+		-o rnd.$shape.3.l3d && ok || fail "random $shape np 3"
+	expect_same rnd.$shape.ref.l3d rnd.$shape.3.l3d "random $shape universe np 3"
+done
 "$LIFE3D" -q --random 12 --seed 5 -n 0 -o cube.bin || fail "make cube"
 "$LIFE3D" -q -n 5 -o cube.ref.bin cube.bin || fail "cube ref"
 for np in 2 3; do

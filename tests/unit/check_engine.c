@@ -872,7 +872,7 @@ END_TEST
 START_TEST(cpu_rate_follows_rule_and_rows)
 {
 	engine_knobs table = {.rule_table = true};
-	engine_opts o = {"auto", 1, -1, "portable", 0, 0, NULL, 64, 512, NULL};
+	engine_opts o = {"auto", 1, -1, "portable", 0, 0, NULL, 64, 512, NULL, 0};
 	double whole = cpu_stepper_rate(&o);
 	rule r = parse("B5..7/S4..9"), h = parse("3D3/3H"), d = rule_default;
 	o.rule = &d;
@@ -1214,7 +1214,7 @@ START_TEST(renders_without_an_engine_of_their_own)
 	ck_assert_int_eq(engine_read(e, &back, NULL), L3D_OK);
 	ck_assert(!engine_renders(e));
 	assert_render(e, &back, 30, 25, 2);
-	bare_engine bare = {{&bare_ops, g.nx, g.ny, g.nz, rule_default}, e};
+	bare_engine bare = {{.ops = &bare_ops, .nx = g.nx, .ny = g.ny, .nz = g.nz, .rule = rule_default}, e};
 	ck_assert(!engine_renders(&bare.base));
 	ck_assert_ptr_null(engine_host_grid(&bare.base));
 	assert_render(&bare.base, &back, 120, 10, 3);

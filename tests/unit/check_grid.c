@@ -94,6 +94,72 @@ END_TEST
  * boundary (grid.c), touched or not: a freed one reused must be zero
  * again, and every population, through popcnt or not, agrees with
  * counting bit by bit. */
+/* Golly's random fill, cell by cell in doubles as 3D.lua writes it: the
+ * box leaves n / 8 (rounded down) at each end, the ball is centred at
+ * (n - 1) / 2 with radius half the box's shortest edge and takes the cells
+ * with round(dx^2) + round(dy^2) + round(dz^2) <= round(r^2). */
+static bool in_shape(uint64_t x, uint64_t y, uint64_t z, const uint64_t n[3], grid_shape shape)
+{
+	uint64_t c[3] = {x, y, z};
+	double edge = 1e300, sum = 0;
+	for (int i = 0; i < 3; i++) {
+		uint64_t m = n[i] < 8 ? 0 : n[i] / 8;
+		if (c[i] < m || c[i] > n[i] - 1 - m)
+			return false;
+		edge = fmin(edge, (double)(n[i] - 2 * m));
+		double d = (double)c[i] - ((double)n[i] - 1) / 2;
+		sum += floor(d * d + 0.5);
+	}
+	return shape == GRID_BOX || sum <= floor(edge / 2 * edge / 2 + 0.5);
+}
+
+START_TEST(random_shapes_are_golly_s)
+{
+	static const uint64_t sizes[][3] = {{30, 30, 30}, {31, 31, 31}, {7, 9, 70}, {64, 17, 130}, {8, 8, 8}};
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+		for (int shape = GRID_BOX; shape <= GRID_BALL; shape++) {
+			const uint64_t *n = sizes[k];
+			grid g, slab;
+			l3d_err err;
+			ck_assert_int_eq(grid_alloc(&g, n[0], n[1], n[2], &err), L3D_OK);
+			grid_random(&g, 1.0, 3);
+			grid_keep_shape(&g, 0, n[0], (grid_shape)shape);
+			uint64_t count = 0;
+			for (uint64_t x = 0; x < n[0]; x++)
+				for (uint64_t y = 0; y < n[1]; y++)
+					for (uint64_t z = 0; z < n[2]; z++) {
+						bool want = in_shape(x, y, z, n, (grid_shape)shape);
+						ck_assert_msg(grid_get(&g, x, y, z) == want,
+							      "%llux%llux%llu shape %d: cell %llu,%llu,%llu",
+							      (unsigned long long)n[0], (unsigned long long)n[1],
+							      (unsigned long long)n[2], shape, (unsigned long long)x,
+							      (unsigned long long)y, (unsigned long long)z);
+						count += want;
+					}
+			ck_assert_uint_eq(grid_population(&g), count);
+			/* A slab of it, as a rank makes it, is the same planes. */
+			uint64_t x0 = n[0] / 3, w = n[0] - x0 > 3 ? 3 : n[0] - x0;
+			ck_assert_int_eq(grid_alloc(&slab, w, n[1], n[2], &err), L3D_OK);
+			grid_random_planes(&slab, x0, 1.0, 3);
+			grid_keep_shape(&slab, x0, n[0], (grid_shape)shape);
+			ck_assert(memcmp(slab.bits, grid_row(&g, x0, 0), grid_bytes(&slab)) == 0);
+			grid_free(&slab);
+			grid_free(&g);
+		}
+	/* Golly's own figures on its cubes: 30 -> 24^3 and a ball of 7400. */
+	grid g;
+	l3d_err err;
+	ck_assert_int_eq(grid_alloc(&g, 30, 30, 30, &err), L3D_OK);
+	grid_random(&g, 1.0, 1);
+	grid_keep_shape(&g, 0, 30, GRID_BOX);
+	ck_assert_uint_eq(grid_population(&g), 24 * 24 * 24);
+	grid_random(&g, 1.0, 1);
+	grid_keep_shape(&g, 0, 30, GRID_BALL);
+	ck_assert_uint_eq(grid_population(&g), 7400);
+	grid_free(&g);
+}
+END_TEST
+
 START_TEST(large_grids_are_zero_and_counted)
 {
 	for (int round = 0; round < 2; round++) {
@@ -318,6 +384,7 @@ int main(void)
 	TCase *tc = tcase_create("grid");
 	tcase_add_test(tc, sizes_are_checked);
 	tcase_add_test(tc, layout_is_z_fastest_bits);
+	tcase_add_test(tc, random_shapes_are_golly_s);
 	tcase_add_test(tc, rows_pack_and_unpack);
 	tcase_add_test(tc, random_is_seeded_and_dense_as_asked);
 	tcase_add_test(tc, views_match_cells);

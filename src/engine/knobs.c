@@ -146,6 +146,12 @@ const char *engine_knob_name(size_t i)
 	return i < KNOBS ? knobs[i].name : NULL;
 }
 
+uint64_t engine_leap_hash_mask(const engine_knobs *k)
+{
+	uint64_t bits = engine_knobs_or_default(k)->leap_hash_bits;
+	return bits && bits < 64 ? ((uint64_t)1 << bits) - 1 : ~(uint64_t)0;
+}
+
 const engine_knobs *engine_knobs_or_default(const engine_knobs *k)
 {
 	static const engine_knobs defaults = {0};

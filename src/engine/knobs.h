@@ -64,6 +64,10 @@ int engine_knobs_read(engine_knobs *k, char *(*get)(const char *name),
  * past the last. */
 const char *engine_knob_name(size_t i);
 
+/* The bits of a universe's hash that leaps keep (LIFE3D_LEAP_HASH_BITS;
+ * all 64 by default), for the engines that hash. */
+uint64_t engine_leap_hash_mask(const engine_knobs *k);
+
 /* k, or the defaults when k is NULL. */
 const engine_knobs *engine_knobs_or_default(const engine_knobs *k);
 

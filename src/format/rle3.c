@@ -199,10 +199,17 @@ static void assume(rle3_head *h, const char *fmt, const char *value)
  * pos= of two numbers has z 0; size=0 (or below) is 3 and a size= that is
  * no number 100 (3D.lua's smallest and default grid; sizes 1 and 2, which Golly
  * also reads as 3, are life3d's own small universes, kept). */
+/* "-N": a whole number below 0. */
+static bool negative(const char *val)
+{
+	uint64_t v;
+	return val[0] == '-' && parse_u64(val + 1, strlen(val + 1), &v);
+}
+
 static bool lenient_value(rle3_head *h, const char *key, const char *val)
 {
 	uint64_t v;
-	if (!strcmp(key, "gen") && val[0] == '-' && parse_u64(val + 1, strlen(val + 1), &v)) {
+	if (!strcmp(key, "gen") && negative(val)) {
 		h->gen = 0;
 		assume(h, "gen=%s (read as 0)", val);
 		return true;
@@ -219,8 +226,7 @@ static bool lenient_value(rle3_head *h, const char *key, const char *val)
 		return true;
 	}
 	if (!strcmp(key, "size")) {
-		bool number = parse_u64(val, strlen(val), &v) ||
-			      (val[0] == '-' && parse_u64(val + 1, strlen(val + 1), &v));
+		bool number = parse_u64(val, strlen(val), &v) || negative(val);
 		h->size = number ? 3 : 100;
 		assume(h, number ? "size=%s (read as 3)" : "size=%s (read as 100)", val);
 		return true;
@@ -569,11 +575,13 @@ static int flush_runs(rle3_out *o, uint64_t *run, char ch)
 typedef struct live_box {
 	uint64_t lo[3], hi[3];   /* inclusive */
 	bool empty;
+	uint64_t cells;          /* live cells */
 } live_box;
 
 static void find_live_box(const grid *g, live_box *b)
 {
 	b->empty = true;
+	b->cells = 0;
 	for (uint64_t x = 0; x < g->nx; x++)
 		for (uint64_t y = 0; y < g->ny; y++) {
 			const uint64_t *row = grid_row(g, x, y);
@@ -583,6 +591,7 @@ static void find_live_box(const grid *g, live_box *b)
 					if (first == g->words)
 						first = w;
 					last = w;
+					b->cells += (uint64_t)__builtin_popcountll(row[w]);
 				}
 			if (first == g->words)
 				continue;
@@ -669,9 +678,7 @@ static void radix_sort(uint64_t *keys, uint64_t *tmp, uint64_t n, uint64_t most)
  * are too many for this to pay, or no memory for them. */
 static uint64_t *live_cells(const grid *g, const live_box *b, uint64_t *n)
 {
-	uint64_t count = 0, cells = g->nx * g->ny * g->words;
-	for (uint64_t i = 0; i < cells; i++)
-		count += (uint64_t)__builtin_popcountll(g->bits[i]);
+	uint64_t count = b->cells;
 	double box = 1;
 	for (int i = 0; i < 3; i++)
 		box *= (double)(b->hi[i] - b->lo[i] + 1);

@@ -742,8 +742,7 @@ int slab_engine_create(const engine_opts *opts, const grid *slab, uint64_t x0,
 		m->link_depth = depths[1];
 		m->device_depth = depths[2];
 		m->no_leap = k->no_leap;
-		m->hash_mask = k->leap_hash_bits && k->leap_hash_bits < 64
-				       ? ((uint64_t)1 << k->leap_hash_bits) - 1 : ~(uint64_t)0;
+		m->hash_mask = engine_leap_hash_mask(k);
 		m->rank = rank;
 		m->size = size;
 		m->left = (rank + size - 1) % size;

@@ -221,8 +221,7 @@ int engine_cpu_create(const engine_opts *opts, const grid *initial,
 	const engine_knobs *k = engine_knobs_of(opts);
 	c->dense = k->dense;
 	c->no_leap = k->no_leap;
-	c->hash_mask = k->leap_hash_bits && k->leap_hash_bits < 64
-			       ? ((uint64_t)1 << k->leap_hash_bits) - 1 : ~(uint64_t)0;
+	c->hash_mask = engine_leap_hash_mask(k);
 	int rc = cpu_stepper_create(initial->ny, initial->nz, r, opts, &c->st, err);
 	if (!rc)
 		rc = grid_alloc(&c->cur, initial->nx, initial->ny, initial->nz, err);

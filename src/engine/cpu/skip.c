@@ -215,24 +215,24 @@ uint64_t cpu_skip_hash_now(const cpu_skip *k)
 	return k->th[0] && k->known[par] ? k->hash[par] | 1 : 0;
 }
 
-/* After a generation of parity par went into bits (from the generation
- * in src): by tiles (all: every tile, n listed), or densely (n unused).
- * The first generation after hashing began hashes both in full. */
-static void hash_step(cpu_skip *k, const uint64_t *src, const uint64_t *bits, bool tiled,
-		      bool all, uint64_t n, int par)
+/* After the generation s made (parity par), by tiles (k->tiled; every
+ * tile when k->all, k->listed of them) or densely.  The first generation
+ * after hashing began hashes both buffers in full. */
+static void hash_step(cpu_skip *k, const cpu_slab *s, int par)
 {
 	if (!k->th[0])
 		return;
+	bool small = k->nx * k->ny * k->words <= DENSE_HASH_WORDS;
 	if (k->fresh) {
-		rehash(k, src, par ^ 1);
-		rehash(k, bits, par);
+		rehash(k, s->src, par ^ 1);
+		rehash(k, s->dst, par);
 		k->fresh = false;
-	} else if (tiled ? all : k->nx * k->ny * k->words <= DENSE_HASH_WORDS)
-		rehash(k, bits, par);
-	else if (!tiled)
+	} else if (k->tiled ? k->all : small)
+		rehash(k, s->dst, par);
+	else if (!k->tiled)
 		k->known[par] = false;
 	else if (k->known[par])
-		update_hash(k, bits, n, par);
+		update_hash(k, s->dst, k->listed, par);
 }
 
 /* List tile column ix (-1 and ntx: the halos), row iy, and the eight
@@ -378,7 +378,7 @@ int cpu_skip_step(cpu_skip *k, cpu_stepper *st, const cpu_slab *s,
 
 void cpu_skip_done(cpu_skip *k, const cpu_slab *s)
 {
-	hash_step(k, s->src, s->dst, k->tiled, k->all, k->listed, (int)((k->produced + 1) & 1));
+	hash_step(k, s, (int)((k->produced + 1) & 1));
 	if (!k->tiled) {
 		k->seeded = 0;
 		k->stepped += (double)k->ntiles;

@@ -81,7 +81,6 @@ int cpu_skip_run(cpu_skip *k, cpu_stepper *st, grid *cur, grid *next,
 		 uint64_t steps, engine_stats *stats, uint64_t *hashes, l3d_err *err);
 
 
-
 /* The whole torus: start again as cpu_skip_create leaves a new one, for
  * another universe in the same buffers (its first two steps go over
  * every tile); the tiles' tally (cpu_skip_tiles) goes on. */

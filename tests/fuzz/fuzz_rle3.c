@@ -44,8 +44,9 @@ static bool next_line(text *t, size_t *start)
 	return true;
 }
 
-/* pos=X,Y,Z of the first line (the last one given wins); the line ends at
- * its first NUL, as the reader's C string does. */
+/* pos=X,Y,Z of the first line (the last one given wins; pos=X,Y has z 0,
+ * as Golly reads it); the line ends at its first NUL, as the reader's C
+ * string does. */
 static void first_line_pos(text *t, uint64_t pos[3])
 {
 	size_t start;
@@ -55,9 +56,10 @@ static void first_line_pos(text *t, uint64_t pos[3])
 	char *save = NULL;
 	for (char *tok = strtok_r(line, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save))
-		if (!strncmp(tok, "pos=", 4))
-			sscanf(tok + 4, "%" SCNu64 ",%" SCNu64 ",%" SCNu64, &pos[0],
-			       &pos[1], &pos[2]);
+		if (!strncmp(tok, "pos=", 4) &&
+		    sscanf(tok + 4, "%" SCNu64 ",%" SCNu64 ",%" SCNu64, &pos[0],
+			   &pos[1], &pos[2]) == 2)
+			pos[2] = 0;
 	free(line);
 }
 

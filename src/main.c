@@ -13,6 +13,7 @@
 
 #include "base/outfile.h"
 #include "base/status.h"
+#include "census/command.h"
 #include "cli/cli.h"
 #include "cli/conffile.h"
 #include "cli/options.h"
@@ -40,6 +41,9 @@ static void say(const char *what, int signo, const char *end)
 	(void)!write(STDERR_FILENO, line, n);
 }
 
+/* Set by the first signal while a census runs. */
+static volatile sig_atomic_t census_stop, *census_stop_asked;
+
 static void on_signal(int signo)
 {
 	/* A second signal means "now": drop temporaries and go, without
@@ -56,6 +60,13 @@ static void on_signal(int signo)
 		_exit(L3D_ERR_INTERRUPTED);
 	}
 	seen = 1;
+	/* A census ends the soups under way and writes the haul of those
+	 * done. */
+	if (census_stop_asked) {
+		*census_stop_asked = 1;
+		errno = saved;
+		return;
+	}
 	/* Waiting for a FIFO's reader, which may never come, is not work to
 	 * finish: stop as a second signal does. */
 	if (outfile_waiting_for_reader()) {
@@ -194,11 +205,37 @@ static int finish(int rc, const l3d_err *err)
 	return rc;
 }
 
+/* `life3d census ...`: its own command line (census/command.h). */
+static int census_main(int argc, char **argv)
+{
+	census_args a;
+	l3d_err err = {0, ""};
+	int rc = census_args_parse(argc, argv, &a, &err);
+	if (rc == L3D_OK && a.help && outfile_stdout_is_closed())
+		rc = l3d_fail(&err, L3D_ERR_IO, "(stdout): standard output is closed");
+	if (rc == L3D_OK && a.help) {
+		census_help(stdout);
+		census_args_free(&a);
+		return finish(L3D_OK, &err);
+	}
+	census_stop_asked = &census_stop;
+	install_signals();
+	engine_knobs knobs;
+	if (rc == L3D_OK)
+		rc = engine_knobs_read(&knobs, getenv, &err);
+	if (rc == L3D_OK)
+		rc = census_command(&a, &knobs, &census_stop, &err);
+	census_args_free(&a);
+	return finish(rc, &err);
+}
+
 int main(int argc, char **argv)
 {
 	options o;
 	l3d_err err = {0, ""};
 	hold_std_fds();
+	if (argc > 1 && !strcmp(argv[1], "census"))
+		return census_main(argc - 1, argv + 1);
 	comm_init(&argc, &argv, getenv);
 	options_init(&o);
 	int rc = cli_parse(argc, argv, &o, &err);

@@ -175,6 +175,7 @@ static void put_option(FILE *out, const char *left, const char *text)
 void cli_help(FILE *out)
 {
 	fputs("Usage: life3d [OPTION]... [INPUT]\n"
+	      "  or:  life3d census [OPTION]...   (a census of soups: life3d census --help)\n"
 	      "Run a 3D outer-totalistic cellular automaton (default: 3D Life B6/S567)\n"
 	      "on a periodic box and write the final universe.\n"
 	      "With no INPUT, or when INPUT is -, read standard input.\n\n", out);

@@ -1,13 +1,14 @@
 #!/bin/sh
 # Every manual page renders without a warning, --help agrees with the
-# option table (every long option appears in life3d(1)), and every message
+# option table (every long option appears in life3d(1), and census's in
+# life3d-census(1)), and every message
 # the manuals quote is what life3d prints: each quoted line ("life3d: ..."
 # in a display) and each quoted fragment (.RI \(lq "..." \(rq) has a case
 # below that makes life3d print it, and a quote without one fails.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 99
 command -v man >/dev/null 2>&1 || { echo "man not found: skipped"; exit 77; }
-for page in life3d.1 life3d.conf.5 life3d-formats.5; do
+for page in life3d.1 life3d-census.1 life3d.conf.5 life3d-formats.5; do
 	LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z \
 		"$SRCDIR/man/$page" >"$page.out" 2>"$page.err"
 	if [ -s "$page.err" ] || [ ! -s "$page.out" ]; then
@@ -24,6 +25,14 @@ while read -r opt; do
 		fail "life3d.1 does not document $opt"
 	fi
 done <opts
+"$LIFE3D" census --help | grep -o -e '--[a-z][a-z-]*' | sort -u >census-opts
+while read -r opt; do
+	if grep -q -e "$(echo "$opt" | sed 's/-/\\\\-/g')" "$SRCDIR/man/life3d-census.1"; then
+		ok
+	else
+		fail "life3d-census.1 does not document $opt"
+	fi
+done <census-opts
 
 # ---- quoted messages ----
 unquote() {

@@ -1,0 +1,492 @@
+/* census.c - soups stepped, settled, split and named (census.h). */
+#include "census.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "engine/choose.h"
+#include "engine/engine.h"
+#include "object.h"
+#include "soup.h"
+
+uint32_t census_space(uint32_t side)
+{
+	return side + 48;
+}
+
+typedef struct shared {
+	const census_cfg *c;
+	atomic_uint_fast64_t next;     /* soups claimed, counted from c->first */
+	atomic_bool failed;
+} shared;
+
+typedef struct worker {
+	shared *s;
+	engine *e;                     /* the soup's, leaps on */
+	engine *alone;                 /* one object alone, without leaps */
+	engine_knobs soup_knobs, alone_knobs;
+	grid box, abox, soup;          /* the space, the object's, the soup */
+	census_group group;
+	cellset cells;                 /* scratch: a phase's cells */
+	cellset all;                   /* every phase's cells */
+	cellset *phase, *obj;          /* phase[t], an object's obj[t] */
+	size_t phases;                 /* allocated of each */
+	uint32_t *label;
+	size_t labels;
+	haul haul;
+	int rc;
+	l3d_err err;
+	pthread_t thread;
+	bool started;
+} worker;
+
+/* ---- cells in and out of grids ---- */
+
+static int cells_of(const grid *g, cellset *out, l3d_err *err)
+{
+	cellset_clear(out);
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			const uint64_t *row = grid_row(g, x, y);
+			for (uint64_t w = 0; w < g->words; w++)
+				for (uint64_t b = row[w]; b; b &= b - 1) {
+					int z = (int)(w * 64) + __builtin_ctzll(b);
+					int rc = cellset_push(out, (int32_t)x, (int32_t)y, z, err);
+					if (rc)
+						return rc;
+				}
+		}
+	return L3D_OK;   /* in (x, y, z) order already */
+}
+
+/* g empty but for s's cells moved by d (they must fit). */
+static void place(grid *g, const cellset *s, const int d[3])
+{
+	memset(g->bits, 0, grid_bytes(g));
+	for (size_t i = 0; i < s->n; i++)
+		grid_set(g, (uint64_t)(s->c[i].x + d[0]), (uint64_t)(s->c[i].y + d[1]),
+			 (uint64_t)(s->c[i].z + d[2]), 1);
+}
+
+static bool near_edge(const cellset *s, int space)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const census_cell *c = &s->c[i];
+		if (c->x < CENSUS_EDGE || c->y < CENSUS_EDGE || c->z < CENSUS_EDGE ||
+		    c->x >= space - CENSUS_EDGE || c->y >= space - CENSUS_EDGE ||
+		    c->z >= space - CENSUS_EDGE)
+			return true;
+	}
+	return false;
+}
+
+/* The move that puts s's box at the centre of a space of `space`. */
+static void centre(const cellset *s, int space, int d[3])
+{
+	int lo[3] = {s->c[0].x, s->c[0].y, s->c[0].z}, hi[3];
+	memcpy(hi, lo, sizeof hi);
+	for (size_t i = 0; i < s->n; i++) {
+		const int v[3] = {s->c[i].x, s->c[i].y, s->c[i].z};
+		for (int a = 0; a < 3; a++) {
+			lo[a] = v[a] < lo[a] ? v[a] : lo[a];
+			hi[a] = v[a] > hi[a] ? v[a] : hi[a];
+		}
+	}
+	for (int a = 0; a < 3; a++)
+		d[a] = (space - (hi[a] - lo[a] + 1)) / 2 - lo[a];
+}
+
+static int room_for_phases(worker *w, size_t n, l3d_err *err)
+{
+	if (n <= w->phases)
+		return L3D_OK;
+	cellset *p = realloc(w->phase, n * sizeof *p), *o = p ? realloc(w->obj, n * sizeof *o) : NULL;
+	if (p)
+		w->phase = p;
+	if (!p || !o)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a census object's phases");
+	w->obj = o;
+	for (size_t i = w->phases; i < n; i++) {
+		cellset_init(&w->phase[i]);
+		cellset_init(&w->obj[i]);
+	}
+	w->phases = n;
+	return L3D_OK;
+}
+
+/* ---- the haul ---- */
+
+static int count(worker *w, const census_name *n, uint64_t soup, l3d_err *err)
+{
+	haul_entry e = {.code = n->code, .kind = n->kind, .period = n->period,
+			.population = n->population, .count = 1, .samples = 1,
+			.sample = {soup}};
+	memcpy(e.d, n->d, sizeof e.d);
+	return haul_add(&w->haul, &e, err);
+}
+
+static int unsettled(worker *w, uint64_t soup, l3d_err *err)
+{
+	haul_entry e = {.code = "zz_UNSETTLED", .kind = 'z', .count = 1, .samples = 1,
+			.sample = {soup}};
+	return haul_add(&w->haul, &e, err);
+}
+
+static int name_and_count(worker *w, const cellset *phases, int period, const int d[3],
+			  uint64_t soup, l3d_err *err)
+{
+	census_name n;
+	int rc = census_code(phases, period, d, &w->group, &n, err);
+	if (rc == L3D_OK)
+		rc = count(w, &n, soup, err);
+	census_name_free(&n);
+	return rc;
+}
+
+/* ---- a settled soup's objects ---- */
+
+/* The label of cell c of w->all. */
+static uint32_t label_of(const worker *w, const census_cell *c)
+{
+	size_t lo = 0, hi = w->all.n;
+	while (lo + 1 < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const census_cell *m = &w->all.c[mid];
+		bool before = m->x != c->x ? m->x < c->x : m->y != c->y ? m->y < c->y : m->z <= c->z;
+		if (before)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return w->label[lo];
+}
+
+static bool same_cells(const cellset *a, const cellset *b)
+{
+	return a->n == b->n && !memcmp(a->c, b->c, a->n * sizeof *a->c);
+}
+
+/* Object k's phases into w->obj[0..period) and its own period (a divisor
+ * of period: it evolves alone, so its first return is its period). */
+static int object_phases(worker *w, uint32_t k, int period, int *own, l3d_err *err)
+{
+	for (int t = 0; t < period; t++) {
+		cellset_clear(&w->obj[t]);
+		for (size_t i = 0; i < w->phase[t].n; i++) {
+			const census_cell *c = &w->phase[t].c[i];
+			if (label_of(w, c) != k)
+				continue;
+			int rc = cellset_push(&w->obj[t], c->x, c->y, c->z, err);
+			if (rc)
+				return rc;
+		}
+	}
+	*own = period;
+	for (int p = 1; p < period; p++)
+		if (period % p == 0 && same_cells(&w->obj[p], &w->obj[0])) {
+			*own = p;
+			break;
+		}
+	return L3D_OK;
+}
+
+/* The P phases of the universe in w->box, from the engine that steps
+ * objects alone, into w->phase and their union into w->all. */
+static int read_phases(worker *w, int period, l3d_err *err)
+{
+	int rc = room_for_phases(w, (size_t)period, err);
+	if (rc == L3D_OK)
+		rc = engine_load(w->alone, &w->box, err);
+	cellset_clear(&w->all);
+	for (int t = 0; rc == L3D_OK && t < period; t++) {
+		if (t > 0)
+			rc = engine_step(w->alone, 1, NULL, err);
+		if (rc == L3D_OK)
+			rc = engine_read(w->alone, &w->abox, err);
+		if (rc == L3D_OK)
+			rc = cells_of(&w->abox, &w->phase[t], err);
+		for (size_t i = 0; rc == L3D_OK && i < w->phase[t].n; i++) {
+			const census_cell *c = &w->phase[t].c[i];
+			rc = cellset_push(&w->all, c->x, c->y, c->z, err);
+		}
+	}
+	if (rc == L3D_OK)
+		cellset_sort(&w->all);
+	return rc;
+}
+
+static int label_room(worker *w, size_t n, l3d_err *err)
+{
+	if (n <= w->labels)
+		return L3D_OK;
+	uint32_t *l = realloc(w->label, n * sizeof *l);
+	if (!l)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a census's objects");
+	w->label = l;
+	w->labels = n;
+	return L3D_OK;
+}
+
+static int settled(worker *w, int period, uint64_t soup, l3d_err *err)
+{
+	size_t objects = 0;
+	int rc = read_phases(w, period, err);
+	if (rc == L3D_OK)
+		rc = label_room(w, w->all.n, err);
+	if (rc == L3D_OK)
+		rc = cellset_components(&w->all, w->s->c->rule.hood, w->label, &objects, err);
+	static const int still[3] = {0, 0, 0};
+	for (uint32_t k = 0; rc == L3D_OK && k < objects; k++) {
+		int own;
+		rc = object_phases(w, k, period, &own, err);
+		if (rc == L3D_OK)
+			rc = name_and_count(w, w->obj, own, still, soup, err);
+	}
+	return rc;
+}
+
+/* ---- ships that leave ---- */
+
+/* Whether the object in w->obj[0] (cells of the space) is a spaceship:
+ * stepped alone at the centre of a space of its own, it comes back
+ * translated within CENSUS_SHIP_PERIOD generations.  Its phases are then
+ * w->obj[0 .. *period), moved to that centre, and *d its displacement. */
+static int ship(worker *w, int *period, int d[3], l3d_err *err)
+{
+	int space = (int)w->abox.nx, at[3];
+	*period = 0;
+	centre(&w->obj[0], space, at);
+	int rc = cellset_translate(&w->obj[0], at, err);
+	if (rc)
+		return rc;
+	place(&w->abox, &w->obj[0], (const int[3]){0, 0, 0});
+	rc = engine_load(w->alone, &w->abox, err);
+	for (int t = 1; rc == L3D_OK && t <= CENSUS_SHIP_PERIOD; t++) {
+		rc = room_for_phases(w, (size_t)t + 1, err);
+		if (rc == L3D_OK)
+			rc = engine_step(w->alone, 1, NULL, err);
+		if (rc == L3D_OK)
+			rc = engine_read(w->alone, &w->abox, err);
+		if (rc == L3D_OK)
+			rc = cells_of(&w->abox, &w->obj[t], err);
+		if (rc || w->obj[t].n == 0 || near_edge(&w->obj[t], space))
+			return rc;
+		if (cellset_same_shape(&w->obj[0], &w->obj[t], d)) {
+			if (d[0] || d[1] || d[2])
+				*period = t;
+			return L3D_OK;
+		}
+	}
+	return rc;
+}
+
+/* Objects near the space's side: ships are counted and taken out of
+ * w->box; *stuck when something else is there. */
+static int escapes(worker *w, uint64_t soup, bool *stuck, l3d_err *err)
+{
+	size_t objects = 0;
+	int space = (int)w->box.nx;
+	int rc = label_room(w, w->cells.n, err);
+	if (rc == L3D_OK)
+		rc = cellset_components(&w->cells, w->s->c->rule.hood, w->label, &objects, err);
+	if (rc == L3D_OK)
+		rc = room_for_phases(w, 1, err);
+	*stuck = false;
+	for (uint32_t k = 0; rc == L3D_OK && k < objects; k++) {
+		cellset_clear(&w->obj[0]);
+		for (size_t i = 0; rc == L3D_OK && i < w->cells.n; i++)
+			if (w->label[i] == k)
+				rc = cellset_push(&w->obj[0], w->cells.c[i].x, w->cells.c[i].y,
+						  w->cells.c[i].z, err);
+		if (rc || !near_edge(&w->obj[0], space))
+			continue;
+		for (size_t i = 0; i < w->obj[0].n; i++)
+			grid_set(&w->box, (uint64_t)w->obj[0].c[i].x, (uint64_t)w->obj[0].c[i].y,
+				 (uint64_t)w->obj[0].c[i].z, 0);
+		int period, d[3];
+		rc = ship(w, &period, d, err);
+		if (rc == L3D_OK && period)
+			rc = name_and_count(w, w->obj, period, d, soup, err);
+		*stuck = *stuck || !period;
+	}
+	return rc;
+}
+
+/* ---- one soup ---- */
+
+static int load_soup(worker *w, uint64_t soup, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	int at[3], rc;
+	if (c->universes) {
+		rc = cells_of(&c->universes[soup], &w->cells, err);
+		if (rc == L3D_OK && w->cells.n)
+			centre(&w->cells, (int)w->box.nx, at);
+	} else {
+		grid_random(&w->soup, c->density, soup_seed(c->root, soup));
+		rc = cells_of(&w->soup, &w->cells, err);
+		at[0] = at[1] = at[2] = (int)(w->box.nx - c->side) / 2;
+	}
+	if (rc == L3D_OK)
+		place(&w->box, &w->cells, at);
+	return rc ? rc : engine_load(w->e, &w->box, err);
+}
+
+/* Whether the engine knows its universe repeats, and with what period. */
+static bool repeats(worker *w, uint64_t *period)
+{
+	uint64_t after;
+	if (engine_repeats(w->e)) {
+		*period = 2;
+		return true;
+	}
+	return engine_leap_found(w->e, &after, period);
+}
+
+static int one_soup(worker *w, uint64_t soup, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	int rc = load_soup(w, soup, err);
+	for (uint64_t gen = 0; rc == L3D_OK; gen += CENSUS_CHUNK) {
+		if (gen >= c->max_gens)
+			return unsettled(w, soup, err);
+		engine_stats st;
+		uint64_t period;
+		bool stuck = false;
+		rc = engine_step(w->e, CENSUS_CHUNK, &st, err);
+		if (rc == L3D_OK && st.population == 0)
+			return L3D_OK;
+		if (rc == L3D_OK)
+			rc = engine_read(w->e, &w->box, err);
+		if (rc == L3D_OK)
+			rc = cells_of(&w->box, &w->cells, err);
+		if (rc == L3D_OK && near_edge(&w->cells, (int)w->box.nx)) {
+			rc = escapes(w, soup, &stuck, err);
+			if (rc == L3D_OK && stuck)
+				return unsettled(w, soup, err);
+			if (rc == L3D_OK)
+				rc = engine_load(w->e, &w->box, err);
+			continue;
+		}
+		if (rc == L3D_OK && repeats(w, &period))
+			return period > CENSUS_MOST_PERIOD ? unsettled(w, soup, err)
+							   : settled(w, (int)period, soup, err);
+	}
+	return rc;
+}
+
+/* ---- workers ---- */
+
+static int worker_start(worker *w, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	uint32_t space = census_space(c->side);
+	census_group_of(c->rule.hood, &w->group);
+	int rc = grid_alloc(&w->box, space, space, space, err);
+	if (rc == L3D_OK)
+		rc = grid_alloc(&w->abox, space, space, space, err);
+	if (rc == L3D_OK)
+		rc = grid_alloc(&w->soup, c->side, c->side, c->side, err);
+	/* The soup's engine finds the periods (skipping's period 2, the
+	 * leaps' others): LIFE3D_SKIP=0 and LIFE3D_LEAP=0 cannot turn that
+	 * off.  The other engine steps each phase it is asked for. */
+	if (c->knobs)
+		w->soup_knobs = w->alone_knobs = *c->knobs;
+	w->soup_knobs.dense = w->soup_knobs.no_leap = false;
+	w->alone_knobs.no_leap = true;
+	engine_opts o = {.kind = "cpu", .threads = 1, .device = -1, .rule = &c->rule,
+			 .knobs = &w->soup_knobs};
+	if (rc == L3D_OK)
+		rc = engine_create(&o, &w->box, &c->rule, &w->e, err);
+	o.knobs = &w->alone_knobs;
+	if (rc == L3D_OK)
+		rc = engine_create(&o, &w->box, &c->rule, &w->alone, err);
+	return rc;
+}
+
+static void *worker_run(void *arg)
+{
+	worker *w = arg;
+	shared *s = w->s;
+	const census_cfg *c = s->c;
+	w->rc = worker_start(w, &w->err);
+	while (w->rc == L3D_OK && !atomic_load(&s->failed) && !(c->stop && *c->stop) &&
+	       !(c->deadline > 0 && l3d_seconds() >= c->deadline)) {
+		uint64_t i = atomic_fetch_add(&s->next, 1);
+		if (i >= c->soups)
+			break;
+		w->rc = one_soup(w, c->first + i, &w->err);
+		w->haul.soups += w->rc == L3D_OK;
+		if (c->done && w->rc == L3D_OK)
+			atomic_fetch_add(c->done, 1);
+	}
+	if (w->rc)
+		atomic_store(&s->failed, true);
+	return NULL;
+}
+
+static void worker_free(worker *w)
+{
+	if (w->e)
+		engine_destroy(w->e);
+	if (w->alone)
+		engine_destroy(w->alone);
+	grid_free(&w->box);
+	grid_free(&w->abox);
+	grid_free(&w->soup);
+	cellset_free(&w->cells);
+	cellset_free(&w->all);
+	for (size_t i = 0; i < w->phases; i++) {
+		cellset_free(&w->phase[i]);
+		cellset_free(&w->obj[i]);
+	}
+	free(w->phase);
+	free(w->obj);
+	free(w->label);
+	haul_free(&w->haul);
+}
+
+static int workers_wanted(const census_cfg *c)
+{
+	long n = c->threads > 0 ? c->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	n = n < 1 ? 1 : n > 1024 ? 1024 : n;
+	return (uint64_t)n > c->soups ? (int)(c->soups ? c->soups : 1) : (int)n;
+}
+
+int census_run(const census_cfg *c, haul *out, l3d_err *err)
+{
+	shared s = {.c = c};
+	atomic_init(&s.next, 0);
+	atomic_init(&s.failed, false);
+	int n = workers_wanted(c), rc = L3D_OK;
+	worker *w = calloc((size_t)n, sizeof *w);
+	if (!w)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the census's workers");
+	for (int i = 0; i < n; i++) {
+		w[i].s = &s;
+		haul_init(&w[i].haul);
+		if (i > 0)
+			w[i].started = pthread_create(&w[i].thread, NULL, worker_run, &w[i]) == 0;
+	}
+	worker_run(&w[0]);
+	for (int i = 1; i < n; i++)
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+	/* Workers that could not start leave their soups to the others. */
+	for (int i = 0; i < n; i++) {
+		if (rc == L3D_OK && w[i].rc) {
+			rc = w[i].rc;
+			*err = w[i].err;
+		}
+		if (rc == L3D_OK)
+			rc = haul_merge(out, &w[i].haul, err);
+		worker_free(&w[i]);
+	}
+	free(w);
+	return rc;
+}

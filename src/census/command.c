@@ -1,0 +1,420 @@
+/* command.c - `life3d census` (command.h). */
+#include "command.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/grid.h"
+#include "base/outfile.h"
+#include "base/rule.h"
+#include "census.h"
+#include "format/format.h"
+#include "haul.h"
+#include "soup.h"
+
+/* census_space(128)^3 cells is below object.h's CENSUS_MAX_BOX: every
+ * object of the ash can be named. */
+#define SIDE_MOST 128
+
+static const struct option longs[] = {
+	{"rule", required_argument, NULL, 'r'},
+	{"size", required_argument, NULL, 's'},
+	{"density", required_argument, NULL, 'd'},
+	{"count", required_argument, NULL, 'n'},
+	{"soups", required_argument, NULL, 'U'},
+	{"time", required_argument, NULL, 'T'},
+	{"first", required_argument, NULL, 'F'},
+	{"root", required_argument, NULL, 'R'},
+	{"max-gens", required_argument, NULL, 'G'},
+	{"threads", required_argument, NULL, 't'},
+	{"soup", required_argument, NULL, 'S'},
+	{"output", required_argument, NULL, 'o'},
+	{"force", no_argument, NULL, 'f'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+void census_help(FILE *out)
+{
+	fputs("Usage: life3d census [OPTION]...\n"
+	      "Step many random soups until they settle, name the objects left and count\n"
+	      "them: a haul, as tab-separated text (life3d-census(1)).\n"
+	      "\n"
+	      "  -r, --rule RULE        the rule, as life3d's -r (default B6/S567)\n"
+	      "  -s, --size N           soups of N x N x N cells (default 16, at most 128)\n"
+	      "  -d, --density D        fraction of live cells in a soup (default 0.25)\n"
+	      "  -n, --count N          soups to run (default 1000)\n"
+	      "      --time SECONDS     begin no soup after SECONDS: the haul holds\n"
+	      "                         the soups done, from the first on\n"
+	      "      --first I          the first soup's number (default 0)\n"
+	      "      --root ROOT        the text soups are made from (default life3d)\n"
+	      "      --max-gens G       a soup still changing after G generations is\n"
+	      "                         unsettled (default 10000)\n"
+	      "  -t, --threads N        worker threads (default 0 = all cores)\n"
+	      "      --soups FILE       take a soup from the universe in FILE ('-' =\n"
+	      "                         stdin) instead of a root; repeatable\n"
+	      "      --soup ROOT/I      write soup I of ROOT as a universe instead\n"
+	      "  -o, --output FILE      write the haul (or soup) to FILE ('-' = stdout,\n"
+	      "                         the default)\n"
+	      "  -f, --force            overwrite an existing output\n"
+	      "  -q, --quiet            no progress line\n"
+	      "  -v, --verbose          say what runs, and the figures at the end\n"
+	      "  -h, --help             show this help and exit\n"
+	      "\n"
+	      "Soup I of ROOT is `life3d --random N --seed S --density D`, where S is the\n"
+	      "first 8 bytes (big-endian) of the SHA-256 of the text ROOT/I.\n"
+	      "Exit status: 0 done, 64 bad option, 73 output exists, 74 write error,\n"
+	      "130 stopped by a signal (the haul of the soups done is written).\n",
+	      out);
+}
+
+static int number(const char *opt, const char *text, uint64_t lo, uint64_t hi,
+		  uint64_t *out, l3d_err *err)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || v < lo || v > hi)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"census: --%s '%s': expected a whole number from %" PRIu64
+				" to %" PRIu64, opt, text, lo, hi);
+	*out = v;
+	return L3D_OK;
+}
+
+static int real(const char *opt, const char *text, double hi, double *out,
+		l3d_err *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end || errno || !(v > 0.0 && v <= hi))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"census: --%s '%s': expected a number above 0, at most %g",
+				opt, text, hi);
+	*out = v;
+	return L3D_OK;
+}
+
+static int one_option(int c, const char *v, census_args *a, l3d_err *err)
+{
+	switch (c) {
+	case 'r': a->rule = v; return L3D_OK;
+	case 's': return number("size", v, 1, SIDE_MOST, &a->side, err);
+	case 'd': return real("density", v, 1.0, &a->density, err);
+	case 'n': a->ranged = true; return number("count", v, 1, UINT64_MAX / 2, &a->count, err);
+	case 'T': return real("time", v, 1e9, &a->time, err);
+	case 'U': a->files[a->nfiles++] = v; return L3D_OK;
+	case 'F': a->ranged = true; return number("first", v, 0, UINT64_MAX / 2, &a->first, err);
+	case 'R': a->root = v; return soup_root_check(v, err);
+	case 'G': return number("max-gens", v, 1, UINT64_C(1) << 40, &a->max_gens, err);
+	case 't': return number("threads", v, 0, 1024, &a->threads, err);
+	case 'S': a->soup = v; return L3D_OK;
+	case 'o': a->output = v; return L3D_OK;
+	case 'f': a->force = true; return L3D_OK;
+	case 'q': a->quiet = true; return L3D_OK;
+	case 'v': a->verbose = true; return L3D_OK;
+	case 'h': a->help = true; return L3D_OK;
+	default: return L3D_ERR_USAGE;
+	}
+}
+
+int census_args_parse(int argc, char **argv, census_args *a, l3d_err *err)
+{
+	*a = (census_args){.rule = RULE_DEFAULT_TEXT, .root = "life3d", .output = "-",
+			   .side = 16, .count = 1000, .max_gens = 10000, .density = 0.25,
+			   .files = calloc((size_t)argc + 1, sizeof *a->files)};
+	if (!a->files)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	opterr = 0;
+	optind = 1;
+	int c, rc = L3D_OK;
+	while (rc == L3D_OK &&
+	       (c = getopt_long(argc, argv, ":r:s:d:n:t:o:fqvh", longs, NULL)) != -1) {
+		if (c == '?')
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"census: unknown option '%s' (see life3d census --help)",
+					argv[optind - 1]);
+		if (c == ':')
+			return l3d_fail(err, L3D_ERR_USAGE, "census: option '%s' needs a value",
+					argv[optind - 1]);
+		rc = one_option(c, optarg, a, err);
+	}
+	if (rc == L3D_OK && optind < argc)
+		rc = l3d_fail(err, L3D_ERR_USAGE,
+			      "census: unexpected argument '%s' (see life3d census --help)",
+			      argv[optind]);
+	if (rc == L3D_OK && a->nfiles && a->soup)
+		rc = l3d_fail(err, L3D_ERR_USAGE, "census: --soups and --soup do not go together");
+	if (rc == L3D_OK && a->nfiles && a->ranged)
+		rc = l3d_fail(err, L3D_ERR_USAGE,
+			      "census: --soups FILE gives the soups: no --first or --count with it");
+	return rc;
+}
+
+void census_args_free(census_args *a)
+{
+	free(a->files);
+	a->files = NULL;
+}
+
+/* ---- one soup as a universe ---- */
+
+/* Soup `index` at the centre of its census space, as the census steps it. */
+static int soup_in_space(const char *root, uint64_t index, uint32_t side,
+			 double density, grid *out, l3d_err *err)
+{
+	grid s = {0};
+	uint32_t space = census_space(side), at = (space - side) / 2;
+	int rc = soup_make(root, index, side, density, &s, err);
+	if (rc == L3D_OK)
+		rc = grid_alloc(out, space, space, space, err);
+	for (uint64_t x = 0; rc == L3D_OK && x < side; x++)
+		for (uint64_t y = 0; y < side; y++)
+			for (uint64_t z = 0; z < side; z++)
+				if (grid_get(&s, x, y, z))
+					grid_set(out, x + at, y + at, z + at, 1);
+	grid_free(&s);
+	return rc;
+}
+
+static int write_soup(const census_args *a, const rule *r, l3d_err *err)
+{
+	char root[SOUP_ROOT_MAX + 1];
+	uint64_t index;
+	grid g = {0};
+	int rc = soup_parse_name(a->soup, root, &index, err);
+	fmt_id f = format_from_path(a->output);
+	f = f == FMT_NONE || outfile_is_stdout(a->output) ? FMT_RLE3 : f;
+	outfile o;
+	if (rc == L3D_OK)
+		rc = soup_in_space(root, index, (uint32_t)a->side, a->density, &g, err);
+	if (rc == L3D_OK)
+		rc = outfile_open(&o, a->output, a->force, format_is_binary(f), err);
+	if (rc)
+		return grid_free(&g), rc;
+	rc = format_write(o.f, o.name, f, &g, r, err);
+	if (rc == L3D_OK)
+		rc = outfile_commit(&o, err);
+	else
+		outfile_abort(&o);
+	grid_free(&g);
+	return rc;
+}
+
+/* ---- the census ---- */
+
+static int write_haul(const census_args *a, const haul *h, const haul_head *head,
+		      l3d_err *err)
+{
+	outfile o;
+	int rc = outfile_open(&o, a->output, a->force, false, err);
+	if (rc)
+		return rc;
+	rc = haul_write(o.f, h, head, err);
+	if (rc == L3D_OK)
+		rc = outfile_commit(&o, err);
+	else
+		outfile_abort(&o);
+	return rc;
+}
+
+/* The progress line on a terminal, redrawn twice a second. */
+typedef struct progress {
+	atomic_uint_fast64_t done;
+	atomic_bool over;
+	uint64_t soups;
+	double t0;
+	pthread_t thread;
+	bool started;
+} progress;
+
+static void *draw_progress(void *arg)
+{
+	progress *p = arg;
+	while (!atomic_load(&p->over)) {
+		struct timespec nap = {0, 100 * 1000 * 1000};
+		for (int i = 0; i < 5 && !atomic_load(&p->over); i++)
+			nanosleep(&nap, NULL);
+		uint64_t n = atomic_load(&p->done);
+		double t = l3d_seconds() - p->t0;
+		fprintf(stderr, "\rlife3d: census: %" PRIu64 " of %" PRIu64 " soups, %.0f soups/s\033[K",
+			n, p->soups, t > 0 ? (double)n / t : 0.0);
+	}
+	fputs("\r\033[K", stderr);
+	return NULL;
+}
+
+static void progress_start(progress *p, const census_args *a)
+{
+	atomic_init(&p->done, 0);
+	atomic_init(&p->over, false);
+	p->soups = a->nfiles ? (uint64_t)a->nfiles : a->count;
+	p->t0 = l3d_seconds();
+	p->started = !a->quiet && isatty(STDERR_FILENO) &&
+		     pthread_create(&p->thread, NULL, draw_progress, p) == 0;
+}
+
+static void progress_end(progress *p)
+{
+	atomic_store(&p->over, true);
+	if (p->started)
+		pthread_join(p->thread, NULL);
+}
+
+static void say_done(const census_args *a, const haul *h, double seconds)
+{
+	if (!a->verbose)
+		return;
+	fprintf(stderr, "life3d: census: %" PRIu64 " soups in %.3f s, %.0f soups/s, %zu kinds of object\n",
+		h->soups, seconds, seconds > 0 ? (double)h->soups / seconds : 0.0, h->n);
+}
+
+/* The sides of the box of u's live cells (as they lie, not across the
+ * torus's seams); false when none is alive. */
+static bool live_box(const grid *u, uint64_t box[3])
+{
+	uint64_t lo[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX}, hi[3] = {0, 0, 0};
+	for (uint64_t x = 0; x < u->nx; x++)
+		for (uint64_t y = 0; y < u->ny; y++) {
+			const uint64_t *row = grid_row(u, x, y);
+			for (uint64_t w = 0; w < u->words; w++) {
+				if (!row[w])
+					continue;
+				uint64_t v[3] = {x, y, w * 64 + (uint64_t)__builtin_ctzll(row[w])};
+				uint64_t top = w * 64 + 63 - (uint64_t)__builtin_clzll(row[w]);
+				for (int a = 0; a < 3; a++) {
+					lo[a] = v[a] < lo[a] ? v[a] : lo[a];
+					hi[a] = (a == 2 ? top : v[a]) > hi[a] ? (a == 2 ? top : v[a]) : hi[a];
+				}
+			}
+		}
+	for (int a = 0; a < 3; a++)
+		box[a] = lo[a] == UINT64_MAX ? 0 : hi[a] - lo[a] + 1;
+	return lo[0] != UINT64_MAX;
+}
+
+/* Each --soups FILE's universe into u[i]; its live cells must fit in a
+ * soup's box. */
+static int read_one(const char *path, uint64_t side, grid *u, l3d_err *err)
+{
+	bool in = !strcmp(path, "-");
+	const char *name = in ? "(stdin)" : path;
+	struct stat st;
+	if (!in && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
+	FILE *f = in ? stdin : fopen(path, "rb");
+	if (!f)
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+				strerror(errno));
+	reader r;
+	universe_meta meta;
+	fmt_id fmt;
+	reader_init(&r, f, name);
+	int rc = format_read(&r, u, &meta, &fmt, err);
+	if (!in)
+		fclose(f);
+	uint64_t box[3];
+	if (rc == L3D_OK && live_box(u, box) &&
+	    (box[0] > side || box[1] > side || box[2] > side))
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: the live cells span %" PRIu64 "x%" PRIu64 "x%" PRIu64
+			      ", more than the soups' --size %" PRIu64, name, box[0], box[1],
+			      box[2], side);
+	return rc;
+}
+
+static int read_files(const census_args *a, grid **out, l3d_err *err)
+{
+	grid *u = calloc((size_t)a->nfiles, sizeof *u);
+	int rc = u ? L3D_OK : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	for (int i = 0; rc == L3D_OK && i < a->nfiles; i++)
+		rc = read_one(a->files[i], a->side, &u[i], err);
+	if (rc && u)
+		for (int i = 0; i < a->nfiles; i++)
+			grid_free(&u[i]);
+	*out = rc ? (free(u), NULL) : u;
+	return rc;
+}
+
+/* The census, its haul written; *done: the soups in it. */
+static int run_and_write(const census_args *a, census_cfg *c, const char *rule_text,
+			 uint64_t *done, l3d_err *err)
+{
+	haul h;
+	haul_init(&h);
+	double t0 = l3d_seconds();
+	progress p;
+	progress_start(&p, a);
+	c->done = &p.done;
+	c->deadline = a->time > 0 ? t0 + a->time : 0;
+	int rc = census_run(c, &h, err);
+	progress_end(&p);
+	haul_head head = {.version = PACKAGE_VERSION, .rule = rule_text, .root = a->root,
+			  .files = c->universes != NULL, .side = c->side,
+			  .density = a->density, .first = c->first, .max_gens = a->max_gens,
+			  .space = census_space(c->side)};
+	if (rc == L3D_OK)
+		rc = write_haul(a, &h, &head, err);
+	if (rc == L3D_OK)
+		say_done(a, &h, l3d_seconds() - t0);
+	*done = h.soups;
+	haul_free(&h);
+	return rc;
+}
+
+static int stopped(const census_args *a, uint64_t done, l3d_err *err)
+{
+	if (done == 0)
+		return l3d_fail(err, L3D_ERR_INTERRUPTED,
+				"census stopped by a signal before its first soup was done: "
+				"the haul holds none");
+	return l3d_fail(err, L3D_ERR_INTERRUPTED,
+			"census stopped by a signal: the haul holds soups %" PRIu64
+			" to %" PRIu64 "; go on with --first %" PRIu64,
+			a->first, a->first + done - 1, a->first + done);
+}
+
+int census_command(const census_args *a, const engine_knobs *knobs,
+		   volatile sig_atomic_t *stop, l3d_err *err)
+{
+	rule r;
+	char text[64];
+	grid *files = NULL;
+	int rc = rule_parse(a->rule, &r, err);
+	if (rc == L3D_OK && a->soup)
+		return write_soup(a, &r, err);
+	/* A census may run for hours: a result it could not write is found
+	 * out now. */
+	if (rc == L3D_OK)
+		rc = outfile_check(a->output, a->force, false, err);
+	if (rc == L3D_OK && a->nfiles)
+		rc = read_files(a, &files, err);
+	if (rc)
+		return rc;
+	rule_format(&r, text, sizeof text);
+	census_cfg c = {.rule = r, .side = (uint32_t)a->side, .density = a->density,
+			.root = a->root, .first = files ? 0 : a->first,
+			.soups = files ? (uint64_t)a->nfiles : a->count,
+			.max_gens = a->max_gens, .threads = (int)a->threads,
+			.knobs = knobs, .stop = stop, .universes = files};
+	uint64_t done = 0;
+	rc = run_and_write(a, &c, text, &done, err);
+	for (int i = 0; files && i < a->nfiles; i++)
+		grid_free(&files[i]);
+	free(files);
+	if (rc == L3D_OK && done < c.soups && *stop)
+		rc = stopped(a, done, err);
+	return rc;
+}

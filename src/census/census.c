@@ -488,5 +488,8 @@ int census_run(const census_cfg *c, haul *out, l3d_err *err)
 		worker_free(&w[i]);
 	}
 	free(w);
+	/* Every soup claimed is done: they are the first ones. */
+	if (rc == L3D_OK && !c->universes && out->soups)
+		rc = haul_add_range(out, c->first, c->first + out->soups, err);
 	return rc;
 }

@@ -37,6 +37,7 @@ static const struct option longs[] = {
 	{"max-gens", required_argument, NULL, 'G'},
 	{"threads", required_argument, NULL, 't'},
 	{"soup", required_argument, NULL, 'S'},
+	{"merge", no_argument, NULL, 'M'},
 	{"output", required_argument, NULL, 'o'},
 	{"force", no_argument, NULL, 'f'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -48,6 +49,7 @@ static const struct option longs[] = {
 void census_help(FILE *out)
 {
 	fputs("Usage: life3d census [OPTION]...\n"
+	      "  or:  life3d census --merge [-o FILE] HAUL...\n"
 	      "Step many random soups until they settle, name the objects left and count\n"
 	      "them: a haul, as tab-separated text (life3d-census(1)).\n"
 	      "\n"
@@ -65,6 +67,8 @@ void census_help(FILE *out)
 	      "      --soups FILE       take a soup from the universe in FILE ('-' =\n"
 	      "                         stdin) instead of a root; repeatable\n"
 	      "      --soup ROOT/I      write soup I of ROOT as a universe instead\n"
+	      "      --merge            add the hauls given (files, '-' = stdin) into\n"
+	      "                         one; each soup counted once\n"
 	      "  -o, --output FILE      write the haul (or soup) to FILE ('-' = stdout,\n"
 	      "                         the default)\n"
 	      "  -f, --force            overwrite an existing output\n"
@@ -121,6 +125,7 @@ static int one_option(int c, const char *v, census_args *a, l3d_err *err)
 	case 'G': return number("max-gens", v, 1, UINT64_C(1) << 40, &a->max_gens, err);
 	case 't': return number("threads", v, 0, 1024, &a->threads, err);
 	case 'S': a->soup = v; return L3D_OK;
+	case 'M': a->merge = true; return L3D_OK;
 	case 'o': a->output = v; return L3D_OK;
 	case 'f': a->force = true; return L3D_OK;
 	case 'q': a->quiet = true; return L3D_OK;
@@ -151,7 +156,15 @@ int census_args_parse(int argc, char **argv, census_args *a, l3d_err *err)
 					argv[optind - 1]);
 		rc = one_option(c, optarg, a, err);
 	}
-	if (rc == L3D_OK && optind < argc)
+	if (rc == L3D_OK && a->merge) {
+		a->hauls = argv + optind;
+		a->nhauls = argc - optind;
+		if (a->nhauls == 0)
+			rc = l3d_fail(err, L3D_ERR_USAGE, "census: --merge needs hauls to add");
+		else if (a->soup || a->nfiles)
+			rc = l3d_fail(err, L3D_ERR_USAGE,
+				      "census: --merge adds hauls: no --soup or --soups with it");
+	} else if (rc == L3D_OK && optind < argc)
 		rc = l3d_fail(err, L3D_ERR_USAGE,
 			      "census: unexpected argument '%s' (see life3d census --help)",
 			      argv[optind]);
@@ -201,7 +214,8 @@ static int write_soup(const census_args *a, const rule *r, l3d_err *err)
 	if (rc == L3D_OK)
 		rc = soup_in_space(root, index, (uint32_t)a->side, a->density, &g, err);
 	if (rc == L3D_OK)
-		rc = outfile_open(&o, a->output, a->force, format_is_binary(f), err);
+		rc = outfile_open_may(&o, a->output, outfile_may_now(a->output, a->force),
+				      format_is_binary(f), err);
 	if (rc)
 		return grid_free(&g), rc;
 	rc = format_write(o.f, o.name, f, &g, r, err);
@@ -215,11 +229,13 @@ static int write_soup(const census_args *a, const rule *r, l3d_err *err)
 
 /* ---- the census ---- */
 
-static int write_haul(const census_args *a, const haul *h, const haul_head *head,
-		      l3d_err *err)
+/* The haul to a->output, which may be what `may` says: what was there
+ * when the census began (a device, a FIFO, a file -f replaces). */
+static int write_haul(const census_args *a, outfile_may may, const haul *h,
+		      const haul_head *head, l3d_err *err)
 {
 	outfile o;
-	int rc = outfile_open(&o, a->output, a->force, false, err);
+	int rc = outfile_open_may(&o, a->output, may, false, err);
 	if (rc)
 		return rc;
 	rc = haul_write(o.f, h, head, err);
@@ -348,9 +364,30 @@ static int read_files(const census_args *a, grid **out, l3d_err *err)
 	return rc;
 }
 
+/* What heads the haul of the census c. */
+static void census_head(const census_args *a, const census_cfg *c, const char *rule_text,
+			haul_head *h)
+{
+	memset(h, 0, sizeof *h);
+	snprintf(h->version, sizeof h->version, "%s", PACKAGE_VERSION);
+	snprintf(h->rule, sizeof h->rule, "%s", rule_text);
+	h->files = c->universes != NULL;
+	if (h->files) {
+		snprintf(h->soup, sizeof h->soup, "from files, each within %" PRIu32 "x%" PRIu32
+			 "x%" PRIu32, c->side, c->side, c->side);
+		snprintf(h->root, sizeof h->root, "(files: sample #I is the I-th, from 0)");
+	} else {
+		snprintf(h->soup, sizeof h->soup, "%" PRIu32 "x%" PRIu32 "x%" PRIu32 " density %.17g",
+			 c->side, c->side, c->side, a->density);
+		snprintf(h->root, sizeof h->root, "%s", a->root);
+	}
+	snprintf(h->bounds, sizeof h->bounds, "%" PRIu64 " generations, space %" PRIu32 "^3",
+		 a->max_gens, census_space(c->side));
+}
+
 /* The census, its haul written; *done: the soups in it. */
-static int run_and_write(const census_args *a, census_cfg *c, const char *rule_text,
-			 uint64_t *done, l3d_err *err)
+static int run_and_write(const census_args *a, outfile_may may, census_cfg *c,
+			 const char *rule_text, uint64_t *done, l3d_err *err)
 {
 	haul h;
 	haul_init(&h);
@@ -361,12 +398,10 @@ static int run_and_write(const census_args *a, census_cfg *c, const char *rule_t
 	c->deadline = a->time > 0 ? t0 + a->time : 0;
 	int rc = census_run(c, &h, err);
 	progress_end(&p);
-	haul_head head = {.version = PACKAGE_VERSION, .rule = rule_text, .root = a->root,
-			  .files = c->universes != NULL, .side = c->side,
-			  .density = a->density, .first = c->first, .max_gens = a->max_gens,
-			  .space = census_space(c->side)};
+	haul_head head;
+	census_head(a, c, rule_text, &head);
 	if (rc == L3D_OK)
-		rc = write_haul(a, &h, &head, err);
+		rc = write_haul(a, may, &h, &head, err);
 	if (rc == L3D_OK)
 		say_done(a, &h, l3d_seconds() - t0);
 	*done = h.soups;
@@ -386,9 +421,72 @@ static int stopped(const census_args *a, uint64_t done, l3d_err *err)
 			a->first, a->first + done - 1, a->first + done);
 }
 
+/* ---- --merge ---- */
+
+static int read_haul(const char *path, haul *h, haul_head *head, l3d_err *err)
+{
+	bool in = !strcmp(path, "-");
+	struct stat st;
+	if (!in && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
+	FILE *f = in ? stdin : fopen(path, "r");
+	if (!f)
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+				strerror(errno));
+	int rc = haul_read(f, in ? "(stdin)" : path, h, head, err);
+	if (!in)
+		fclose(f);
+	return rc;
+}
+
+/* One more haul into sum, whose head is first's. */
+static int add_haul(const char *path, const char *first, haul *sum,
+		    const haul_head *head, l3d_err *err)
+{
+	haul h;
+	haul_head hh;
+	const char *what;
+	haul_init(&h);
+	int rc = read_haul(path, &h, &hh, err);
+	if (rc == L3D_OK && !haul_same_head(head, &hh, &what))
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: its %s line differs from %s's: hauls add only when their "
+			      "version, rule, soup, root and bounds are the same", path, what, first);
+	if (rc == L3D_OK && head->files)
+		rc = l3d_fail(err, L3D_ERR_DATA,
+			      "%s: a haul of soups from files does not add to another "
+			      "(its samples name files by their place)", first);
+	if (rc == L3D_OK && haul_merge(sum, &h, err)) {
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		rc = l3d_fail(err, L3D_ERR_DATA, "%s: %s (they are in an earlier haul)", path, why);
+	}
+	haul_free(&h);
+	return rc;
+}
+
+static int merge(const census_args *a, l3d_err *err)
+{
+	haul sum;
+	haul_head head;
+	haul_init(&sum);
+	int rc = outfile_check(a->output, a->force, false, err);
+	outfile_may may = outfile_may_now(a->output, a->force);
+	if (rc == L3D_OK)
+		rc = read_haul(a->hauls[0], &sum, &head, err);
+	for (int i = 1; rc == L3D_OK && i < a->nhauls; i++)
+		rc = add_haul(a->hauls[i], a->hauls[0], &sum, &head, err);
+	if (rc == L3D_OK)
+		rc = write_haul(a, may, &sum, &head, err);
+	haul_free(&sum);
+	return rc;
+}
+
 int census_command(const census_args *a, const engine_knobs *knobs,
 		   volatile sig_atomic_t *stop, l3d_err *err)
 {
+	if (a->merge)
+		return merge(a, err);
 	rule r;
 	char text[64];
 	grid *files = NULL;
@@ -410,7 +508,7 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 			.max_gens = a->max_gens, .threads = (int)a->threads,
 			.knobs = knobs, .stop = stop, .universes = files};
 	uint64_t done = 0;
-	rc = run_and_write(a, &c, text, &done, err);
+	rc = run_and_write(a, outfile_may_now(a->output, a->force), &c, text, &done, err);
 	for (int i = 0; files && i < a->nfiles; i++)
 		grid_free(&files[i]);
 	free(files);

@@ -18,10 +18,12 @@ typedef struct census_args {
 	const char *rule, *root, *output, *soup;
 	const char **files;       /* --soups FILE, nfiles of them */
 	int nfiles;
+	char **hauls;             /* --merge's operands, nhauls of them */
+	int nhauls;
 	uint64_t side, count, first, max_gens, threads;
 	double density, time;     /* time: --time's seconds; 0 = none */
 	bool ranged;              /* --count or --first given */
-	bool force, quiet, verbose, help;
+	bool merge, force, quiet, verbose, help;
 } census_args;
 
 /* argv[0] is "census".  L3D_ERR_USAGE with one line for a bad option.

@@ -16,6 +16,7 @@ void haul_free(haul *h)
 	for (size_t i = 0; i < h->n; i++)
 		free(h->e[i].code);
 	free(h->e);
+	free(h->range);
 	haul_init(h);
 }
 
@@ -90,83 +91,66 @@ int haul_add(haul *h, const haul_entry *like, l3d_err *err)
 			return rc;
 	}
 	haul_entry *e = &h->e[at];
+	if (found && (e->kind != like->kind || e->period != like->period ||
+		      e->population != like->population || memcmp(e->d, like->d, sizeof e->d)))
+		return l3d_fail(err, L3D_ERR_DATA,
+				"object %.40s: two hauls give it different kinds, periods, "
+				"populations or displacements", like->code);
 	e->count += like->count;
 	for (int k = 0; k < like->samples; k++)
 		add_sample(e, like->sample[k]);
 	return L3D_OK;
 }
 
+int haul_add_range(haul *h, uint64_t lo, uint64_t hi, l3d_err *err)
+{
+	size_t at = 0;
+	while (at < h->ranges && h->range[at].hi <= lo)
+		at++;
+	if (at < h->ranges && h->range[at].lo < hi)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"soups %" PRIu64 " to %" PRIu64 " would be counted twice",
+				lo > h->range[at].lo ? lo : h->range[at].lo,
+				(hi < h->range[at].hi ? hi : h->range[at].hi) - 1);
+	if (h->ranges == h->range_cap) {
+		size_t cap = h->range_cap ? 2 * h->range_cap : 8;
+		haul_range *r = realloc(h->range, cap * sizeof *r);
+		if (!r)
+			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the haul");
+		h->range = r;
+		h->range_cap = cap;
+	}
+	memmove(h->range + at + 1, h->range + at, (h->ranges - at) * sizeof *h->range);
+	h->range[at] = (haul_range){lo, hi};
+	h->ranges++;
+	/* Neighbours that meet become one. */
+	for (size_t i = at > 0 ? at - 1 : 0; i + 1 < h->ranges;) {
+		if (h->range[i].hi == h->range[i + 1].lo) {
+			h->range[i].hi = h->range[i + 1].hi;
+			memmove(h->range + i + 1, h->range + i + 2,
+				(h->ranges - i - 2) * sizeof *h->range);
+			h->ranges--;
+		} else if (i > at) {
+			break;
+		} else {
+			i++;
+		}
+	}
+	return L3D_OK;
+}
+
 int haul_merge(haul *into, const haul *from, l3d_err *err)
 {
+	for (size_t i = 0; i < from->ranges; i++) {
+		int rc = haul_add_range(into, from->range[i].lo, from->range[i].hi, err);
+		if (rc)
+			return rc;
+	}
 	for (size_t i = 0; i < from->n; i++) {
 		int rc = haul_add(into, &from->e[i], err);
 		if (rc)
 			return rc;
 	}
 	into->soups += from->soups;
-	return L3D_OK;
-}
-
-const char *haul_kind_word(int kind)
-{
-	switch (kind) {
-	case 's': return "still";
-	case 'p': return "oscillator";
-	case 'q': return "ship";
-	default: return "unsettled";
-	}
-}
-
-/* Most common first; among equals, by code. */
-static int by_count(const void *a, const void *b)
-{
-	const haul_entry *x = *(const haul_entry *const *)a;
-	const haul_entry *y = *(const haul_entry *const *)b;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return strcmp(x->code, y->code);
-}
-
-static void write_head(FILE *out, const haul *h, const haul_head *head)
-{
-	fprintf(out, "# life3d census %s\n", head->version);
-	fprintf(out, "# rule\t%s\n", head->rule);
-	if (head->files)
-		fprintf(out, "# soup\tfrom files, each within %" PRIu32 "x%" PRIu32 "x%" PRIu32 "\n",
-			head->side, head->side, head->side);
-	else
-		fprintf(out, "# soup\t%" PRIu32 "x%" PRIu32 "x%" PRIu32 " density %.17g\n",
-			head->side, head->side, head->side, head->density);
-	if (head->files)
-		fputs("# root\t(files: sample #I is the I-th, from 0)\n", out);
-	else
-		fprintf(out, "# root\t%s\n", head->root);
-	fprintf(out, "# soups\t%" PRIu64 " from %" PRIu64 "\n", h->soups, head->first);
-	fprintf(out, "# bounds\t%" PRIu64 " generations, space %" PRIu32 "^3\n",
-		head->max_gens, head->space);
-	fputs("code\tkind\tperiod\tpopulation\tdisplacement\tcount\tsamples\n", out);
-}
-
-int haul_write(FILE *out, const haul *h, const haul_head *head, l3d_err *err)
-{
-	const haul_entry **order = malloc((h->n ? h->n : 1) * sizeof *order);
-	if (!order)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the haul");
-	for (size_t i = 0; i < h->n; i++)
-		order[i] = &h->e[i];
-	qsort(order, h->n, sizeof *order, by_count);
-	write_head(out, h, head);
-	for (size_t i = 0; i < h->n; i++) {
-		const haul_entry *e = order[i];
-		fprintf(out, "%s\t%s\t%d\t%" PRIu64 "\t%d,%d,%d\t%" PRIu64 "\t", e->code,
-			haul_kind_word(e->kind), e->period, e->population, e->d[0],
-			e->d[1], e->d[2], e->count);
-		for (int k = 0; k < e->samples; k++)
-			fprintf(out, "%s%s%s%" PRIu64, k ? " " : "",
-				head->files ? "#" : head->root, head->files ? "" : "/",
-				e->sample[k]);
-		fputc('\n', out);
-	}
-	free(order);
 	return L3D_OK;
 }

@@ -57,7 +57,7 @@ cat >head.want <<EOF
 # rule	B6/S567
 # soup	16x16x16 density 0.25
 # root	life3d
-# soups	400 from 0
+# soups	400 in 0-399
 # bounds	10000 generations, space 64^3
 code	kind	period	population	displacement	count	samples
 EOF
@@ -165,7 +165,7 @@ done
 
 # ---- soups that die out, or do not settle ----
 "$LIFE3D" census -d 0.001 -n 50 -o dead.tsv || fail "census of sparse soups"
-[ "$(grep -vc '^#' dead.tsv)" -eq 1 ] && grep -q '^# soups	50 from 0$' dead.tsv && ok ||
+[ "$(grep -vc '^#' dead.tsv)" -eq 1 ] && grep -q '^# soups	50 in 0-49$' dead.tsv && ok ||
 	fail "sparse soups: $(cat dead.tsv)"
 "$LIFE3D" census --max-gens 8 -n 20 -o un.tsv || fail "census --max-gens 8"
 line zz_UNSETTLED un.tsv | grep -q '	unsettled	0	0	0,0,0	' && ok || fail "--max-gens 8: $(cat un.tsv)"
@@ -197,21 +197,55 @@ echo keep >taken.tsv
 expect_exit 73 "an existing haul without -f" -- "$LIFE3D" census -n 2 -o taken.tsv
 [ "$(cat taken.tsv)" = keep ] && ok || fail "an existing haul was changed"
 expect_exit 0 "an existing haul with -f" -- "$LIFE3D" census -n 2 -o taken.tsv -f
-grep -q '^# soups	2 from 0$' taken.tsv && ok || fail "-f: $(head -c 200 taken.tsv)"
+grep -q '^# soups	2 in 0-1$' taken.tsv && ok || fail "-f: $(head -c 200 taken.tsv)"
+
+# ---- --merge: hauls add, each soup once ----
+"$LIFE3D" census --first 100 -n 150 -o m2.tsv && "$LIFE3D" census --first 250 -n 150 -o m3.tsv &&
+	"$LIFE3D" census -n 100 -o m1.tsv || fail "the parts to merge"
+"$LIFE3D" census --merge m3.tsv m1.tsv - -o merged.tsv <m2.tsv || fail "--merge of three"
+expect_same merged.tsv h1.tsv "three parts merged against the census of 400"
+"$LIFE3D" census --merge h1.tsv -o same.tsv && expect_same same.tsv h1.tsv "a haul read and written back"
+"$LIFE3D" census --merge m1.tsv m3.tsv -o gap.tsv || fail "--merge with a gap"
+grep -q '^# soups	250 in 0-99,250-399$' gap.tsv && ok || fail "--merge with a gap: $(sed -n 5p gap.tsv)"
+expect_exit 65 "--merge counting soups twice" -- "$LIFE3D" census --merge m1.tsv h1.tsv
+expect_err_line "h1.tsv: soups 0 to 99 would be counted twice" "--merge counting soups twice"
+"$LIFE3D" census -r B5/S45 -n 3 -o other.tsv || fail "a B5/S45 haul"
+expect_exit 65 "--merge of two rules" -- "$LIFE3D" census --merge m1.tsv other.tsv
+expect_err_line "other.tsv: its rule line differs from m1.tsv's" "--merge of two rules"
+printf 'x\n' >nohaul.tsv
+expect_exit 65 "--merge of a file that is no haul" -- "$LIFE3D" census --merge m1.tsv nohaul.tsv
+expect_err_line "nohaul.tsv: not a life3d census haul" "--merge of a file that is no haul"
+expect_exit 66 "--merge of a missing file" -- "$LIFE3D" census --merge m1.tsv missing.tsv
+# A changed line is refused with its number.
+sed '8s/	[0-9]*	life3d/	x	life3d/' m1.tsv >broken.tsv
+expect_exit 65 "--merge of a broken line" -- "$LIFE3D" census --merge broken.tsv
+expect_err_line "broken.tsv:8: not an object's line" "--merge of a broken line"
+sed '5s/100 in/101 in/' m1.tsv >miscount.tsv
+expect_exit 65 "--merge of a haul whose count is wrong" -- "$LIFE3D" census --merge miscount.tsv
+expect_exit 64 "--merge without hauls" -- "$LIFE3D" census --merge
+
+expect_exit 0 "a haul to /dev/null" -- "$LIFE3D" census -n 3 -o /dev/null
+expect_exit 0 "a soup to /dev/null" -- "$LIFE3D" census --soup a/1 -o /dev/null
+expect_exit 0 "a merge to /dev/null" -- "$LIFE3D" census --merge m1.tsv -o /dev/null
 
 # ---- SIGTERM: the haul of the soups done ----
 "$LIFE3D" census -t 2 -n 100000000 -o stopped.tsv 2>stop.err &
 pid=$!
-sleep 2
+sleep 1
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] && ok || fail "SIGTERM: exit $rc, expected 130: $(cat stop.err)"
-done=$(sed -n 's/^# soups	\([0-9]*\) from 0$/\1/p' stopped.tsv)
+done=$(sed -n 's/^# soups	\([0-9]*\) in 0-[0-9]*$/\1/p' stopped.tsv)
 next=$(sed -n 's/.*go on with --first \([0-9]*\)$/\1/p' stop.err)
 if [ -n "$done" ] && [ "$done" -gt 0 ] && [ "$next" = "$done" ]; then
 	"$LIFE3D" census -t 1 -n "$done" -o again.tsv || fail "a census of the soups done"
 	expect_same stopped.tsv again.tsv "the stopped haul against a census of its $done soups"
+	# Resumed for 300 more soups and added, it is the census of them all.
+	"$LIFE3D" census --first "$next" -n 300 -o rest.tsv &&
+		"$LIFE3D" census --merge stopped.tsv rest.tsv -o resumed.tsv &&
+		"$LIFE3D" census -n $((done + 300)) -o whole.tsv || fail "resume"
+	expect_same resumed.tsv whole.tsv "a stopped census resumed and merged against one of all its soups"
 else
 	fail "SIGTERM: soups done '$done', go on from '$next': $(cat stop.err)"
 fi

@@ -1,13 +1,14 @@
 #!/bin/sh
-# The examples in life3d(1) work as printed.  Every .EX/.EE block of the
-# EXAMPLES section is unescaped from roff and run by sh in a directory of
-# its own that holds the inputs the examples name (in.bin, ship.rle3,
-# nightly.conf), with `life3d` on PATH standing for $LIFE3D.  A block
-# passes when sh exits 0, every life3d it started exited 0 (75 when it was
-# given --max-time: stopped cleanly), and every file it named as output
-# (-o, --log, the checkpoint of a stopped run) reads back: universes with
-# life3d itself, exports by their header, logs by theirs.  An example that
-# writes no file must print something.
+# The examples in life3d(1) and life3d-census(1) work as printed.  Every
+# .EX/.EE block of their EXAMPLES sections is unescaped from roff and run
+# by sh in a directory of its own that holds the inputs the examples name
+# (in.bin, ship.rle3, nightly.conf), with `life3d` on PATH standing for
+# $LIFE3D.  A block passes when sh exits 0, every life3d it started exited
+# 0 (75 when it was given --max-time: stopped cleanly), and every file it
+# named as output (-o, --log, the checkpoint of a stopped run) reads back:
+# universes with life3d itself, exports by their header, logs by theirs,
+# hauls by life3d census --merge.  An example that writes no file must
+# print something.
 #
 # What cannot run here is said in the output and checked as far as it can:
 #   - a crontab line: the command cron would run, without the schedule and
@@ -27,7 +28,6 @@ cd "$T" || exit 99
 for tool in awk sed grep; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "$name: $tool not found: skipped"; exit 77; }
 done
-page="$SRCDIR/man/life3d.1"
 limit=""
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
@@ -81,8 +81,10 @@ good=0
 [ "$rc" = 75 ] && [ "$stoppable" = 1 ] && good=1
 echo "$good exit $rc: life3d $*" >>"$EX_DIR/.runs"
 if [ "$good" = 1 ]; then
+	kind=universe
+	[ "${1:-}" = census ] && case " $* " in *" --soup "*) ;; *) kind=haul ;; esac
 	case $out in "" | - | /dev/null) ;; *)
-		[ "$rc" = 0 ] && echo "universe ${fmt:-.} $(abs "$out")" >>"$EX_DIR/.outputs" ;;
+		[ "$rc" = 0 ] && echo "$kind ${fmt:-.} $(abs "$out")" >>"$EX_DIR/.outputs" ;;
 	esac
 	[ "$rc" = 75 ] && echo "checkpoint l3d $(abs "${ckpt:-$out.ckpt.l3d}")" >>"$EX_DIR/.outputs"
 	case $log in "" | - | /dev/null) ;; *) echo "log . $(abs "$log")" >>"$EX_DIR/.outputs" ;; esac
@@ -168,14 +170,17 @@ log = "night.tsv";
 CONF
 ) || { echo "$name: cannot make the examples' inputs"; exit 99; }
 
-# The EXAMPLES section's blocks, one file each, and the line each starts at.
+# The EXAMPLES sections' blocks, one file each, and the page and line each
+# starts at.
 mkdir -p blocks || exit 99
-awk -v dir=blocks '
-/^\.SH/ { insec = ($0 ~ /^\.SH[ \t]+"?EXAMPLES"?[ \t]*$/); next }
-insec && /^\.EX/ { inex = 1; n++; print NR + 1 >(dir "/" n ".line"); close(dir "/" n ".line"); next }
-insec && /^\.EE/ { inex = 0; close(dir "/" n ".roff"); next }
-inex { print >(dir "/" n ".roff") }
-' "$page" || exit 99
+for pg in life3d.1 life3d-census.1; do
+	awk -v dir=blocks -v n="$(ls blocks | grep -c '\.line$')" -v pg="$pg" '
+	/^\.SH/ { insec = ($0 ~ /^\.SH[ \t]+"?EXAMPLES"?[ \t]*$/); next }
+	insec && /^\.EX/ { inex = 1; n++; print pg " line " NR + 1 >(dir "/" n ".line"); close(dir "/" n ".line"); next }
+	insec && /^\.EE/ { inex = 0; close(dir "/" n ".roff"); next }
+	inex { print >(dir "/" n ".roff") }
+	' "$SRCDIR/man/$pg" || exit 99
+done
 
 unroff() {
 	sed -e 's/\\e/@BS@/g' -e 's/\\(rs/@BS@/g' -e 's/\\-/-/g' \
@@ -189,6 +194,7 @@ reads_back() {
 	rm -f "$T/readback"
 	case $1:$2 in
 	log:*) head -n 1 "$3" | grep -q '^step	' ;;
+	haul:*) "$LIFE3D" census --merge "$3" -o /dev/null 2>"$T/readback" ;;
 	*:vtk) head -n 1 "$3" | grep -q '^# vtk DataFile' ;;
 	*:npy) head -c 6 "$3" | grep -q 'NUMPY' ;;
 	*) "$LIFE3D" -q -n 0 -o /dev/null "$3" 2>"$T/readback" ;;
@@ -200,7 +206,7 @@ cron="^$sched$sched$sched$sched$sched"
 n=1
 while [ -f "blocks/$n.roff" ]; do
 	line=$(cat "blocks/$n.line")
-	what="example $n (life3d.1 line $line)"
+	what="example $n ($line)"
 	dir="$T/ex$n"
 	mkdir -p "$dir" && cp -R fixtures/. "$dir/" || exit 99
 	unroff "blocks/$n.roff" >"$dir/.roff-out"
@@ -276,5 +282,5 @@ while [ -f "blocks/$n.roff" ]; do
 	fi
 	n=$((n + 1))
 done
-[ "$n" -gt 1 ] && ok || fail "no .EX blocks in the EXAMPLES section of $page"
+[ "$n" -gt 1 ] && ok || fail "no .EX blocks in the EXAMPLES sections"
 finish

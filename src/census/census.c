@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/mix.h"
 #include "engine/choose.h"
 #include "engine/engine.h"
 #include "object.h"
@@ -38,12 +39,23 @@ typedef struct worker {
 	size_t phases;                 /* allocated of each */
 	uint32_t *label;
 	size_t labels;
+	uint64_t *hkey, *hval;         /* the soup's history, hcap slots */
+	size_t hn, hcap;
 	haul haul;
 	int rc;
 	l3d_err err;
 	pthread_t thread;
 	bool started;
 } worker;
+
+uint64_t census_hash(const grid *g)
+{
+	uint64_t h = 0, n = g->nx * g->ny * g->words;
+	for (uint64_t i = 0; i < n; i++)
+		if (g->bits[i])
+			h ^= l3d_mix64(g->bits[i] ^ l3d_mix64(i + 1));
+	return h;
+}
 
 /* ---- cells in and out of grids ---- */
 
@@ -196,25 +208,27 @@ static int object_phases(worker *w, uint32_t k, int period, int *own, l3d_err *e
 }
 
 /* The P phases of the universe in w->box, from the engine that steps
- * objects alone, into w->phase and their union into w->all. */
-static int read_phases(worker *w, int period, l3d_err *err)
+ * objects alone, into w->phase and their union into w->all; *back when
+ * the universe P generations on is the one of w->box again. */
+static int read_phases(worker *w, int period, bool *back, l3d_err *err)
 {
-	int rc = room_for_phases(w, (size_t)period, err);
+	int rc = room_for_phases(w, (size_t)period + 1, err);
 	if (rc == L3D_OK)
 		rc = engine_load(w->alone, &w->box, err);
 	cellset_clear(&w->all);
-	for (int t = 0; rc == L3D_OK && t < period; t++) {
+	for (int t = 0; rc == L3D_OK && t <= period; t++) {
 		if (t > 0)
 			rc = engine_step(w->alone, 1, NULL, err);
 		if (rc == L3D_OK)
 			rc = engine_read(w->alone, &w->abox, err);
 		if (rc == L3D_OK)
 			rc = cells_of(&w->abox, &w->phase[t], err);
-		for (size_t i = 0; rc == L3D_OK && i < w->phase[t].n; i++) {
+		for (size_t i = 0; rc == L3D_OK && t < period && i < w->phase[t].n; i++) {
 			const census_cell *c = &w->phase[t].c[i];
 			rc = cellset_push(&w->all, c->x, c->y, c->z, err);
 		}
 	}
+	*back = rc == L3D_OK && same_cells(&w->phase[period], &w->phase[0]);
 	if (rc == L3D_OK)
 		cellset_sort(&w->all);
 	return rc;
@@ -232,10 +246,14 @@ static int label_room(worker *w, size_t n, l3d_err *err)
 	return L3D_OK;
 }
 
-static int settled(worker *w, int period, uint64_t soup, l3d_err *err)
+/* When the universe in w->box repeats after `period` generations (*is),
+ * its objects counted. */
+static int settled(worker *w, int period, uint64_t soup, bool *is, l3d_err *err)
 {
 	size_t objects = 0;
-	int rc = read_phases(w, period, err);
+	int rc = read_phases(w, period, is, err);
+	if (rc || !*is)
+		return rc;
 	if (rc == L3D_OK)
 		rc = label_room(w, w->all.n, err);
 	if (rc == L3D_OK)
@@ -337,45 +355,99 @@ static int load_soup(worker *w, uint64_t soup, l3d_err *err)
 	return rc ? rc : engine_load(w->e, &w->box, err);
 }
 
-/* Whether the engine knows its universe repeats, and with what period. */
-static bool repeats(worker *w, uint64_t *period)
+/* The universe's hash at each chunk since the soup began or lost a ship,
+ * by hash: a repeat of the universe of an earlier chunk is looked up
+ * here and then checked cell for cell. */
+static void history_clear(worker *w)
 {
-	uint64_t after;
-	if (engine_repeats(w->e)) {
-		*period = 2;
-		return true;
+	if (w->hkey)
+		memset(w->hkey, 0, w->hcap * sizeof *w->hkey);
+	w->hn = 0;
+}
+
+/* The chunk that had hash h (0: none), and h recorded for chunk c. */
+static int history_swap(worker *w, uint64_t h, uint64_t c, uint64_t *was, l3d_err *err)
+{
+	if (2 * (w->hn + 1) > w->hcap) {
+		size_t cap = w->hcap ? 2 * w->hcap : 1024;
+		uint64_t *k = calloc(cap, sizeof *k), *v = k ? calloc(cap, sizeof *v) : NULL;
+		if (!v) {
+			free(k);
+			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a soup's history");
+		}
+		for (size_t i = 0; i < w->hcap; i++)
+			for (size_t j = w->hkey[i] & (cap - 1); w->hkey[i]; j = (j + 1) & (cap - 1))
+				if (!k[j]) {
+					k[j] = w->hkey[i];
+					v[j] = w->hval[i];
+					break;
+				}
+		free(w->hkey);
+		free(w->hval);
+		w->hkey = k;
+		w->hval = v;
+		w->hcap = cap;
 	}
-	return engine_leap_found(w->e, &after, period);
+	h |= h == 0;   /* 0 marks an empty slot */
+	size_t j = h & (w->hcap - 1);
+	while (w->hkey[j] && w->hkey[j] != h)
+		j = (j + 1) & (w->hcap - 1);
+	*was = w->hkey[j] ? w->hval[j] : 0;
+	w->hn += !w->hkey[j];
+	w->hkey[j] = h;
+	w->hval[j] = c;
+	return L3D_OK;
+}
+
+/* After a chunk that brought the soup to generation gen, with w->box its
+ * universe: whether the soup's fate is known (*over), counted if so; or
+ * w->box changed (*reload: ships taken away).  The same universe at the
+ * same generation always gets the same judgement, whichever engine
+ * stepped it. */
+static int judge(worker *w, uint64_t soup, uint64_t gen, uint64_t population,
+		 bool *over, bool *reload, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	bool stuck = false, is = false;
+	uint64_t chunk = gen / CENSUS_CHUNK, was = 0;
+	*over = population == 0;
+	*reload = false;
+	int rc = *over ? L3D_OK : cells_of(&w->box, &w->cells, err);
+	if (rc == L3D_OK && !*over && near_edge(&w->cells, (int)w->box.nx)) {
+		rc = escapes(w, soup, &stuck, err);
+		*over = stuck;
+		*reload = !stuck;
+		history_clear(w);
+		if (rc == L3D_OK && stuck)
+			rc = unsettled(w, soup, err);
+		return rc;
+	}
+	if (rc == L3D_OK && !*over)
+		rc = history_swap(w, census_hash(&w->box), chunk, &was, err);
+	if (rc == L3D_OK && was && (chunk - was) * CENSUS_CHUNK <= CENSUS_MOST_PERIOD)
+		rc = settled(w, (int)((chunk - was) * CENSUS_CHUNK), soup, &is, err);
+	*over = *over || is;
+	if (rc == L3D_OK && !*over && gen >= c->max_gens) {
+		*over = true;
+		rc = unsettled(w, soup, err);
+	}
+	return rc;
 }
 
 static int one_soup(worker *w, uint64_t soup, l3d_err *err)
 {
-	const census_cfg *c = w->s->c;
 	int rc = load_soup(w, soup, err);
-	for (uint64_t gen = 0; rc == L3D_OK; gen += CENSUS_CHUNK) {
-		if (gen >= c->max_gens)
-			return unsettled(w, soup, err);
+	bool over = false, reload;
+	history_clear(w);
+	for (uint64_t gen = CENSUS_CHUNK; rc == L3D_OK && !over; gen += CENSUS_CHUNK) {
 		engine_stats st;
-		uint64_t period;
-		bool stuck = false;
 		rc = engine_step(w->e, CENSUS_CHUNK, &st, err);
-		if (rc == L3D_OK && st.population == 0)
-			return L3D_OK;
-		if (rc == L3D_OK)
+		if (rc == L3D_OK && st.population)
 			rc = engine_read(w->e, &w->box, err);
 		if (rc == L3D_OK)
-			rc = cells_of(&w->box, &w->cells, err);
-		if (rc == L3D_OK && near_edge(&w->cells, (int)w->box.nx)) {
-			rc = escapes(w, soup, &stuck, err);
-			if (rc == L3D_OK && stuck)
-				return unsettled(w, soup, err);
-			if (rc == L3D_OK)
-				rc = engine_load(w->e, &w->box, err);
-			continue;
-		}
-		if (rc == L3D_OK && repeats(w, &period))
-			return period > CENSUS_MOST_PERIOD ? unsettled(w, soup, err)
-							   : settled(w, (int)period, soup, err);
+			rc = judge(w, soup, gen, st.population, &over, &reload, err);
+		if (rc == L3D_OK && reload)
+			rc = engine_load(w->e, &w->box, err);
 	}
 	return rc;
 }
@@ -392,13 +464,11 @@ static int worker_start(worker *w, l3d_err *err)
 		rc = grid_alloc(&w->abox, space, space, space, err);
 	if (rc == L3D_OK)
 		rc = grid_alloc(&w->soup, c->side, c->side, c->side, err);
-	/* The soup's engine finds the periods (skipping's period 2, the
-	 * leaps' others): LIFE3D_SKIP=0 and LIFE3D_LEAP=0 cannot turn that
-	 * off.  The other engine steps each phase it is asked for. */
+	/* The census finds periods itself (judge): the engines only step,
+	 * and leaps would hash for nothing. */
 	if (c->knobs)
 		w->soup_knobs = w->alone_knobs = *c->knobs;
-	w->soup_knobs.dense = w->soup_knobs.no_leap = false;
-	w->alone_knobs.no_leap = true;
+	w->soup_knobs.no_leap = w->alone_knobs.no_leap = true;
 	engine_opts o = {.kind = "cpu", .threads = 1, .device = -1, .rule = &c->rule,
 			 .knobs = &w->soup_knobs};
 	if (rc == L3D_OK)
@@ -448,6 +518,8 @@ static void worker_free(worker *w)
 	free(w->phase);
 	free(w->obj);
 	free(w->label);
+	free(w->hkey);
+	free(w->hval);
 	haul_free(&w->haul);
 }
 

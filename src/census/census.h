@@ -5,9 +5,11 @@
  * A soup grows in a cube of census_space(side) cells, the soup at its
  * centre, stepped CENSUS_CHUNK generations at a time on one engine a
  * worker thread (engine.h's engine_load: the engine is made once).
- *   - Settled: the engine finds its universe repeating (engine_repeats,
- *     engine_leap_found) with a period P of at most CENSUS_MOST_PERIOD.
- *     The cells alive in any of the P phases are split into objects: two
+ *   - Settled: after a chunk, the universe is the one of an earlier
+ *     chunk's end, P generations before (P at most CENSUS_MOST_PERIOD): found
+ *     by census_hash, then checked cell for cell, P generations stepped
+ *     on.  So a soup's fate hangs on its universes at the chunks' ends
+ *     alone, never on how an engine stepped them.  The cells alive in any of the P phases are split into objects: two
  *     cells are in one object when their offset is in the neighbourhood
  *     or in the neighbourhood applied twice.  Objects so far apart cannot
  *     touch each other's births in any phase, so each evolves alone,
@@ -65,6 +67,12 @@ typedef struct census_cfg {
 	 * place of soup i of root. */
 	const grid *universes;
 } census_cfg;
+
+/* The hash by which the census finds a universe repeating: the XOR, over
+ * the words of g's rows that hold a live cell, of mix64(word ^ mix64(i +
+ * 1)), i the word's place in g->bits (base/mix.h).  Any engine that steps
+ * soups computes it so, to find the same repeats. */
+uint64_t census_hash(const grid *g);
 
 /* The side of the cube a soup of `side` grows in: side + 48, the soup
  * 24 cells from every face. */

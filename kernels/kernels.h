@@ -230,6 +230,21 @@ cudaError_t l3dk_render(const l3dk_plan *p, const void *bits,
 cudaError_t l3dk_render_prepare(const struct render_view *v, void *scratch,
 				size_t scratch_bytes, cudaStream_t s);
 
+/* The census's soups (census.cu): n spaces of 64^3 cells, one after
+ * another in grid layout at boxes (64 x 64 rows of one word each), each
+ * stepped `gens` generations of the Moore rule (birth, survive) (no birth
+ * on 0), then ends[i] filled with what the census judges a chunk's end by
+ * (src/census/census.h): population, census_hash, and whether a live cell
+ * is within `edge` cells of a face. */
+typedef struct l3dk_census_end {
+	unsigned long long population, hash;
+	unsigned edge, pad;
+} l3dk_census_end;
+
+cudaError_t l3dk_census_chunk(uint64_t *boxes, unsigned n, uint32_t birth, uint32_t survive,
+			      unsigned gens, unsigned edge, l3dk_census_end *ends,
+			      cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@
 #include "base/clock.h"
 #include "base/mix.h"
 #include "engine/choose.h"
+#include "engine/cuda/batch.h"
+#include "engine/cuda/device.h"
 #include "engine/engine.h"
 #include "object.h"
 #include "soup.h"
@@ -26,6 +28,13 @@ typedef struct shared {
 	atomic_bool failed;
 } shared;
 
+/* The universe's hash at each chunk's end since the soup began or lost a
+ * ship, by hash (an open table of cap slots, key 0 empty). */
+typedef struct history {
+	uint64_t *key, *val;
+	size_t n, cap;
+} history;
+
 typedef struct worker {
 	shared *s;
 	engine *e;                     /* the soup's, leaps on */
@@ -39,8 +48,8 @@ typedef struct worker {
 	size_t phases;                 /* allocated of each */
 	uint32_t *label;
 	size_t labels;
-	uint64_t *hkey, *hval;         /* the soup's history, hcap slots */
-	size_t hn, hcap;
+	history own;                   /* the soup's history, stepping alone */
+	history *hist;                 /* the one judge uses */
 	haul haul;
 	int rc;
 	l3d_err err;
@@ -337,7 +346,8 @@ static int escapes(worker *w, uint64_t soup, bool *stuck, l3d_err *err)
 
 /* ---- one soup ---- */
 
-static int load_soup(worker *w, uint64_t soup, l3d_err *err)
+/* Soup `soup` into w->box, at the centre of its space. */
+static int make_soup(worker *w, uint64_t soup, l3d_err *err)
 {
 	const census_cfg *c = w->s->c;
 	int at[3], rc;
@@ -352,81 +362,115 @@ static int load_soup(worker *w, uint64_t soup, l3d_err *err)
 	}
 	if (rc == L3D_OK)
 		place(&w->box, &w->cells, at);
+	return rc;
+}
+
+static int load_soup(worker *w, uint64_t soup, l3d_err *err)
+{
+	int rc = make_soup(w, soup, err);
 	return rc ? rc : engine_load(w->e, &w->box, err);
 }
 
-/* The universe's hash at each chunk since the soup began or lost a ship,
- * by hash: a repeat of the universe of an earlier chunk is looked up
- * here and then checked cell for cell. */
-static void history_clear(worker *w)
+static void history_clear(history *h)
 {
-	if (w->hkey)
-		memset(w->hkey, 0, w->hcap * sizeof *w->hkey);
-	w->hn = 0;
+	if (h->key)
+		memset(h->key, 0, h->cap * sizeof *h->key);
+	h->n = 0;
 }
 
-/* The chunk that had hash h (0: none), and h recorded for chunk c. */
-static int history_swap(worker *w, uint64_t h, uint64_t c, uint64_t *was, l3d_err *err)
+static void history_free(history *h)
 {
-	if (2 * (w->hn + 1) > w->hcap) {
-		size_t cap = w->hcap ? 2 * w->hcap : 1024;
-		uint64_t *k = calloc(cap, sizeof *k), *v = k ? calloc(cap, sizeof *v) : NULL;
-		if (!v) {
-			free(k);
-			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a soup's history");
-		}
-		for (size_t i = 0; i < w->hcap; i++)
-			for (size_t j = w->hkey[i] & (cap - 1); w->hkey[i]; j = (j + 1) & (cap - 1))
-				if (!k[j]) {
-					k[j] = w->hkey[i];
-					v[j] = w->hval[i];
-					break;
-				}
-		free(w->hkey);
-		free(w->hval);
-		w->hkey = k;
-		w->hval = v;
-		w->hcap = cap;
+	free(h->key);
+	free(h->val);
+	memset(h, 0, sizeof *h);
+}
+
+static int history_grow(history *h, l3d_err *err)
+{
+	size_t cap = h->cap ? 2 * h->cap : 1024;
+	uint64_t *k = calloc(cap, sizeof *k), *v = k ? calloc(cap, sizeof *v) : NULL;
+	if (!v) {
+		free(k);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for a soup's history");
 	}
-	h |= h == 0;   /* 0 marks an empty slot */
-	size_t j = h & (w->hcap - 1);
-	while (w->hkey[j] && w->hkey[j] != h)
-		j = (j + 1) & (w->hcap - 1);
-	*was = w->hkey[j] ? w->hval[j] : 0;
-	w->hn += !w->hkey[j];
-	w->hkey[j] = h;
-	w->hval[j] = c;
+	for (size_t i = 0; i < h->cap; i++)
+		for (size_t j = h->key[i] & (cap - 1); h->key[i]; j = (j + 1) & (cap - 1))
+			if (!k[j]) {
+				k[j] = h->key[i];
+				v[j] = h->val[i];
+				break;
+			}
+	free(h->key);
+	free(h->val);
+	h->key = k;
+	h->val = v;
+	h->cap = cap;
 	return L3D_OK;
 }
 
-/* After a chunk that brought the soup to generation gen, with w->box its
- * universe: whether the soup's fate is known (*over), counted if so; or
- * w->box changed (*reload: ships taken away).  The same universe at the
- * same generation always gets the same judgement, whichever engine
- * stepped it. */
-static int judge(worker *w, uint64_t soup, uint64_t gen, uint64_t population,
-		 bool *over, bool *reload, l3d_err *err)
+/* The chunk that had hash x (0: none), and x recorded for chunk c. */
+static int history_swap(history *h, uint64_t x, uint64_t c, uint64_t *was, l3d_err *err)
+{
+	if (2 * (h->n + 1) > h->cap) {
+		int rc = history_grow(h, err);
+		if (rc)
+			return rc;
+	}
+	x |= x == 0;   /* 0 marks an empty slot */
+	size_t j = x & (h->cap - 1);
+	while (h->key[j] && h->key[j] != x)
+		j = (j + 1) & (h->cap - 1);
+	*was = h->key[j] ? h->val[j] : 0;
+	h->n += !h->key[j];
+	h->key[j] = x;
+	h->val[j] = c;
+	return L3D_OK;
+}
+
+/* What the census judges a chunk's end by (the GPU's batch computes the
+ * same: engine/cuda/batch.h). */
+typedef struct chunk_end {
+	uint64_t population, hash;
+	bool edge;
+} chunk_end;
+
+/* Puts the soup's universe into w->box, for a judge that needs it. */
+typedef int (*fetch_fn)(void *ctx, grid *box, l3d_err *err);
+
+/* After a chunk that brought the soup to generation gen, ending as e:
+ * whether the soup's fate is known (*over), counted if so; or w->box
+ * changed (*reload: ships taken away).  The universe is fetched (when
+ * fetch is not NULL) only when it must be looked at.  The same chunk ends
+ * always get the same judgement, whichever engine stepped the soup. */
+static int judge(worker *w, uint64_t soup, uint64_t gen, const chunk_end *e, fetch_fn fetch,
+		 void *ctx, bool *over, bool *reload, l3d_err *err)
 {
 	const census_cfg *c = w->s->c;
 	bool stuck = false, is = false;
 	uint64_t chunk = gen / CENSUS_CHUNK, was = 0;
-	*over = population == 0;
+	*over = e->population == 0;
 	*reload = false;
-	int rc = *over ? L3D_OK : cells_of(&w->box, &w->cells, err);
-	if (rc == L3D_OK && !*over && near_edge(&w->cells, (int)w->box.nx)) {
-		rc = escapes(w, soup, &stuck, err);
+	if (*over)
+		return L3D_OK;
+	int rc = L3D_OK;
+	if (e->edge) {
+		rc = fetch ? fetch(ctx, &w->box, err) : L3D_OK;
+		if (rc == L3D_OK)
+			rc = cells_of(&w->box, &w->cells, err);
+		if (rc == L3D_OK)
+			rc = escapes(w, soup, &stuck, err);
 		*over = stuck;
 		*reload = !stuck;
-		history_clear(w);
-		if (rc == L3D_OK && stuck)
-			rc = unsettled(w, soup, err);
-		return rc;
+		history_clear(w->hist);
+		return rc == L3D_OK && stuck ? unsettled(w, soup, err) : rc;
 	}
-	if (rc == L3D_OK && !*over)
-		rc = history_swap(w, census_hash(&w->box), chunk, &was, err);
-	if (rc == L3D_OK && was && (chunk - was) * CENSUS_CHUNK <= CENSUS_MOST_PERIOD)
-		rc = settled(w, (int)((chunk - was) * CENSUS_CHUNK), soup, &is, err);
-	*over = *over || is;
+	rc = history_swap(w->hist, e->hash, chunk, &was, err);
+	if (rc == L3D_OK && was && (chunk - was) * CENSUS_CHUNK <= CENSUS_MOST_PERIOD) {
+		rc = fetch ? fetch(ctx, &w->box, err) : L3D_OK;
+		if (rc == L3D_OK)
+			rc = settled(w, (int)((chunk - was) * CENSUS_CHUNK), soup, &is, err);
+	}
+	*over = is;
 	if (rc == L3D_OK && !*over && gen >= c->max_gens) {
 		*over = true;
 		rc = unsettled(w, soup, err);
@@ -434,18 +478,42 @@ static int judge(worker *w, uint64_t soup, uint64_t gen, uint64_t population,
 	return rc;
 }
 
+/* Whether a live cell of g is within CENSUS_EDGE of a face: near_edge of
+ * its cells, from its words. */
+static bool box_near_edge(const grid *g)
+{
+	const uint64_t e = CENSUS_EDGE;
+	for (uint64_t x = 0; x < g->nx; x++)
+		for (uint64_t y = 0; y < g->ny; y++) {
+			bool side = x < e || x >= g->nx - e || y < e || y >= g->ny - e;
+			const uint64_t *row = grid_row(g, x, y);
+			for (uint64_t w = 0; w < g->words; w++) {
+				uint64_t z0 = w * 64, near = side ? ~(uint64_t)0 : 0;
+				for (uint64_t b = 0; !side && b < 64; b++)
+					near |= (uint64_t)(z0 + b < e || z0 + b >= g->nz - e) << b;
+				if (row[w] & near)
+					return true;
+			}
+		}
+	return false;
+}
+
 static int one_soup(worker *w, uint64_t soup, l3d_err *err)
 {
 	int rc = load_soup(w, soup, err);
 	bool over = false, reload;
-	history_clear(w);
+	w->hist = &w->own;
+	history_clear(w->hist);
 	for (uint64_t gen = CENSUS_CHUNK; rc == L3D_OK && !over; gen += CENSUS_CHUNK) {
 		engine_stats st;
+		chunk_end e = {0, 0, false};
 		rc = engine_step(w->e, CENSUS_CHUNK, &st, err);
 		if (rc == L3D_OK && st.population)
 			rc = engine_read(w->e, &w->box, err);
+		if (rc == L3D_OK && st.population)
+			e = (chunk_end){st.population, census_hash(&w->box), box_near_edge(&w->box)};
 		if (rc == L3D_OK)
-			rc = judge(w, soup, gen, st.population, &over, &reload, err);
+			rc = judge(w, soup, gen, &e, NULL, NULL, &over, &reload, err);
 		if (rc == L3D_OK && reload)
 			rc = engine_load(w->e, &w->box, err);
 	}
@@ -518,8 +586,7 @@ static void worker_free(worker *w)
 	free(w->phase);
 	free(w->obj);
 	free(w->label);
-	free(w->hkey);
-	free(w->hval);
+	history_free(&w->own);
 	haul_free(&w->haul);
 }
 
@@ -530,7 +597,135 @@ static int workers_wanted(const census_cfg *c)
 	return (uint64_t)n > c->soups ? (int)(c->soups ? c->soups : 1) : (int)n;
 }
 
+static int cpu_census(const census_cfg *c, haul *out, l3d_err *err);
+
+/* ---- the GPU: a batch of soups a launch ---- */
+
+/* One soup in a slot of the batch. */
+typedef struct slot {
+	uint64_t soup, gen;
+	bool busy;
+	history hist;
+} slot;
+
+typedef struct slot_fetch {
+	cuda_batch *b;
+	uint32_t s;
+} slot_fetch;
+
+static int fetch_slot(void *ctx, grid *box, l3d_err *err)
+{
+	const slot_fetch *f = ctx;
+	return cuda_batch_get(f->b, f->s, box, err);
+}
+
+/* The next soup into slot s (an empty space when none is left). */
+static int refill(worker *w, cuda_batch *b, slot *sl, uint32_t s, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	uint64_t i = c->soups;
+	if (!atomic_load(&w->s->failed) && !(c->stop && *c->stop) &&
+	    !(c->deadline > 0 && l3d_seconds() >= c->deadline))
+		i = atomic_fetch_add(&w->s->next, 1);
+	sl->busy = i < c->soups;
+	sl->soup = c->first + i;
+	sl->gen = 0;
+	history_clear(&sl->hist);
+	int rc = L3D_OK;
+	if (sl->busy)
+		rc = make_soup(w, sl->soup, err);
+	else
+		memset(w->box.bits, 0, grid_bytes(&w->box));
+	return rc ? rc : cuda_batch_put(b, s, &w->box, err);
+}
+
+/* Each busy slot judged after a chunk, and refilled once its soup is
+ * over; *busy: the slots still busy. */
+static int judge_slots(worker *w, cuda_batch *b, slot *sl, const cuda_batch_end *ends,
+		       uint32_t n, uint32_t *busy, l3d_err *err)
+{
+	int rc = L3D_OK;
+	*busy = 0;
+	for (uint32_t s = 0; rc == L3D_OK && s < n; s++) {
+		if (!sl[s].busy)
+			continue;
+		bool over, reload;
+		slot_fetch f = {b, s};
+		chunk_end e = {ends[s].population, ends[s].hash, ends[s].edge};
+		sl[s].gen += CENSUS_CHUNK;
+		w->hist = &sl[s].hist;
+		rc = judge(w, sl[s].soup, sl[s].gen, &e, fetch_slot, &f, &over, &reload, err);
+		if (rc == L3D_OK && reload)
+			rc = cuda_batch_put(b, s, &w->box, err);
+		if (rc == L3D_OK && over) {
+			w->haul.soups++;
+			if (w->s->c->done)
+				atomic_fetch_add(w->s->c->done, 1);
+			rc = refill(w, b, &sl[s], s, err);
+		}
+		*busy += sl[s].busy;
+	}
+	return rc;
+}
+
+#define GPU_SLOTS 4096
+
+static int gpu_census(worker *w, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	uint32_t n = c->soups < GPU_SLOTS ? (uint32_t)c->soups : GPU_SLOTS, busy = 1;
+	cuda_batch *b = NULL;
+	slot *sl = calloc(n, sizeof *sl);
+	cuda_batch_end *ends = calloc(n, sizeof *ends);
+	int rc = sl && ends ? worker_start(w, err)
+			    : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the census");
+	if (rc == L3D_OK)
+		rc = cuda_batch_create(c->device, n, &c->rule, CENSUS_EDGE, &b, err);
+	for (uint32_t s = 0; rc == L3D_OK && s < n; s++)
+		rc = refill(w, b, &sl[s], s, err);
+	while (rc == L3D_OK && busy) {
+		rc = cuda_batch_step(b, CENSUS_CHUNK, ends, err);
+		if (rc == L3D_OK)
+			rc = judge_slots(w, b, sl, ends, n, &busy, err);
+	}
+	for (uint32_t s = 0; sl && s < n; s++)
+		history_free(&sl[s].hist);
+	cuda_batch_destroy(b);
+	free(sl);
+	free(ends);
+	return rc;
+}
+
+bool census_on_gpu(const census_cfg *c)
+{
+	return c->engine && cuda_batch_takes(&c->rule, census_space(c->side)) && !c->universes &&
+	       (!strcmp(c->engine, "cuda") || (!strcmp(c->engine, "auto") && cuda_device_count() > 0));
+}
+
 int census_run(const census_cfg *c, haul *out, l3d_err *err)
+{
+	if (c->engine && !strcmp(c->engine, "cuda") && !census_on_gpu(c))
+		return l3d_fail(err, L3D_ERR_UNAVAILABLE,
+				"census: the GPU takes Moore rules without B0 on soups of 16^3 "
+				"(a space of 64^3), and no --soups files; use --engine cpu");
+	if (c->engine && census_on_gpu(c)) {
+		shared s = {.c = c};
+		atomic_init(&s.next, 0);
+		atomic_init(&s.failed, false);
+		worker w = {.s = &s};
+		haul_init(&w.haul);
+		int rc = gpu_census(&w, err);
+		if (rc == L3D_OK)
+			rc = haul_merge(out, &w.haul, err);
+		worker_free(&w);
+		if (rc == L3D_OK && out->soups)
+			rc = haul_add_range(out, c->first, c->first + out->soups, err);
+		return rc;
+	}
+	return cpu_census(c, out, err);
+}
+
+static int cpu_census(const census_cfg *c, haul *out, l3d_err *err)
 {
 	shared s = {.c = c};
 	atomic_init(&s.next, 0);

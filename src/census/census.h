@@ -66,7 +66,14 @@ typedef struct census_cfg {
 	 * (at most side on each axis) moved to the centre of the space, in
 	 * place of soup i of root. */
 	const grid *universes;
+	const char *engine;       /* "cpu", "cuda" or "auto" (NULL: cpu) */
+	int device;               /* the GPU's index; -1 = the first */
 } census_cfg;
+
+/* Whether c's soups go to the GPU (engine/cuda/batch.h): --engine cuda or
+ * auto with a GPU here, for a Moore rule without B0 in a space of 64^3
+ * (soups of 16^3), not from files.  The haul is the same either way. */
+bool census_on_gpu(const census_cfg *c);
 
 /* The hash by which the census finds a universe repeating: the XOR, over
  * the words of g's rows that hold a live cell, of mix64(word ^ mix64(i +

@@ -36,6 +36,8 @@ static const struct option longs[] = {
 	{"root", required_argument, NULL, 'R'},
 	{"max-gens", required_argument, NULL, 'G'},
 	{"threads", required_argument, NULL, 't'},
+	{"engine", required_argument, NULL, 'E'},
+	{"device", required_argument, NULL, 'D'},
 	{"soup", required_argument, NULL, 'S'},
 	{"merge", no_argument, NULL, 'M'},
 	{"output", required_argument, NULL, 'o'},
@@ -64,6 +66,9 @@ void census_help(FILE *out)
 	      "      --max-gens G       a soup still changing after G generations is\n"
 	      "                         unsettled (default 10000)\n"
 	      "  -t, --threads N        worker threads (default 0 = all cores)\n"
+	      "      --engine NAME      auto (the GPU when there is one and it takes the\n"
+	      "                         rule and size, else the CPU), cpu or cuda\n"
+	      "      --device N         the GPU to use (default: the first)\n"
 	      "      --soups FILE       take a soup from the universe in FILE ('-' =\n"
 	      "                         stdin) instead of a root; repeatable\n"
 	      "      --soup ROOT/I      write soup I of ROOT as a universe instead\n"
@@ -111,6 +116,18 @@ static int real(const char *opt, const char *text, double hi, double *out,
 	return L3D_OK;
 }
 
+static int engine_word(const char *v, const char **out, l3d_err *err)
+{
+	static const char *const words[] = {"auto", "cpu", "cuda"};
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(v, words[i])) {
+			*out = words[i];
+			return L3D_OK;
+		}
+	return l3d_fail(err, L3D_ERR_USAGE,
+			"census: unknown engine '%s' (expected auto, cpu or cuda)", v);
+}
+
 static int one_option(int c, const char *v, census_args *a, l3d_err *err)
 {
 	switch (c) {
@@ -124,6 +141,13 @@ static int one_option(int c, const char *v, census_args *a, l3d_err *err)
 	case 'R': a->root = v; return soup_root_check(v, err);
 	case 'G': return number("max-gens", v, 1, UINT64_C(1) << 40, &a->max_gens, err);
 	case 't': return number("threads", v, 0, 1024, &a->threads, err);
+	case 'E': return engine_word(v, &a->engine, err);
+	case 'D': {
+		uint64_t d;
+		int rc = number("device", v, 0, 4096, &d, err);
+		a->device = (int64_t)d;
+		return rc;
+	}
 	case 'S': a->soup = v; return L3D_OK;
 	case 'M': a->merge = true; return L3D_OK;
 	case 'o': a->output = v; return L3D_OK;
@@ -139,6 +163,7 @@ int census_args_parse(int argc, char **argv, census_args *a, l3d_err *err)
 {
 	*a = (census_args){.rule = RULE_DEFAULT_TEXT, .root = "life3d", .output = "-",
 			   .side = 16, .count = 1000, .max_gens = 10000, .density = 0.25,
+			   .engine = "auto", .device = -1,
 			   .files = calloc((size_t)argc + 1, sizeof *a->files)};
 	if (!a->files)
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
@@ -289,12 +314,15 @@ static void progress_end(progress *p)
 		pthread_join(p->thread, NULL);
 }
 
-static void say_done(const census_args *a, const haul *h, double seconds)
+static void say_done(const census_args *a, const census_cfg *c, const haul *h,
+		     double seconds)
 {
 	if (!a->verbose)
 		return;
-	fprintf(stderr, "life3d: census: %" PRIu64 " soups in %.3f s, %.0f soups/s, %zu kinds of object\n",
-		h->soups, seconds, seconds > 0 ? (double)h->soups / seconds : 0.0, h->n);
+	fprintf(stderr, "life3d: census: %" PRIu64 " soups in %.3f s, %.0f soups/s, %zu kinds of "
+		"object, on %s\n", h->soups, seconds,
+		seconds > 0 ? (double)h->soups / seconds : 0.0, h->n,
+		census_on_gpu(c) ? "the GPU" : "the CPU");
 }
 
 /* The sides of the box of u's live cells (as they lie, not across the
@@ -403,7 +431,7 @@ static int run_and_write(const census_args *a, outfile_may may, census_cfg *c,
 	if (rc == L3D_OK)
 		rc = write_haul(a, may, &h, &head, err);
 	if (rc == L3D_OK)
-		say_done(a, &h, l3d_seconds() - t0);
+		say_done(a, c, &h, l3d_seconds() - t0);
 	*done = h.soups;
 	haul_free(&h);
 	return rc;
@@ -506,7 +534,8 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 			.root = a->root, .first = files ? 0 : a->first,
 			.soups = files ? (uint64_t)a->nfiles : a->count,
 			.max_gens = a->max_gens, .threads = (int)a->threads,
-			.knobs = knobs, .stop = stop, .universes = files};
+			.knobs = knobs, .stop = stop, .universes = files,
+			.engine = a->engine, .device = (int)a->device};
 	uint64_t done = 0;
 	rc = run_and_write(a, outfile_may_now(a->output, a->force), &c, text, &done, err);
 	for (int i = 0; files && i < a->nfiles; i++)

@@ -15,12 +15,13 @@
 #include "engine/knobs.h"
 
 typedef struct census_args {
-	const char *rule, *root, *output, *soup;
+	const char *rule, *root, *output, *soup, *engine;
 	const char **files;       /* --soups FILE, nfiles of them */
 	int nfiles;
 	char **hauls;             /* --merge's operands, nhauls of them */
 	int nhauls;
 	uint64_t side, count, first, max_gens, threads;
+	int64_t device;           /* -1 = the first GPU */
 	double density, time;     /* time: --time's seconds; 0 = none */
 	bool ranged;              /* --count or --first given */
 	bool merge, force, quiet, verbose, help;

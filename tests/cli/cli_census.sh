@@ -50,6 +50,27 @@ for r in B5/S45 3D3/3H 3D4,7/5,8 B4/S4F; do
 	expect_same r1.tsv r3.tsv "census -r $r: -t 1 against -t 3"
 done
 
+# ---- the GPU: the same haul as the CPU's ----
+gpus=$("$LIFE3D" --version | sed -n 's/^gpus: //p')
+case "$gpus" in
+none*)
+	expect_exit 69 "census --engine cuda without a GPU" -- "$LIFE3D" census -n 5 --engine cuda -o g0.tsv
+	expect_err_line "engine 'cuda'" "census --engine cuda without a GPU"
+	[ ! -e g0.tsv ] && ok || fail "census --engine cuda without a GPU left g0.tsv"
+	;;
+*)
+	for r in B6/S567 B5/S45 B5/S56 B5/S678 3D4,7/5,8 B4/S4; do
+		"$LIFE3D" census -r "$r" -n 3000 --engine cpu -f -o gc.tsv &&
+			"$LIFE3D" census -r "$r" -n 3000 --engine cuda -f -o gg.tsv || fail "census -r $r on the GPU"
+		expect_same gc.tsv gg.tsv "census -r $r: --engine cpu against cuda"
+	done
+	"$LIFE3D" census --max-gens 40 --first 7000 -n 3000 --engine cpu -f -o gc.tsv &&
+		"$LIFE3D" census --max-gens 40 --first 7000 -n 3000 --engine cuda -f -o gg.tsv || fail "census --max-gens 40 on the GPU"
+	expect_same gc.tsv gg.tsv "census --max-gens 40: --engine cpu against cuda"
+	expect_exit 69 "census --engine cuda of 12^3 soups" -- "$LIFE3D" census -s 12 -n 5 --engine cuda
+	;;
+esac
+
 # ---- the haul's header and its known objects ----
 head -n 7 h1.tsv >head
 cat >head.want <<EOF

@@ -15,7 +15,7 @@ expect_usage_error() {
 	[ -s "$T/out" ] && fail "$what: wrote to standard output: $(head -c 200 "$T/out")" || ok
 }
 
-for b in bench bench_mpi bench_rules bench_skip bench_auto bench_render; do
+for b in bench bench_mpi bench_rules bench_skip bench_auto bench_render bench_census; do
 	expect_exit 0 "$b --help" -- "$S/$b" --help
 	head -n 1 "$T/out" | grep -q "^scripts/$b - " && ok ||
 		fail "$b --help: first line '$(head -n 1 "$T/out")'"

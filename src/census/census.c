@@ -26,6 +26,8 @@ typedef struct shared {
 	const census_cfg *c;
 	atomic_uint_fast64_t next;     /* soups claimed, counted from c->first */
 	atomic_bool failed;
+	pthread_mutex_t lock;          /* over seen */
+	haul seen;                     /* every code met so far, for c->found */
 } shared;
 
 /* The universe's hash at each chunk's end since the soup began or lost a
@@ -142,13 +144,31 @@ static int room_for_phases(worker *w, size_t n, l3d_err *err)
 
 /* ---- the haul ---- */
 
+/* A code new to the worker: c->found hears of it if it is new to the
+ * census. */
+static int first_seen(worker *w, const census_name *n, const haul_entry *e, l3d_err *err)
+{
+	const census_cfg *c = w->s->c;
+	if (!c->found)
+		return L3D_OK;
+	pthread_mutex_lock(&w->s->lock);
+	size_t before = w->s->seen.n;
+	int rc = haul_add(&w->s->seen, e, err);
+	if (rc == L3D_OK && w->s->seen.n > before)
+		rc = c->found(c->found_ctx, n, e->sample[0], err);
+	pthread_mutex_unlock(&w->s->lock);
+	return rc;
+}
+
 static int count(worker *w, const census_name *n, uint64_t soup, l3d_err *err)
 {
 	haul_entry e = {.code = n->code, .kind = n->kind, .period = n->period,
 			.population = n->population, .count = 1, .samples = 1,
 			.sample = {soup}};
 	memcpy(e.d, n->d, sizeof e.d);
-	return haul_add(&w->haul, &e, err);
+	size_t before = w->haul.n;
+	int rc = haul_add(&w->haul, &e, err);
+	return rc == L3D_OK && w->haul.n > before ? first_seen(w, n, &e, err) : rc;
 }
 
 static int unsettled(worker *w, uint64_t soup, l3d_err *err)
@@ -712,12 +732,15 @@ int census_run(const census_cfg *c, haul *out, l3d_err *err)
 		shared s = {.c = c};
 		atomic_init(&s.next, 0);
 		atomic_init(&s.failed, false);
+		pthread_mutex_init(&s.lock, NULL);
 		worker w = {.s = &s};
 		haul_init(&w.haul);
 		int rc = gpu_census(&w, err);
 		if (rc == L3D_OK)
 			rc = haul_merge(out, &w.haul, err);
 		worker_free(&w);
+		haul_free(&s.seen);
+		pthread_mutex_destroy(&s.lock);
 		if (rc == L3D_OK && out->soups)
 			rc = haul_add_range(out, c->first, c->first + out->soups, err);
 		return rc;
@@ -730,6 +753,7 @@ static int cpu_census(const census_cfg *c, haul *out, l3d_err *err)
 	shared s = {.c = c};
 	atomic_init(&s.next, 0);
 	atomic_init(&s.failed, false);
+	pthread_mutex_init(&s.lock, NULL);
 	int n = workers_wanted(c), rc = L3D_OK;
 	worker *w = calloc((size_t)n, sizeof *w);
 	if (!w)
@@ -755,6 +779,8 @@ static int cpu_census(const census_cfg *c, haul *out, l3d_err *err)
 		worker_free(&w[i]);
 	}
 	free(w);
+	haul_free(&s.seen);
+	pthread_mutex_destroy(&s.lock);
 	/* Every soup claimed is done: they are the first ones. */
 	if (rc == L3D_OK && !c->universes && out->soups)
 		rc = haul_add_range(out, c->first, c->first + out->soups, err);

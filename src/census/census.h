@@ -38,6 +38,7 @@
 #include "base/rule.h"
 #include "engine/knobs.h"
 #include "haul.h"
+#include "object.h"
 
 #define CENSUS_CHUNK 8
 #define CENSUS_EDGE 10
@@ -66,6 +67,12 @@ typedef struct census_cfg {
 	 * (at most side on each axis) moved to the centre of the space, in
 	 * place of soup i of root. */
 	const grid *universes;
+	/* When not NULL: called once for each object new to the census (not
+	 * for zz_ classes), with the soup it was first seen in, on the worker
+	 * that found it, one call at a time; an error it returns ends the
+	 * census.  Which soup comes first may depend on the threads. */
+	int (*found)(void *ctx, const census_name *n, uint64_t soup, l3d_err *err);
+	void *found_ctx;
 	const char *engine;       /* "cpu", "cuda" or "auto" (NULL: cpu) */
 	int device;               /* the GPU's index; -1 = the first */
 } census_cfg;

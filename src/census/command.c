@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <nettle/sha2.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +42,7 @@ static const struct option longs[] = {
 	{"device", required_argument, NULL, 'D'},
 	{"soup", required_argument, NULL, 'S'},
 	{"merge", no_argument, NULL, 'M'},
+	{"objects", required_argument, NULL, 'O'},
 	{"output", required_argument, NULL, 'o'},
 	{"force", no_argument, NULL, 'f'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -69,6 +72,8 @@ void census_help(FILE *out)
 	      "      --engine NAME      auto (the GPU when there is one and it takes the\n"
 	      "                         rule and size, else the CPU), cpu or cuda\n"
 	      "      --device N         the GPU to use (default: the first)\n"
+	      "      --objects DIR      write each object met, the first time, as\n"
+	      "                         DIR/CODE.rle3 (one there already is kept)\n"
 	      "      --soups FILE       take a soup from the universe in FILE ('-' =\n"
 	      "                         stdin) instead of a root; repeatable\n"
 	      "      --soup ROOT/I      write soup I of ROOT as a universe instead\n"
@@ -77,7 +82,8 @@ void census_help(FILE *out)
 	      "  -o, --output FILE      write the haul (or soup) to FILE ('-' = stdout,\n"
 	      "                         the default)\n"
 	      "  -f, --force            overwrite an existing output\n"
-	      "  -q, --quiet            no progress line\n"
+	      "  -q, --quiet            no progress line, no word of new ships and\n"
+	      "                         oscillators\n"
 	      "  -v, --verbose          say what runs, and the figures at the end\n"
 	      "  -h, --help             show this help and exit\n"
 	      "\n"
@@ -150,6 +156,7 @@ static int one_option(int c, const char *v, census_args *a, l3d_err *err)
 	}
 	case 'S': a->soup = v; return L3D_OK;
 	case 'M': a->merge = true; return L3D_OK;
+	case 'O': a->objects = v; return L3D_OK;
 	case 'o': a->output = v; return L3D_OK;
 	case 'f': a->force = true; return L3D_OK;
 	case 'q': a->quiet = true; return L3D_OK;
@@ -392,6 +399,114 @@ static int read_files(const census_args *a, grid **out, l3d_err *err)
 	return rc;
 }
 
+/* ---- objects met ---- */
+
+typedef struct finds {
+	const census_args *a;
+	const rule *rule;
+	bool files;
+} finds;
+
+/* DIR/CODE.rle3, or, for a code too long for a file name, its first 160
+ * characters, '-' and the first 16 hex digits of its SHA-256. */
+static int object_path(const char *dir, const char *code, char **out, l3d_err *err)
+{
+	char name[200];
+	size_t n = strlen(code);
+	if (n <= 160) {
+		snprintf(name, sizeof name, "%s", code);
+	} else {
+		struct sha256_ctx ctx;
+		uint8_t d[SHA256_DIGEST_SIZE];
+		sha256_init(&ctx);
+		sha256_update(&ctx, n, (const uint8_t *)code);
+		sha256_digest(&ctx, sizeof d, d);
+		int k = snprintf(name, sizeof name, "%.160s-", code);
+		for (int i = 0; i < 8; i++)
+			k += snprintf(name + k, sizeof name - (size_t)k, "%02x", d[i]);
+	}
+	if (asprintf(out, "%s/%s.rle3", dir, name) < 0)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	return L3D_OK;
+}
+
+/* The object's canonical phase as an RLE3 universe, 4 dead cells round it. */
+static int write_object(const char *path, const census_name *n, const rule *r, l3d_err *err)
+{
+	int32_t side = 0;
+	for (size_t i = 0; i < n->cells.n; i++) {
+		const census_cell *c = &n->cells.c[i];
+		int32_t m = c->x > c->y ? (c->x > c->z ? c->x : c->z) : (c->y > c->z ? c->y : c->z);
+		side = m + 1 > side ? m + 1 : side;
+	}
+	grid g;
+	outfile o;
+	int rc = grid_alloc(&g, (uint64_t)side + 8, (uint64_t)side + 8, (uint64_t)side + 8, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n->cells.n; i++)
+		grid_set(&g, (uint64_t)n->cells.c[i].x + 4, (uint64_t)n->cells.c[i].y + 4,
+			 (uint64_t)n->cells.c[i].z + 4, 1);
+	rc = outfile_open(&o, path, false, false, err);
+	if (rc == L3D_OK) {
+		rc = format_write(o.f, o.name, FMT_RLE3, &g, r, err);
+		if (rc == L3D_OK)
+			rc = outfile_commit(&o, err);
+		else
+			outfile_abort(&o);
+	}
+	grid_free(&g);
+	return rc;
+}
+
+static void announce(const finds *f, const census_name *n, uint64_t soup)
+{
+	if (f->a->quiet || !(n->kind == 'q' || (n->kind == 'p' && n->period > 2)))
+		return;
+	char where[SOUP_ROOT_MAX + 32];
+	if (f->files)
+		snprintf(where, sizeof where, "#%" PRIu64, soup);
+	else
+		snprintf(where, sizeof where, "%s/%" PRIu64, f->a->root, soup);
+	fprintf(stderr, "%slife3d: census: soup %s made %s, a new %s of period %d (%" PRIu64
+		" cells, moving %d,%d,%d)\n", isatty(STDERR_FILENO) ? "\r\033[K" : "", where,
+		n->code, n->kind == 'q' ? "ship" : "oscillator", n->period, n->population,
+		n->d[0], n->d[1], n->d[2]);
+}
+
+static int on_found(void *ctx, const census_name *n, uint64_t soup, l3d_err *err)
+{
+	const finds *f = ctx;
+	announce(f, n, soup);
+	if (!f->a->objects)
+		return L3D_OK;
+	char *path;
+	struct stat st;
+	int rc = object_path(f->a->objects, n->code, &path, err);
+	if (rc)
+		return rc;
+	if (lstat(path, &st) != 0)
+		rc = write_object(path, n, f->rule, err);
+	free(path);
+	return rc;
+}
+
+static int objects_dir(const char *dir, l3d_err *err)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: cannot use as the objects' folder: %s",
+				dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_CANTCREAT, "%s: not a directory (--objects)", dir);
+	char *probe;
+	if (asprintf(&probe, "%s/x.rle3", dir) < 0)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	int rc = outfile_check_place(probe, err);
+	free(probe);
+	return rc;
+}
+
 /* What heads the haul of the census c. */
 static void census_head(const census_args *a, const census_cfg *c, const char *rule_text,
 			haul_head *h)
@@ -525,6 +640,8 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 	 * out now. */
 	if (rc == L3D_OK)
 		rc = outfile_check(a->output, a->force, false, err);
+	if (rc == L3D_OK && a->objects)
+		rc = objects_dir(a->objects, err);
 	if (rc == L3D_OK && a->nfiles)
 		rc = read_files(a, &files, err);
 	if (rc)
@@ -536,6 +653,9 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 			.max_gens = a->max_gens, .threads = (int)a->threads,
 			.knobs = knobs, .stop = stop, .universes = files,
 			.engine = a->engine, .device = (int)a->device};
+	finds f = {a, &r, files != NULL};
+	c.found = on_found;
+	c.found_ctx = &f;
 	uint64_t done = 0;
 	rc = run_and_write(a, outfile_may_now(a->output, a->force), &c, text, &done, err);
 	for (int i = 0; files && i < a->nfiles; i++)

@@ -16,6 +16,7 @@
 
 typedef struct census_args {
 	const char *rule, *root, *output, *soup, *engine;
+	const char *objects;      /* --objects DIR, or NULL */
 	const char **files;       /* --soups FILE, nfiles of them */
 	int nfiles;
 	char **hauls;             /* --merge's operands, nhauls of them */

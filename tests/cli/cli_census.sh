@@ -184,6 +184,34 @@ for f in "$SRCDIR"/tests/data/patterns/*.rle3; do
 		fail "the census of $b: $(cat "$b.tsv")"
 done
 
+# ---- --objects: each object met as RLE3, which a census names again ----
+mkdir objs
+echo keep >objs/xs8_2x2x2_ff.rle3
+"$LIFE3D" census -n 300 --objects objs -o o.tsv 2>o.err || fail "--objects"
+[ "$(cat objs/xs8_2x2x2_ff.rle3)" = keep ] && ok || fail "--objects replaced a file"
+grep -v '^#' o.tsv | tail -n +2 | cut -f 1 | grep -v '^zz_' >codes
+[ -s codes ] && ok || fail "--objects: no objects in the haul"
+while read -r code; do
+	[ "$code" = xs8_2x2x2_ff ] && continue
+	if [ -f "objs/$code.rle3" ]; then
+		"$LIFE3D" census --soups "objs/$code.rle3" -f -o back.tsv 2>/dev/null
+		got=$(grep -v '^#' back.tsv | tail -n +2 | cut -f 1)
+		[ "$got" = "$code" ] && ok || fail "objs/$code.rle3 names itself '$got'"
+	else
+		fail "--objects: no objs/$code.rle3"
+	fi
+done <codes
+[ "$(ls objs | wc -l)" -eq "$(wc -l <codes)" ] && ok || fail "--objects: $(ls objs | wc -l) files for $(wc -l <codes) codes"
+# Soup 389's glider is news; -q keeps it quiet.
+"$LIFE3D" census --first 389 -n 1 -o /dev/null 2>news.err
+grep -q "^life3d: census: soup life3d/389 made xq4_.*, a new ship of period 4 (10 cells" news.err && ok ||
+	fail "no word of the glider: $(cat news.err)"
+"$LIFE3D" census -q --first 389 -n 1 -o /dev/null 2>quiet.err
+[ ! -s quiet.err ] && ok || fail "-q: $(cat quiet.err)"
+expect_exit 73 "--objects not a directory" -- "$LIFE3D" census -n 2 --objects o.tsv -o /dev/null
+expect_err_line "o.tsv: not a directory" "--objects not a directory"
+expect_exit 73 "--objects missing" -- "$LIFE3D" census -n 2 --objects nodir -o /dev/null
+
 # ---- soups that die out, or do not settle ----
 "$LIFE3D" census -d 0.001 -n 50 -o dead.tsv || fail "census of sparse soups"
 [ "$(grep -vc '^#' dead.tsv)" -eq 1 ] && grep -q '^# soups	50 in 0-49$' dead.tsv && ok ||

@@ -214,7 +214,8 @@ static int census_main(int argc, char **argv)
 	if (rc == L3D_OK && a.help && outfile_stdout_is_closed())
 		rc = l3d_fail(&err, L3D_ERR_IO, "(stdout): standard output is closed");
 	if (rc == L3D_OK && a.help) {
-		census_help(stdout);
+		if (comm_rank() == 0)
+			census_help(stdout);
 		census_args_free(&a);
 		return finish(L3D_OK, &err);
 	}
@@ -234,9 +235,9 @@ int main(int argc, char **argv)
 	options o;
 	l3d_err err = {0, ""};
 	hold_std_fds();
+	comm_init(&argc, &argv, getenv);
 	if (argc > 1 && !strcmp(argv[1], "census"))
 		return census_main(argc - 1, argv + 1);
-	comm_init(&argc, &argv, getenv);
 	options_init(&o);
 	int rc = cli_parse(argc, argv, &o, &err);
 	if (rc == L3D_OK && (o.help || o.version) && outfile_stdout_is_closed())

@@ -20,6 +20,7 @@
 #include "base/rule.h"
 #include "census.h"
 #include "format/format.h"
+#include "mpi/comm.h"
 #include "haul.h"
 #include "soup.h"
 
@@ -304,13 +305,13 @@ static void *draw_progress(void *arg)
 	return NULL;
 }
 
-static void progress_start(progress *p, const census_args *a)
+static void progress_start(progress *p, const census_args *a, bool alone)
 {
 	atomic_init(&p->done, 0);
 	atomic_init(&p->over, false);
 	p->soups = a->nfiles ? (uint64_t)a->nfiles : a->count;
 	p->t0 = l3d_seconds();
-	p->started = !a->quiet && isatty(STDERR_FILENO) &&
+	p->started = alone && !a->quiet && isatty(STDERR_FILENO) &&
 		     pthread_create(&p->thread, NULL, draw_progress, p) == 0;
 }
 
@@ -529,39 +530,98 @@ static void census_head(const census_args *a, const census_cfg *c, const char *r
 }
 
 /* The census, its haul written; *done: the soups in it. */
-static int run_and_write(const census_args *a, outfile_may may, census_cfg *c,
-			 const char *rule_text, uint64_t *done, l3d_err *err)
+/* ---- over MPI ranks: each its share of the soups, rank 0 the sum ---- */
+
+/* The other ranks' hauls added to rank 0's h. */
+static int gather(haul *h, const haul_head *head, l3d_err *err)
 {
-	haul h;
-	haul_init(&h);
-	double t0 = l3d_seconds();
-	progress p;
-	progress_start(&p, a);
-	c->done = &p.done;
-	c->deadline = a->time > 0 ? t0 + a->time : 0;
-	int rc = census_run(c, &h, err);
-	progress_end(&p);
-	haul_head head;
-	census_head(a, c, rule_text, &head);
-	if (rc == L3D_OK)
-		rc = write_haul(a, may, &h, &head, err);
-	if (rc == L3D_OK)
-		say_done(a, c, &h, l3d_seconds() - t0);
-	*done = h.soups;
-	haul_free(&h);
+	char *text = NULL;
+	size_t len = 0;
+	void **all = NULL;
+	size_t *lens = NULL;
+	FILE *f = open_memstream(&text, &len);
+	int rc = f ? haul_write(f, h, head, err) : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	if (f && fclose(f) != 0 && rc == L3D_OK)
+		rc = l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the haul");
+	int grc = comm_gather_bytes(text ? text : "", text ? len : 0, &all, &lens, err);
+	rc = rc ? rc : grc;
+	for (int r = 1; all && r < comm_size(); r++) {
+		haul part;
+		haul_head hh;
+		const char *what;
+		char name[32];
+		snprintf(name, sizeof name, "(rank %d's haul)", r);
+		FILE *in = rc || !all[r] ? NULL : fmemopen(all[r], lens[r], "r");
+		haul_init(&part);
+		if (in) {
+			rc = haul_read(in, name, &part, &hh, err);
+			fclose(in);
+			if (rc == L3D_OK && !haul_same_head(head, &hh, &what))
+				rc = l3d_fail(err, L3D_ERR_RUNTIME, "%s: its %s differs", name, what);
+			if (rc == L3D_OK)
+				rc = haul_merge(h, &part, err);
+		}
+		haul_free(&part);
+	}
+	for (int r = 0; all && r < comm_size(); r++)
+		free(all[r]);
+	free(all);
+	free(lens);
+	free(text);
 	return rc;
 }
 
-static int stopped(const census_args *a, uint64_t done, l3d_err *err)
+/* This rank's share of c's soups: the ranks split them as planes. */
+static void my_share(census_cfg *c)
 {
-	if (done == 0)
+	uint64_t lo, n;
+	comm_slab_of(c->soups, comm_size(), comm_rank(), &lo, &n);
+	c->first += lo;
+	c->soups = n;
+}
+
+/* The census, its haul written (by rank 0, the ranks' added); *sum: the
+ * haul, whose soups and ranges the caller reads, freed by it. */
+static int run_and_write(const census_args *a, outfile_may may, census_cfg *c,
+			 const char *rule_text, haul *sum, l3d_err *err)
+{
+	double t0 = l3d_seconds();
+	progress p;
+	haul_head head;
+	census_head(a, c, rule_text, &head);
+	bool alone = comm_size() == 1;
+	progress_start(&p, a, alone);
+	c->done = &p.done;
+	c->deadline = a->time > 0 ? t0 + a->time : 0;
+	my_share(c);
+	int rc = c->soups ? census_run(c, sum, err) : L3D_OK;
+	progress_end(&p);
+	rc = comm_agree(rc, err);
+	if (rc == L3D_OK && !alone)
+		rc = comm_agree(gather(sum, &head, err), err);
+	if (rc == L3D_OK && comm_rank() == 0)
+		rc = write_haul(a, may, sum, &head, err);
+	rc = comm_agree(rc, err);
+	if (rc == L3D_OK && comm_rank() == 0)
+		say_done(a, c, sum, l3d_seconds() - t0);
+	return rc;
+}
+
+static int stopped(const census_args *a, const haul *h, l3d_err *err)
+{
+	if (h->soups == 0)
 		return l3d_fail(err, L3D_ERR_INTERRUPTED,
 				"census stopped by a signal before its first soup was done: "
 				"the haul holds none");
+	if (h->ranges != 1 || h->range[0].lo != a->first)
+		return l3d_fail(err, L3D_ERR_INTERRUPTED,
+				"census stopped by a signal: the haul holds %" PRIu64 " soups, "
+				"its '# soups' line says which; census the others with --first "
+				"and --count, and add the hauls with --merge", h->soups);
 	return l3d_fail(err, L3D_ERR_INTERRUPTED,
 			"census stopped by a signal: the haul holds soups %" PRIu64
 			" to %" PRIu64 "; go on with --first %" PRIu64,
-			a->first, a->first + done - 1, a->first + done);
+			a->first, h->range[0].hi - 1, h->range[0].hi);
 }
 
 /* ---- --merge ---- */
@@ -634,16 +694,20 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 	char text[64];
 	grid *files = NULL;
 	int rc = rule_parse(a->rule, &r, err);
+	bool first = comm_rank() == 0;
 	if (rc == L3D_OK && a->soup)
-		return write_soup(a, &r, err);
+		return first ? write_soup(a, &r, err) : L3D_OK;
+	if (rc == L3D_OK && a->nfiles && comm_size() > 1)
+		rc = l3d_fail(err, L3D_ERR_USAGE, "census: --soups FILE runs in one process, not over ranks");
 	/* A census may run for hours: a result it could not write is found
 	 * out now. */
-	if (rc == L3D_OK)
+	if (rc == L3D_OK && first)
 		rc = outfile_check(a->output, a->force, false, err);
-	if (rc == L3D_OK && a->objects)
+	if (rc == L3D_OK && first && a->objects)
 		rc = objects_dir(a->objects, err);
 	if (rc == L3D_OK && a->nfiles)
 		rc = read_files(a, &files, err);
+	rc = comm_agree(rc, err);
 	if (rc)
 		return rc;
 	rule_format(&r, text, sizeof text);
@@ -653,15 +717,21 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 			.max_gens = a->max_gens, .threads = (int)a->threads,
 			.knobs = knobs, .stop = stop, .universes = files,
 			.engine = a->engine, .device = (int)a->device};
+	/* Over ranks, rank 0 alone announces finds and writes objects. */
 	finds f = {a, &r, files != NULL};
-	c.found = on_found;
+	c.found = first ? on_found : NULL;
 	c.found_ctx = &f;
-	uint64_t done = 0;
-	rc = run_and_write(a, outfile_may_now(a->output, a->force), &c, text, &done, err);
+	c.device = a->device >= 0 ? (int)a->device : comm_local_rank();
+	uint64_t asked = c.soups;
+	haul sum;
+	haul_init(&sum);
+	rc = run_and_write(a, outfile_may_now(a->output, a->force), &c, text, &sum, err);
 	for (int i = 0; files && i < a->nfiles; i++)
 		grid_free(&files[i]);
 	free(files);
-	if (rc == L3D_OK && done < c.soups && *stop)
-		rc = stopped(a, done, err);
+	bool short_ = comm_any(sum.soups < c.soups) || (first && sum.soups < asked);
+	if (rc == L3D_OK && short_ && *stop)
+		rc = first ? stopped(a, &sum, err) : L3D_ERR_INTERRUPTED;
+	haul_free(&sum);
 	return rc;
 }

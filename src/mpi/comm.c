@@ -196,6 +196,41 @@ void comm_gather_slabs(const grid *slab, grid *whole)
 	move_slabs(whole, (grid *)slab, false);
 }
 
+int comm_gather_bytes(const void *mine, size_t len, void ***out, size_t **lens, l3d_err *err)
+{
+	enum { TAG = 4242 };
+	uint64_t n = len;
+	*out = NULL;
+	*lens = NULL;
+	if (my_rank != 0) {
+		comm_send(&n, sizeof n, 0, TAG);
+		if (comm_bcast(0))   /* rank 0 has room for everyone's */
+			comm_send(mine, len, 0, TAG);
+		return L3D_OK;
+	}
+	void **o = calloc((size_t)n_ranks, sizeof *o);
+	size_t *l = calloc((size_t)n_ranks, sizeof *l);
+	bool ok = o && l;
+	for (int r = 0; r < n_ranks; r++) {
+		if (r > 0)
+			comm_recv(&n, sizeof n, r, TAG);
+		void *b = ok ? malloc(n ? n : 1) : NULL;
+		ok = ok && b;
+		if (b) {
+			o[r] = b;
+			l[r] = n;
+		}
+	}
+	comm_bcast(ok);
+	for (int r = 1; ok && r < n_ranks; r++)
+		comm_recv(o[r], l[r], r, TAG);
+	if (ok)
+		memcpy(o[0], mine, len);
+	*out = o;
+	*lens = l;
+	return ok ? L3D_OK : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the ranks' hauls");
+}
+
 #else /* one process */
 
 void comm_init(int *argc, char ***argv, char *(*get)(const char *name))
@@ -209,6 +244,23 @@ bool comm_any(bool v) { return v; }
 double comm_max(double v) { return v; }
 uint64_t comm_sum(uint64_t v) { return v; }
 uint64_t comm_bcast(uint64_t v) { return v; }
+
+int comm_gather_bytes(const void *mine, size_t len, void ***out, size_t **lens, l3d_err *err)
+{
+	void **o = calloc(1, sizeof *o);
+	size_t *l = calloc(1, sizeof *l);
+	void *b = malloc(len ? len : 1);
+	*out = o;
+	*lens = l;
+	if (!o || !l || !b) {
+		free(b);
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
+	}
+	memcpy(b, mine, len);
+	o[0] = b;
+	l[0] = len;
+	return L3D_OK;
+}
 
 #endif
 

@@ -59,6 +59,14 @@ uint64_t comm_sum(uint64_t v);
 /* Rank 0's v, on every rank. */
 uint64_t comm_bcast(uint64_t v);
 
+/* Every rank's `len` bytes at `mine` to rank 0, where (*out)[r] (of
+ * (*lens)[r] bytes, malloc'ed, like both arrays) holds rank r's, rank 0's
+ * own included; elsewhere *out and *lens are NULL.  Collective.  On rank
+ * 0, L3D_ERR_RUNTIME when there is no room (every rank's bytes are still
+ * received, and what could be kept is in *out). */
+int comm_gather_bytes(const void *mine, size_t len, void ***out, size_t **lens,
+		      l3d_err *err);
+
 /* ---- slabs ---- */
 
 /* Planes [*x0, *x0 + *n) of an nx-plane universe belong to `rank` of

@@ -71,6 +71,26 @@ none*)
 	;;
 esac
 
+# ---- over MPI ranks: the same haul as one process's ----
+if "$LIFE3D" --version | grep -q '^mpi: built in' && command -v mpirun >/dev/null 2>&1 &&
+	[ -z "${LIFE3D_VALGRIND:-}" ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	export ASAN_OPTIONS
+	for np in 2 3; do
+		timeout 300 mpirun --oversubscribe -np "$np" "$LIFE3D" census -n 400 -t 1 --engine cpu -f -o "hm$np.tsv" ||
+			fail "census over $np ranks"
+		expect_same h1.tsv "hm$np.tsv" "census over $np ranks against one process"
+	done
+	timeout 300 mpirun --oversubscribe -np 2 "$LIFE3D" census -n 3 -o h1.tsv >/dev/null 2>mpi.err
+	rc=$?
+	[ "$rc" -eq 73 ] && [ "$(grep -c '^life3d: ' mpi.err)" -eq 1 ] && ok ||
+		fail "census over 2 ranks to a haul that exists: exit $rc: $(cat mpi.err)"
+else
+	echo "no MPI or no mpirun: the ranks' census not run"
+fi
+
 # ---- the haul's header and its known objects ----
 head -n 7 h1.tsv >head
 cat >head.want <<EOF

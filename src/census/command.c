@@ -2,17 +2,16 @@
 #include "command.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include <nettle/sha2.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <nettle/sha2.h>
 
 #include "base/clock.h"
 #include "base/grid.h"
@@ -20,202 +19,49 @@
 #include "base/rule.h"
 #include "census.h"
 #include "format/format.h"
-#include "mpi/comm.h"
 #include "haul.h"
+#include "mpi/comm.h"
 #include "soup.h"
 
-/* census_space(128)^3 cells is below object.h's CENSUS_MAX_BOX: every
- * object of the ash can be named. */
-#define SIDE_MOST 128
+/* ---- one soup as a universe ---- */
 
-static const struct option longs[] = {
-	{"rule", required_argument, NULL, 'r'},
-	{"size", required_argument, NULL, 's'},
-	{"density", required_argument, NULL, 'd'},
-	{"count", required_argument, NULL, 'n'},
-	{"soups", required_argument, NULL, 'U'},
-	{"time", required_argument, NULL, 'T'},
-	{"first", required_argument, NULL, 'F'},
-	{"root", required_argument, NULL, 'R'},
-	{"max-gens", required_argument, NULL, 'G'},
-	{"threads", required_argument, NULL, 't'},
-	{"engine", required_argument, NULL, 'E'},
-	{"device", required_argument, NULL, 'D'},
-	{"soup", required_argument, NULL, 'S'},
-	{"merge", no_argument, NULL, 'M'},
-	{"objects", required_argument, NULL, 'O'},
-	{"output", required_argument, NULL, 'o'},
-	{"force", no_argument, NULL, 'f'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"verbose", no_argument, NULL, 'v'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-void census_help(FILE *out)
+/* g in format f at path, whole or not at all. */
+static int write_universe(const char *path, outfile_may may, fmt_id f, const grid *g,
+			  const rule *r, l3d_err *err)
 {
-	fputs("Usage: life3d census [OPTION]...\n"
-	      "  or:  life3d census --merge [-o FILE] HAUL...\n"
-	      "Step many random soups until they settle, name the objects left and count\n"
-	      "them: a haul, as tab-separated text (life3d-census(1)).\n"
-	      "\n"
-	      "  -r, --rule RULE        the rule, as life3d's -r (default B6/S567)\n"
-	      "  -s, --size N           soups of N x N x N cells (default 16, at most 128)\n"
-	      "  -d, --density D        fraction of live cells in a soup (default 0.25)\n"
-	      "  -n, --count N          soups to run (default 1000)\n"
-	      "      --time SECONDS     begin no soup after SECONDS: the haul holds\n"
-	      "                         the soups done, from the first on\n"
-	      "      --first I          the first soup's number (default 0)\n"
-	      "      --root ROOT        the text soups are made from (default life3d)\n"
-	      "      --max-gens G       a soup still changing after G generations is\n"
-	      "                         unsettled (default 10000)\n"
-	      "  -t, --threads N        worker threads (default 0 = all cores)\n"
-	      "      --engine NAME      auto (the GPU when there is one and it takes the\n"
-	      "                         rule and size, else the CPU), cpu or cuda\n"
-	      "      --device N         the GPU to use (default: the first)\n"
-	      "      --objects DIR      write each object met, the first time, as\n"
-	      "                         DIR/CODE.rle3 (one there already is kept)\n"
-	      "      --soups FILE       take a soup from the universe in FILE ('-' =\n"
-	      "                         stdin) instead of a root; repeatable\n"
-	      "      --soup ROOT/I      write soup I of ROOT as a universe instead\n"
-	      "      --merge            add the hauls given (files, '-' = stdin) into\n"
-	      "                         one; each soup counted once\n"
-	      "  -o, --output FILE      write the haul (or soup) to FILE ('-' = stdout,\n"
-	      "                         the default)\n"
-	      "  -f, --force            overwrite an existing output\n"
-	      "  -q, --quiet            no progress line, no word of new ships and\n"
-	      "                         oscillators\n"
-	      "  -v, --verbose          say what runs, and the figures at the end\n"
-	      "  -h, --help             show this help and exit\n"
-	      "\n"
-	      "Soup I of ROOT is `life3d --random N --seed S --density D`, where S is the\n"
-	      "first 8 bytes (big-endian) of the SHA-256 of the text ROOT/I.\n"
-	      "Exit status: 0 done, 64 bad option, 73 output exists, 74 write error,\n"
-	      "130 stopped by a signal (the haul of the soups done is written).\n",
-	      out);
-}
-
-static int number(const char *opt, const char *text, uint64_t lo, uint64_t hi,
-		  uint64_t *out, l3d_err *err)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end || errno || v < lo || v > hi)
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"census: --%s '%s': expected a whole number from %" PRIu64
-				" to %" PRIu64, opt, text, lo, hi);
-	*out = v;
-	return L3D_OK;
-}
-
-static int real(const char *opt, const char *text, double hi, double *out,
-		l3d_err *err)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || *end || errno || !(v > 0.0 && v <= hi))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"census: --%s '%s': expected a number above 0, at most %g",
-				opt, text, hi);
-	*out = v;
-	return L3D_OK;
-}
-
-static int engine_word(const char *v, const char **out, l3d_err *err)
-{
-	static const char *const words[] = {"auto", "cpu", "cuda"};
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(v, words[i])) {
-			*out = words[i];
-			return L3D_OK;
-		}
-	return l3d_fail(err, L3D_ERR_USAGE,
-			"census: unknown engine '%s' (expected auto, cpu or cuda)", v);
-}
-
-static int one_option(int c, const char *v, census_args *a, l3d_err *err)
-{
-	switch (c) {
-	case 'r': a->rule = v; return L3D_OK;
-	case 's': return number("size", v, 1, SIDE_MOST, &a->side, err);
-	case 'd': return real("density", v, 1.0, &a->density, err);
-	case 'n': a->ranged = true; return number("count", v, 1, UINT64_MAX / 2, &a->count, err);
-	case 'T': return real("time", v, 1e9, &a->time, err);
-	case 'U': a->files[a->nfiles++] = v; return L3D_OK;
-	case 'F': a->ranged = true; return number("first", v, 0, UINT64_MAX / 2, &a->first, err);
-	case 'R': a->root = v; return soup_root_check(v, err);
-	case 'G': return number("max-gens", v, 1, UINT64_C(1) << 40, &a->max_gens, err);
-	case 't': return number("threads", v, 0, 1024, &a->threads, err);
-	case 'E': return engine_word(v, &a->engine, err);
-	case 'D': {
-		uint64_t d;
-		int rc = number("device", v, 0, 4096, &d, err);
-		a->device = (int64_t)d;
+	outfile o;
+	int rc = outfile_open_may(&o, path, may, format_is_binary(f), err);
+	if (rc)
 		return rc;
-	}
-	case 'S': a->soup = v; return L3D_OK;
-	case 'M': a->merge = true; return L3D_OK;
-	case 'O': a->objects = v; return L3D_OK;
-	case 'o': a->output = v; return L3D_OK;
-	case 'f': a->force = true; return L3D_OK;
-	case 'q': a->quiet = true; return L3D_OK;
-	case 'v': a->verbose = true; return L3D_OK;
-	case 'h': a->help = true; return L3D_OK;
-	default: return L3D_ERR_USAGE;
-	}
-}
-
-int census_args_parse(int argc, char **argv, census_args *a, l3d_err *err)
-{
-	*a = (census_args){.rule = RULE_DEFAULT_TEXT, .root = "life3d", .output = "-",
-			   .side = 16, .count = 1000, .max_gens = 10000, .density = 0.25,
-			   .engine = "auto", .device = -1,
-			   .files = calloc((size_t)argc + 1, sizeof *a->files)};
-	if (!a->files)
-		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory");
-	opterr = 0;
-	optind = 1;
-	int c, rc = L3D_OK;
-	while (rc == L3D_OK &&
-	       (c = getopt_long(argc, argv, ":r:s:d:n:t:o:fqvh", longs, NULL)) != -1) {
-		if (c == '?')
-			return l3d_fail(err, L3D_ERR_USAGE,
-					"census: unknown option '%s' (see life3d census --help)",
-					argv[optind - 1]);
-		if (c == ':')
-			return l3d_fail(err, L3D_ERR_USAGE, "census: option '%s' needs a value",
-					argv[optind - 1]);
-		rc = one_option(c, optarg, a, err);
-	}
-	if (rc == L3D_OK && a->merge) {
-		a->hauls = argv + optind;
-		a->nhauls = argc - optind;
-		if (a->nhauls == 0)
-			rc = l3d_fail(err, L3D_ERR_USAGE, "census: --merge needs hauls to add");
-		else if (a->soup || a->nfiles)
-			rc = l3d_fail(err, L3D_ERR_USAGE,
-				      "census: --merge adds hauls: no --soup or --soups with it");
-	} else if (rc == L3D_OK && optind < argc)
-		rc = l3d_fail(err, L3D_ERR_USAGE,
-			      "census: unexpected argument '%s' (see life3d census --help)",
-			      argv[optind]);
-	if (rc == L3D_OK && a->nfiles && a->soup)
-		rc = l3d_fail(err, L3D_ERR_USAGE, "census: --soups and --soup do not go together");
-	if (rc == L3D_OK && a->nfiles && a->ranged)
-		rc = l3d_fail(err, L3D_ERR_USAGE,
-			      "census: --soups FILE gives the soups: no --first or --count with it");
+	rc = format_write(o.f, o.name, f, g, r, err);
+	if (rc == L3D_OK)
+		return outfile_commit(&o, err);
+	outfile_abort(&o);
 	return rc;
 }
 
-void census_args_free(census_args *a)
+/* The file at path ('-': standard input) to read, *name for messages. */
+static int open_input(const char *path, const char *mode, FILE **f, const char **name,
+		      l3d_err *err)
 {
-	free(a->files);
-	a->files = NULL;
+	bool in = !strcmp(path, "-");
+	struct stat st;
+	*name = in ? "(stdin)" : path;
+	*f = NULL;
+	if (!in && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
+	*f = in ? stdin : fopen(path, mode);
+	if (!*f)
+		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
+				strerror(errno));
+	return L3D_OK;
 }
 
-/* ---- one soup as a universe ---- */
+static void close_input(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}
 
 /* Soup `index` at the centre of its census space, as the census steps it. */
 static int soup_in_space(const char *root, uint64_t index, uint32_t side,
@@ -243,19 +89,10 @@ static int write_soup(const census_args *a, const rule *r, l3d_err *err)
 	int rc = soup_parse_name(a->soup, root, &index, err);
 	fmt_id f = format_from_path(a->output);
 	f = f == FMT_NONE || outfile_is_stdout(a->output) ? FMT_RLE3 : f;
-	outfile o;
 	if (rc == L3D_OK)
 		rc = soup_in_space(root, index, (uint32_t)a->side, a->density, &g, err);
 	if (rc == L3D_OK)
-		rc = outfile_open_may(&o, a->output, outfile_may_now(a->output, a->force),
-				      format_is_binary(f), err);
-	if (rc)
-		return grid_free(&g), rc;
-	rc = format_write(o.f, o.name, f, &g, r, err);
-	if (rc == L3D_OK)
-		rc = outfile_commit(&o, err);
-	else
-		outfile_abort(&o);
+		rc = write_universe(a->output, outfile_may_now(a->output, a->force), f, &g, r, err);
 	grid_free(&g);
 	return rc;
 }
@@ -361,22 +198,17 @@ static bool live_box(const grid *u, uint64_t box[3])
  * soup's box. */
 static int read_one(const char *path, uint64_t side, grid *u, l3d_err *err)
 {
-	bool in = !strcmp(path, "-");
-	const char *name = in ? "(stdin)" : path;
-	struct stat st;
-	if (!in && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
-	FILE *f = in ? stdin : fopen(path, "rb");
-	if (!f)
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
-				strerror(errno));
+	const char *name;
+	FILE *f;
+	int rc = open_input(path, "rb", &f, &name, err);
+	if (rc)
+		return rc;
 	reader r;
 	universe_meta meta;
 	fmt_id fmt;
 	reader_init(&r, f, name);
-	int rc = format_read(&r, u, &meta, &fmt, err);
-	if (!in)
-		fclose(f);
+	rc = format_read(&r, u, &meta, &fmt, err);
+	close_input(f);
 	uint64_t box[3];
 	if (rc == L3D_OK && live_box(u, box) &&
 	    (box[0] > side || box[1] > side || box[2] > side))
@@ -441,21 +273,13 @@ static int write_object(const char *path, const census_name *n, const rule *r, l
 		side = m + 1 > side ? m + 1 : side;
 	}
 	grid g;
-	outfile o;
 	int rc = grid_alloc(&g, (uint64_t)side + 8, (uint64_t)side + 8, (uint64_t)side + 8, err);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n->cells.n; i++)
 		grid_set(&g, (uint64_t)n->cells.c[i].x + 4, (uint64_t)n->cells.c[i].y + 4,
 			 (uint64_t)n->cells.c[i].z + 4, 1);
-	rc = outfile_open(&o, path, false, false, err);
-	if (rc == L3D_OK) {
-		rc = format_write(o.f, o.name, FMT_RLE3, &g, r, err);
-		if (rc == L3D_OK)
-			rc = outfile_commit(&o, err);
-		else
-			outfile_abort(&o);
-	}
+	rc = write_universe(path, outfile_may_force(false), FMT_RLE3, &g, r, err);
 	grid_free(&g);
 	return rc;
 }
@@ -628,17 +452,12 @@ static int stopped(const census_args *a, const haul *h, l3d_err *err)
 
 static int read_haul(const char *path, haul *h, haul_head *head, l3d_err *err)
 {
-	bool in = !strcmp(path, "-");
-	struct stat st;
-	if (!in && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: is a directory", path);
-	FILE *f = in ? stdin : fopen(path, "r");
-	if (!f)
-		return l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
-				strerror(errno));
-	int rc = haul_read(f, in ? "(stdin)" : path, h, head, err);
-	if (!in)
-		fclose(f);
+	const char *name;
+	FILE *f;
+	int rc = open_input(path, "r", &f, &name, err);
+	if (rc == L3D_OK)
+		rc = haul_read(f, name, h, head, err);
+	close_input(f);
 	return rc;
 }
 

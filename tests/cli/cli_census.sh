@@ -232,6 +232,18 @@ expect_exit 73 "--objects not a directory" -- "$LIFE3D" census -n 2 --objects o.
 expect_err_line "o.tsv: not a directory" "--objects not a directory"
 expect_exit 73 "--objects missing" -- "$LIFE3D" census -n 2 --objects nodir -o /dev/null
 
+# ---- the golden haul: 10^5 soups of B6/S567, as they were first counted ----
+# (tests/data/census; not under the sanitizers, where it takes minutes:
+# every other case here runs there)
+if [ "${LIFE3D_SANITIZERS:-no}" != yes ] && [ -z "${LIFE3D_VALGRIND:-}" ]; then
+	"$LIFE3D" census -q -n 100000 -o golden.tsv || fail "the golden census"
+	tail -n +2 golden.tsv >a
+	tail -n +2 "$SRCDIR/tests/data/census/b6s567-100000.tsv" >b
+	expect_same a b "10^5 soups of B6/S567 against tests/data/census/b6s567-100000.tsv"
+else
+	echo "under the sanitizers or valgrind: the golden haul of 10^5 soups not run"
+fi
+
 # ---- soups that die out, or do not settle ----
 "$LIFE3D" census -d 0.001 -n 50 -o dead.tsv || fail "census of sparse soups"
 [ "$(grep -vc '^#' dead.tsv)" -eq 1 ] && grep -q '^# soups	50 in 0-49$' dead.tsv && ok ||

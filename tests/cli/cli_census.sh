@@ -166,6 +166,12 @@ if command -v python3 >/dev/null 2>&1; then
 	known trevorrowship 3D4,7/5,8 M 10 14 1,1,0 1,2,0 1,0,1 1,1,1 1,2,1 0,3,1 1,3,1 \
 		0,0,2 1,0,2 1,1,2 1,2,2 1,3,2 1,1,3 1,2,3
 	known hship 3D3/3H H 2 7 0,1,1 0,2,0 1,0,1 1,2,0 2,0,0 2,0,1 2,1,0
+	# B6/S567's orthogonal c/4 ship of period 8, first met in soup
+	# life3d/639647 (life3d-census(1), FIRST RESULTS).
+	known orthoship B6/S567 M 8 16 0,1,0 1,1,0 0,0,1 1,0,1 0,1,1 1,1,1 0,2,1 1,2,1 \
+		0,0,2 1,0,2 0,1,3 1,1,3 0,2,3 1,2,3 0,2,4 1,2,4
+	grep -q '^xq8_2x3x5_66963b43	ship	8	16	0,-2,0	' orthoship.lines && ok ||
+		fail "the orthogonal ship: $(cat orthoship.lines)"
 	# Two blocks with two dead cells between them are two objects; with
 	# one, they touch each other's births and are one still life.
 	python3 - <<'PY' || fail "two blocks: python3"
@@ -308,6 +314,12 @@ expect_exit 64 "--merge without hauls" -- "$LIFE3D" census --merge
 expect_exit 0 "a haul to /dev/null" -- "$LIFE3D" census -n 3 -o /dev/null
 expect_exit 0 "a soup to /dev/null" -- "$LIFE3D" census --soup a/1 -o /dev/null
 expect_exit 0 "a merge to /dev/null" -- "$LIFE3D" census --merge m1.tsv -o /dev/null
+
+# ---- --time: the soups begun in the time, a range from the first ----
+expect_exit 0 "--time 1" -- "$LIFE3D" census -t 2 --first 50 -n 100000000 --time 1 -o timed.tsv
+timed=$(sed -n 's/^# soups	\([0-9]*\) in 50-\([0-9]*\)$/\1 \2/p' timed.tsv)
+[ -n "$timed" ] && [ "${timed#* }" -eq $((${timed% *} + 49)) ] && ok || fail "--time 1: $(sed -n 5p timed.tsv)"
+bad "--time 0" --time 0
 
 # ---- SIGTERM: the haul of the soups done ----
 "$LIFE3D" census -t 2 -n 100000000 -o stopped.tsv 2>stop.err &

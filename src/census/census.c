@@ -503,17 +503,17 @@ static int judge(worker *w, uint64_t soup, uint64_t gen, const chunk_end *e, fet
 static bool box_near_edge(const grid *g)
 {
 	const uint64_t e = CENSUS_EDGE;
+	uint64_t zmask[4] = {0, 0, 0, 0};   /* a space has at most 176 cells a row */
+	for (uint64_t z = 0; z < g->nz && g->words <= 4; z++)
+		if (z < e || z >= g->nz - e)
+			zmask[z / 64] |= (uint64_t)1 << (z % 64);
 	for (uint64_t x = 0; x < g->nx; x++)
 		for (uint64_t y = 0; y < g->ny; y++) {
 			bool side = x < e || x >= g->nx - e || y < e || y >= g->ny - e;
 			const uint64_t *row = grid_row(g, x, y);
-			for (uint64_t w = 0; w < g->words; w++) {
-				uint64_t z0 = w * 64, near = side ? ~(uint64_t)0 : 0;
-				for (uint64_t b = 0; !side && b < 64; b++)
-					near |= (uint64_t)(z0 + b < e || z0 + b >= g->nz - e) << b;
-				if (row[w] & near)
+			for (uint64_t w = 0; w < g->words; w++)
+				if (row[w] & (side ? ~(uint64_t)0 : zmask[w]))
 					return true;
-			}
 		}
 	return false;
 }

@@ -39,9 +39,9 @@ typedef struct history {
 
 typedef struct worker {
 	shared *s;
-	engine *e;                     /* the soup's, leaps on */
-	engine *alone;                 /* one object alone, without leaps */
-	engine_knobs soup_knobs, alone_knobs;
+	engine *e;                     /* the soup's */
+	engine *alone;                 /* one object alone, or the phases */
+	engine_knobs knobs;            /* both engines': the run's, no leaps */
 	grid box, abox, soup;          /* the space, the object's, the soup */
 	census_group group;
 	cellset cells;                 /* scratch: a phase's cells */
@@ -555,13 +555,12 @@ static int worker_start(worker *w, l3d_err *err)
 	/* The census finds periods itself (judge): the engines only step,
 	 * and leaps would hash for nothing. */
 	if (c->knobs)
-		w->soup_knobs = w->alone_knobs = *c->knobs;
-	w->soup_knobs.no_leap = w->alone_knobs.no_leap = true;
+		w->knobs = *c->knobs;
+	w->knobs.no_leap = true;
 	engine_opts o = {.kind = "cpu", .threads = 1, .device = -1, .rule = &c->rule,
-			 .knobs = &w->soup_knobs};
+			 .knobs = &w->knobs};
 	if (rc == L3D_OK)
 		rc = engine_create(&o, &w->box, &c->rule, &w->e, err);
-	o.knobs = &w->alone_knobs;
 	if (rc == L3D_OK)
 		rc = engine_create(&o, &w->box, &c->rule, &w->alone, err);
 	return rc;

@@ -313,6 +313,12 @@ static int on_found(void *ctx, const census_name *n, uint64_t soup, l3d_err *err
 	if (lstat(path, &st) != 0)
 		rc = write_object(path, n, f->rule, err);
 	free(path);
+	/* A name taken while the object was written (someone else's file,
+	 * a link planted there) costs that file alone, not the census. */
+	if (rc == L3D_ERR_CANTCREAT) {
+		fprintf(stderr, "life3d: warning: %s; the census goes on\n", err->msg);
+		rc = L3D_OK;
+	}
 	return rc;
 }
 

@@ -87,8 +87,10 @@ typedef struct run_stamp {
 typedef struct universe_meta {
 	bool has_rule;
 	rule rule;
-	bool size_from_pattern;  /* RLE3 without size= or box=: the universe
-				    is the pattern's box (Golly: its own grid) */
+	/* RLE3 without size= or box=: the universe is Golly's 100^3 grid, as
+	   Golly reads it, or, when the pattern does not fit there, the
+	   pattern's own box. */
+	enum { SIZE_GIVEN, SIZE_GOLLY_GRID, SIZE_PATTERN_BOX } sizeless;
 	char assumed[256];       /* RLE3: what was read as Golly reads it where
 				    the file left something out or wrong
 				    ("no version= (read as version 1)";

@@ -151,8 +151,10 @@ static int scan_line(scanner *s, int first, char *buf, l3d_err *err)
 typedef struct rle3_head {
 	uint64_t size, box[3], pos[3], gen;
 	uint64_t extent[3];      /* x= y= z= */
-	uint64_t line;           /* of the x= y= z= line */
+	uint64_t line;           /* of the x= y= z= line; 0: none */
 	bool has_version, has_size, has_box;
+	int first_data;          /* the data's first character, read while
+				    looking for the x= line; -1: none */
 	rule rule;
 	char assumed[sizeof ((universe_meta *)0)->assumed];
 } rle3_head;
@@ -319,37 +321,64 @@ static int parse_pattern_line(const char *name, uint64_t lineno, char *line,
 	return L3D_OK;
 }
 
+/* Golly's rule for a file without an x= line (3D.lua's DEFAULT_RULE). */
+#define GOLLY_DEFAULT_RULE "3D5..7/6"
+
+/* Data with no x= line before it: read as Golly reads it, under Golly's
+ * default rule, from 0,0,0, with no box of its own. */
+static int no_pattern_line(scanner *s, int c, rle3_head *h, l3d_err *err)
+{
+	l3d_err rerr;
+	if (c == -1 && s->rc)
+		return s->rc;
+	if (rule_parse(GOLLY_DEFAULT_RULE, &h->rule, &rerr))
+		return l3d_fail(err, L3D_ERR_RUNTIME, "%s", rerr.msg);
+	h->first_data = c;
+	assume(h, "%s", "no 'x=W y=H z=D rule=R' line (read with rule "
+	       GOLLY_DEFAULT_RULE ", as Golly does)");
+	return L3D_OK;
+}
+
 /* Skip blank and comment lines up to the x= line and parse it. */
 static int read_pattern_line(scanner *s, char *buf, rle3_head *h, l3d_err *err)
 {
 	for (;;) {
 		int c = scan_getc(s);
-		if (c == -1)
-			return s->rc ? s->rc :
-				l3d_fail(err, L3D_ERR_DATA,
-					 "%s:%llu: no 'x=W y=H z=D rule=R' line", s->r->name,
-					 (unsigned long long)s->line);
 		if (c == '\n')
 			continue;
 		if (c == '#') {
 			scan_skip_line(s);
 			continue;
 		}
+		if (c != 'x')
+			return no_pattern_line(s, c, h, err);
 		uint64_t lineno = h->line = s->line;
 		int rc = scan_line(s, c, buf, err);
 		return rc ? rc : parse_pattern_line(s->r->name, lineno, buf, h, err);
 	}
 }
 
+/* Without size= or box=: Golly's own grid, where the pattern fits in it. */
+static bool fits_golly_grid(const rle3_head *h)
+{
+	for (int i = 0; i < 3; i++)
+		if (h->pos[i] > GOLLY_MAX_SIZE || h->extent[i] > GOLLY_MAX_SIZE - h->pos[i])
+			return false;
+	return true;
+}
+
 /* The universe's size, and a check that the pattern's box fits in it. */
 static int universe_size(const char *name, const rle3_head *h, uint64_t dim[3],
 			 l3d_err *err)
 {
+	bool golly_grid = !h->has_box && !h->has_size && fits_golly_grid(h);
 	for (int i = 0; i < 3; i++) {
 		if (h->has_box)
 			dim[i] = h->box[i];
 		else if (h->has_size)
 			dim[i] = h->size;
+		else if (golly_grid)
+			dim[i] = GOLLY_MAX_SIZE;
 		else if (__builtin_add_overflow(h->pos[i], h->extent[i], &dim[i]))
 			return l3d_fail(err, L3D_ERR_DATA,
 					"%s:%llu: pos %c=%llu and the pattern's %llu cells "
@@ -400,13 +429,19 @@ static int data_error(scanner *s, int c, const char *why, l3d_err *err)
 typedef struct cursor {
 	uint64_t at[3];          /* where the next cell goes */
 	uint64_t lo[3], hi[3];   /* the pattern's box: lo <= cell < hi */
+	bool beyond;             /* a live cell past hi, inside the universe */
 } cursor;
 
+/* A run past the x= y= z= box is read as Golly reads it, where it still
+ * lies in the universe; past the universe's edge it is an error. */
 static int put_live_run(scanner *s, grid *g, cursor *p, uint64_t n, l3d_err *err)
 {
-	if (p->at[1] >= p->hi[1] || p->at[2] >= p->hi[2] || p->at[0] >= p->hi[0] ||
-	    n > p->hi[0] - p->at[0])
-		return data_error(s, 'o', "puts a cell outside the x= y= z= box", err);
+	if (p->at[1] >= g->ny || p->at[2] >= g->nz || p->at[0] >= g->nx ||
+	    n > g->nx - p->at[0])
+		return data_error(s, 'o', "puts a cell outside the universe", err);
+	if (p->at[1] >= p->hi[1] || p->at[2] >= p->hi[2] || n > p->hi[0] - p->lo[0] ||
+	    p->at[0] > p->hi[0] - n)
+		p->beyond = true;
 	for (uint64_t i = 0; i < n; i++)
 		grid_set(g, p->at[0] + i, p->at[1], p->at[2], 1);
 	p->at[0] += n;
@@ -436,17 +471,28 @@ static int apply_run(scanner *s, grid *g, cursor *p, int c, uint64_t n,
 	}
 }
 
+static uint64_t dim_of(const grid *g, int i)
+{
+	return i == 0 ? g->nx : i == 1 ? g->ny : g->nz;
+}
+
 static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 {
-	cursor p;
+	cursor p = { .beyond = false };
 	for (int i = 0; i < 3; i++) {
 		p.at[i] = p.lo[i] = h->pos[i];
 		p.hi[i] = h->pos[i] + h->extent[i];
+		/* Golly starts data without an x= line at 0,0,0 (and goes
+		 * back to pos= at each $ and /). */
+		if (!h->line) {
+			p.at[i] = 0;
+			p.hi[i] = dim_of(g, i);
+		}
 	}
 	uint64_t count = 0;
-	bool line_start = true;
-	int c;
-	while ((c = scan_getc(s)) != -1) {
+	bool line_start = !h->line;
+	int c = h->line ? scan_getc(s) : h->first_data;
+	for (; c != -1; c = scan_getc(s)) {
 		if (line_start && c == '#') {
 			scan_skip_line(s);
 			continue;
@@ -461,12 +507,17 @@ static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 			continue;
 		}
 		if (c == '!')
-			return L3D_OK;
+			break;
 		int rc = apply_run(s, g, &p, c, count ? count : 1, err);
 		if (rc)
 			return rc;
 		count = 0;
 	}
+	if (p.beyond)
+		assume(h, "%s", "live cells beyond the x= y= z= box (read where "
+		       "they lie, as Golly does)");
+	if (c == '!')
+		return L3D_OK;
 	if (s->rc)
 		return s->rc;
 	assume(h, "%s", "no '!' at the end (read to the end, as Golly does)");
@@ -505,7 +556,8 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	if (meta) {
 		meta->has_rule = true;
 		meta->rule = h.rule;
-		meta->size_from_pattern = !h.has_size && !h.has_box;
+		meta->sizeless = h.has_size || h.has_box ? SIZE_GIVEN :
+			fits_golly_grid(&h) ? SIZE_GOLLY_GRID : SIZE_PATTERN_BOX;
 		snprintf(meta->assumed, sizeof meta->assumed, "%s", h.assumed);
 	}
 	return L3D_OK;

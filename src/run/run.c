@@ -150,13 +150,19 @@ static void warn_assumed(const options *o, const plan *p)
 
 static void warn_sizeless(const options *o, const plan *p)
 {
-	if (o->quiet || !p->src.meta.size_from_pattern)
+	if (o->quiet || p->src.meta.sizeless == SIZE_GIVEN)
 		return;
-	fprintf(stderr, "life3d: warning: %s has no size=: the universe is the "
-		"pattern's %" PRIu64 "x%" PRIu64 "x%" PRIu64 " box, wrapped around, "
-		"where Golly runs it on its own grid; add size=N to its first line "
-		"to say which\n", p->src.name, p->src.nx, p->src.start.ny,
-		p->src.start.nz);
+	if (p->src.meta.sizeless == SIZE_GOLLY_GRID)
+		fprintf(stderr, "life3d: warning: %s has no size=: the universe is "
+			"Golly's grid, %" PRIu64 "x%" PRIu64 "x%" PRIu64 ", as Golly reads "
+			"it; add size=N to its first line to say which\n", p->src.name,
+			p->src.nx, p->src.start.ny, p->src.start.nz);
+	else
+		fprintf(stderr, "life3d: warning: %s has no size= and its pattern "
+			"does not fit Golly's grid: the universe is the pattern's %" PRIu64
+			"x%" PRIu64 "x%" PRIu64 " box, wrapped around; add size=N to its "
+			"first line to say which\n", p->src.name, p->src.nx,
+			p->src.start.ny, p->src.start.nz);
 }
 
 /* An output name with an extension that names no format would get the

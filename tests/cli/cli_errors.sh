@@ -54,8 +54,8 @@ printf '3D version=2 size=4\nx=1 y=1 z=1 rule=3D5..7/6\no!\n' >ver2.rle3
 bad_case ver2.rle3 65 "version" "RLE3 version 2"
 printf '3D version=1 size=2\nx=3 y=1 z=1 rule=3D5..7/6\n3o!\n' >big.rle3
 bad_case big.rle3 65 "" "RLE3 pattern larger than size"
-printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6\noo!\n' >wide.rle3
-bad_case wide.rle3 65 "" "RLE3 row longer than x"
+printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6\n5o!\n' >wide.rle3
+bad_case wide.rle3 65 "outside the universe" "RLE3 row past the universe"
 printf '3D version=1 size=4\nx=1 y=1 z=1 rule=3D9..7/6\no!\n' >rule.rle3
 bad_case rule.rle3 65 "" "RLE3 bad rule"
 printf '3D version=1 size=4\nx=1 y=1 rule=3D5..7/6\no!\n' >hdr.rle3

@@ -78,16 +78,24 @@ for out in k545.l3d k545.rle3; do
 	grep -q warning "$T/err" && fail "$out warned: $(cat "$T/err")" || ok
 done
 
-# Golly interchange.  An RLE3 without size= is a torus the size of the
-# pattern's box (Golly: its own grid): said, not with -q.
+# Golly interchange.  An RLE3 without size= is Golly's 100^3 grid where
+# the pattern fits there, else a torus the size of the pattern's box: said,
+# not with -q.
 printf '3D version=1 pos=1,1,1\nx=2 y=1 z=1 rule=3D5..7/6\noo!\n' >nosize.rle3
 # pos and the pattern past 2^64: the message says so, not a size it never had.
 printf '3D version=1 pos=18446744073709551615,0,0\nx=2 y=1 z=1 rule=3D5..7/6\noo!\n' >farpos.rle3
 expect_exit 65 "pos past 2^64" -- "$LIFE3D" -q -n 0 -o /dev/null farpos.rle3
 expect_err_line "^life3d: farpos.rle3:2: pos x=18446744073709551615 and the pattern's 2 cells in x end past the largest edge 16777216$" "pos past 2^64"
 expect_exit 0 "RLE3 without size=" -- "$LIFE3D" -n 0 -o nosize.l3d nosize.rle3
-grep -q "^life3d: warning: nosize.rle3 has no size=: the universe is the pattern's 3x2x2 box, wrapped around, where Golly runs it on its own grid; add size=N to its first line to say which$" \
+grep -q "^life3d: warning: nosize.rle3 has no size=: the universe is Golly's grid, 100x100x100, as Golly reads it; add size=N to its first line to say which$" \
 	"$T/err" && ok || fail "no size= not announced: $(cat "$T/err")"
+"$LIFE3D" -q -n 0 -o nosize.rle3.out --format rle3 nosize.l3d &&
+	head -1 nosize.rle3.out | grep -q "^3D version=1 size=100 pos=1,1,1$" && ok ||
+	fail "the 100^3 grid not kept: $(head -1 nosize.rle3.out)"
+printf '3D version=1 pos=99,0,0\nx=2 y=1 z=1 rule=3D5..7/6\noo!\n' >bigpos.rle3
+expect_exit 0 "RLE3 without size=, past Golly's grid" -- "$LIFE3D" -n 0 -o bigpos.l3d bigpos.rle3
+grep -q "^life3d: warning: bigpos.rle3 has no size= and its pattern does not fit Golly's grid: the universe is the pattern's 101x1x1 box, wrapped around; add size=N to its first line to say which$" \
+	"$T/err" && ok || fail "past Golly's grid not announced: $(cat "$T/err")"
 expect_exit 0 "RLE3 without size=, -q" -- "$LIFE3D" -q -n 0 -o nosize2.l3d nosize.rle3
 [ -s "$T/err" ] && fail "-q printed: $(cat "$T/err")" || ok
 expect_exit 0 "RLE3 with size=" -- "$LIFE3D" -n 0 -o ship-again.l3d ship.rle3

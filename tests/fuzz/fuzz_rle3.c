@@ -63,13 +63,19 @@ static void first_line_pos(text *t, uint64_t pos[3])
 	free(line);
 }
 
-/* Skip blank and '#' lines, then the x= line. */
-static void skip_to_cells(text *t)
+/* Skip blank and '#' lines, then the x= line; false when the data comes
+ * without one (Golly reads it from 0,0,0 then). */
+static bool skip_to_cells(text *t)
 {
 	size_t start;
 	while (next_line(t, &start))
-		if (t->at - 1 > start && t->s[start] != '#')
-			return;
+		if (t->at - 1 > start && t->s[start] != '#') {
+			if (t->s[start] == 'x')
+				return true;
+			t->at = start;
+			return false;
+		}
+	return false;
 }
 
 /* Live runs must land on live cells, and nothing else may be alive. */
@@ -78,8 +84,10 @@ static void check_cells(const grid *g, const uint8_t *data, size_t size)
 	text t = normalize(data, size);
 	uint64_t pos[3] = { 0, 0, 0 }, at[3], count = 0, live = 0;
 	first_line_pos(&t, pos);
-	skip_to_cells(&t);
+	bool pattern_line = skip_to_cells(&t);
 	memcpy(at, pos, sizeof at);
+	if (!pattern_line)
+		memset(at, 0, sizeof at);
 	bool line_start = true;
 	for (; t.at < t.n && t.s[t.at] != '!'; t.at++) {
 		char c = t.s[t.at];

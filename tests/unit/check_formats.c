@@ -771,14 +771,31 @@ START_TEST(test_rle3_box_size_pos)
 	ck_assert(grid_get(&g, 1, 2, 3) && grid_get(&g, 2, 2, 3));
 	ck_assert(rule_equal(&meta.rule, &rule_default));
 	grid_free(&g);
-	/* Neither: the pattern's own box, after pos. */
-	ck_assert_int_eq(read_text("3D version=1 gen=12\nx=3 y=2 z=1 rule=3D5..7/6\n"
+	/* Neither: Golly's 100^3 grid, where the pattern fits after pos. */
+	ck_assert_int_eq(read_text("3D version=1 gen=12 pos=97,98,99\nx=3 y=2 z=1 rule=3D5..7/6\n"
 				   "bbo$o!\n", &g, &meta, &err), L3D_OK);
-	ck_assert_uint_eq(g.nx, 3);
+	ck_assert_uint_eq(g.nx, 100);
+	ck_assert_uint_eq(g.ny, 100);
+	ck_assert_uint_eq(g.nz, 100);
+	ck_assert_int_eq(meta.sizeless, SIZE_GOLLY_GRID);
+	ck_assert_uint_eq(g.generation, 12);
+	ck_assert(grid_get(&g, 99, 98, 99) && grid_get(&g, 97, 99, 99));
+	ck_assert_uint_eq(grid_population(&g), 2);
+	grid_free(&g);
+	/* An empty pattern: Golly's grid too. */
+	ck_assert_int_eq(read_text("3D version=1\nx=0 y=0 z=0 rule=3D5..7/6\n!\n",
+				   &g, &meta, &err), L3D_OK);
+	ck_assert_uint_eq(g.nx * g.ny * g.nz, 1000000);
+	ck_assert_uint_eq(grid_population(&g), 0);
+	grid_free(&g);
+	/* Past Golly's grid: the pattern's own box, after pos. */
+	ck_assert_int_eq(read_text("3D version=1 pos=98,0,0\nx=3 y=2 z=1 rule=3D5..7/6\n"
+				   "bbo$o!\n", &g, &meta, &err), L3D_OK);
+	ck_assert_uint_eq(g.nx, 101);
 	ck_assert_uint_eq(g.ny, 2);
 	ck_assert_uint_eq(g.nz, 1);
-	ck_assert_uint_eq(g.generation, 12);
-	ck_assert(grid_get(&g, 2, 0, 0) && grid_get(&g, 0, 1, 0));
+	ck_assert_int_eq(meta.sizeless, SIZE_PATTERN_BOX);
+	ck_assert(grid_get(&g, 100, 0, 0) && grid_get(&g, 98, 1, 0));
 	ck_assert_uint_eq(grid_population(&g), 2);
 	grid_free(&g);
 	/* size= only: a cube. */
@@ -819,7 +836,8 @@ static void expect_rle3_failure(const char *text, const char *what)
 
 /* What Golly reads and life3d read too, with what was assumed said in
  * meta.assumed: no version=, a first line of just 3D, no closing '!', a
- * negative gen=, a pos= of two numbers, size=0 and a size= of no number. */
+ * negative gen=, a pos= of two numbers, size=0, a size= of no number and
+ * live cells beyond the x= y= z= box (but in the universe). */
 START_TEST(test_rle3_golly_leniency)
 {
 	static const struct {
@@ -828,7 +846,7 @@ START_TEST(test_rle3_golly_leniency)
 	} cases[] = {
 		{ "3D size=4\nx=1 y=1 z=1 rule=B6/S567\no!\n",
 		  "no version= (read as version 1)", 4, 0, 0, 0, 0 },
-		{ "3D\nx=1 y=1 z=1 rule=B6/S567\no!\n", "no version= (read as version 1)", 1, 0, 0, 0, 0 },
+		{ "3D\nx=1 y=1 z=1 rule=B6/S567\no!\n", "no version= (read as version 1)", 100, 0, 0, 0, 0 },
 		{ "3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\nbo\n",
 		  "no '!' at the end (read to the end, as Golly does)", 4, 0, 1, 0, 0 },
 		{ "3D version=1 size=5 gen=-3\nx=1 y=1 z=1 rule=B6/S567\no!",
@@ -843,6 +861,18 @@ START_TEST(test_rle3_golly_leniency)
 		  "gen=-1 (read as 0); no version= (read as version 1); no '!' at the end "
 		  "(read to the end, as Golly does)", 4, 0, 0, 0, 0 },
 		{ "3D version=1 size=4 gen=7\nx=1 y=1 z=1 rule=B6/S567\no!", "", 4, 7, 0, 0, 0 },
+		{ "3D version=1 size=4 pos=1,1,1\n#C no x= line\nbbo!",
+		  "no 'x=W y=H z=D rule=R' line (read with rule 3D5..7/6, as Golly does)",
+		  4, 0, 2, 0, 0 },
+		{ "3D version=1 size=4\nx=1 y=1 z=1 rule=B6/S567\nbbbo!",
+		  "live cells beyond the x= y= z= box (read where they lie, as Golly does)",
+		  4, 0, 3, 0, 0 },
+		{ "3D version=1 size=4 pos=1,1,1\nx=1 y=1 z=1 rule=B6/S567\n$$o!",
+		  "live cells beyond the x= y= z= box (read where they lie, as Golly does)",
+		  4, 0, 1, 3, 1 },
+		{ "3D version=1 size=4\nx=2 y=2 z=1 rule=B6/S567\n/2$o",
+		  "live cells beyond the x= y= z= box (read where they lie, as Golly does); "
+		  "no '!' at the end (read to the end, as Golly does)", 4, 0, 0, 2, 1 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		grid g;
@@ -871,10 +901,14 @@ START_TEST(test_rle3_errors)
 			    "ob\r\n\r\nb o!\r\n", "bad.input:6:2: ' ' is not RLE3");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\no\x01!",
 			    "bad.input:3:2: byte 0x01");
-	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n3o!\n",
-			    "bad.input:3:2: 'o' puts a cell outside");
-	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n$o!\n",
-			    "outside the x= y= z= box");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n5o!\n",
+			    "bad.input:3:2: 'o' puts a cell outside the universe");
+	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=1 rule=B6/S567\n4$o!\n",
+			    "bad.input:3:3: 'o' puts a cell outside the universe");
+	expect_rle3_failure("3D version=1 size=4 pos=0,0,3\nx=2 y=1 z=1 rule=B6/S567\n/o!\n",
+			    "outside the universe");
+	expect_rle3_failure("3D version=1 size=2\nx=2 y=1 z=1 rule=B6/S567\nbbo!\n",
+			    "outside the universe");
 	expect_rle3_failure("3D version=1 size=4 pos=3,0,0\nx=2 y=1 z=1 rule=B6/S567\no!\n",
 			    "bad.input:2: the 2x1x1 pattern at pos=3,0,0 does not fit in the 4x4x4 universe");
 	expect_rle3_failure("3D version=1 size=4\nx=5 y=1 z=1 rule=B6/S567\no!\n",
@@ -886,12 +920,13 @@ START_TEST(test_rle3_errors)
 			    "bad.input:2: 'y=-1': expected a whole number");
 	expect_rle3_failure("3D version=1 size=4\nx=2 y=1 z=18446744073709551616 rule=B6/S567\no!\n",
 			    "bad.input:2: 'z=18446744073709551616': expected a whole number below 2^64");
+	/* Not an x= line, so data, as Golly reads it. */
 	expect_rle3_failure("3D version=1 size=4\ny=2 x=1 z=1 rule=B6/S567\no!\n",
-			    "bad.input:2: expected 'x=W y=H z=D rule=R'");
-	expect_rle3_failure("3D version=1 size=4\nbo$o!\n", "expected 'x=W");
+			    "bad.input:2:1: 'y' is not RLE3 data");
+
 	expect_rle3_failure("3D version=1 size=4\nx=1 y=1 z=1 rule=3D5..7/6F\no!\n",
 			    "bad.input:2: rule '3D5..7/6F'");
-	expect_rle3_failure("3D version=1 size=4\n# only comments\n", "bad.input:2: no 'x=W y=H");
+
 	expect_rle3_failure("3D version=1 size=4 pos=1\nx=1 y=1 z=1 rule=B6/S567\no!\n",
 			    "bad value in 'pos=1'");
 	expect_rle3_failure("3D version=1 size=4 pos=1,,2\nx=1 y=1 z=1 rule=B6/S567\no!\n",

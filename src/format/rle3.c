@@ -490,7 +490,7 @@ static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 		}
 	}
 	uint64_t count = 0;
-	bool line_start = !h->line;
+	bool line_start = true;
 	int c = h->line ? scan_getc(s) : h->first_data;
 	for (; c != -1; c = scan_getc(s)) {
 		if (line_start && c == '#') {

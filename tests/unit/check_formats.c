@@ -812,12 +812,14 @@ START_TEST(test_rle3_comments_and_line_ends)
 		"3D version=1 size=40 pos=19,18,18\r\n#N spaceship\r\n#C two\r\n"
 		"\r\nx=2 y=4 z=4 rule=3D4,7/5,8\r\n$bo$bo/bo$bo$bo$oo/\r\n"
 		"# a comment between data lines\r\noo$bo$bo$bo/$bo$bo!\r\n",
+		"3D version=1 size=40 pos=19,18,18\nx=2 y=4 z=4 rule=3D4,7/5,8\n"
+		"#C a comment right after the x= line\n$bo$bo/bo$bo$bo$oo/oo$bo$bo$bo/$bo$bo!",
 		"3D version=1 size=40 pos=19,18,18\r#O someone\rx=2 y=4 z=4 "
 		"rule=3D4,7/5,8\r$bo$bo/bo$b\ro$bo$oo/oo$bo$bo$bo/$bo$bo!",
 		"3D gen=0 pos=19,18,18 version=1 size=40\n\n\n"
 		"x=2 y=4 z=4 rule=B5,8/S4,7\n$bo$bo/bo$bo$bo$2o/2o$bo$bo$bo/$bo$bo!trailing",
 	};
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
 		grid g;
 		universe_meta meta;
 		l3d_err err = { 0 };

@@ -155,6 +155,7 @@ typedef struct rle3_head {
 	bool has_version, has_size, has_box;
 	int first_data;          /* the data's first character, read while
 				    looking for the x= line; -1: none */
+	int sizeless;            /* universe_meta.sizeless */
 	rule rule;
 	char assumed[sizeof ((universe_meta *)0)->assumed];
 } rle3_head;
@@ -367,17 +368,19 @@ static bool fits_golly_grid(const rle3_head *h)
 	return true;
 }
 
-/* The universe's size, and a check that the pattern's box fits in it. */
-static int universe_size(const char *name, const rle3_head *h, uint64_t dim[3],
+/* The universe's size (and h->sizeless, which says where it came from),
+ * and a check that the pattern's box fits in it. */
+static int universe_size(const char *name, rle3_head *h, uint64_t dim[3],
 			 l3d_err *err)
 {
-	bool golly_grid = !h->has_box && !h->has_size && fits_golly_grid(h);
+	h->sizeless = h->has_size || h->has_box ? SIZE_GIVEN :
+		fits_golly_grid(h) ? SIZE_GOLLY_GRID : SIZE_PATTERN_BOX;
 	for (int i = 0; i < 3; i++) {
 		if (h->has_box)
 			dim[i] = h->box[i];
 		else if (h->has_size)
 			dim[i] = h->size;
-		else if (golly_grid)
+		else if (h->sizeless == SIZE_GOLLY_GRID)
 			dim[i] = GOLLY_MAX_SIZE;
 		else if (__builtin_add_overflow(h->pos[i], h->extent[i], &dim[i]))
 			return l3d_fail(err, L3D_ERR_DATA,
@@ -556,8 +559,7 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	if (meta) {
 		meta->has_rule = true;
 		meta->rule = h.rule;
-		meta->sizeless = h.has_size || h.has_box ? SIZE_GIVEN :
-			fits_golly_grid(&h) ? SIZE_GOLLY_GRID : SIZE_PATTERN_BOX;
+		meta->sizeless = h.sizeless;
 		snprintf(meta->assumed, sizeof meta->assumed, "%s", h.assumed);
 	}
 	return L3D_OK;

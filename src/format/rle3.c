@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "base/hostmem.h"
+#include "textscan.h"
 
-#define LINE_CAP 4096
 /* What a file's first line begins with. */
 #define RLE3_MAGIC "3D"
 
@@ -65,85 +65,6 @@ void rle3_caveats(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
 	}
 	if (r->birth & 1)
 		add_caveat(buf, size, "Golly refuses a rule with birth on 0");
-}
-
-/* ---- a character scanner with line and column numbers ---- */
-
-typedef struct scanner {
-	reader *r;
-	unsigned char buf[4096];
-	size_t len, pos;
-	bool done, after_cr, at_line_start;
-	uint64_t line, col;      /* of the character last returned */
-	l3d_err *err;
-	int rc;                  /* a read error ended the input */
-} scanner;
-
-static void scan_init(scanner *s, reader *r, l3d_err *err)
-{
-	memset(s, 0, sizeof *s);
-	s->r = r;
-	s->err = err;
-	s->at_line_start = true;
-}
-
-/* The next character, CR, LF and CRLF each read as one '\n'; -1 at end. */
-static int scan_getc(scanner *s)
-{
-	for (;;) {
-		if (s->pos == s->len) {
-			size_t got = 0;
-			if (!s->done)
-				s->rc = reader_fill(s->r, s->buf, sizeof s->buf, &got, s->err);
-			if (got == 0) {
-				s->done = true;
-				return -1;
-			}
-			s->len = got;
-			s->pos = 0;
-		}
-		int c = s->buf[s->pos++];
-		bool second_half_of_crlf = c == '\n' && s->after_cr;
-		s->after_cr = c == '\r';
-		if (second_half_of_crlf)
-			continue;
-		if (c == '\r')
-			c = '\n';
-		if (s->at_line_start) {
-			s->line++;
-			s->col = 0;
-		}
-		s->col++;
-		s->at_line_start = c == '\n';
-		return c;
-	}
-}
-
-static void scan_skip_line(scanner *s)
-{
-	int c;
-	while ((c = scan_getc(s)) != -1 && c != '\n')
-		;
-}
-
-/* Read the rest of a line, `first` being its first character. */
-static int scan_line(scanner *s, int first, char *buf, l3d_err *err)
-{
-	size_t n = 0;
-	uint64_t line = s->line;
-	for (int c = first; c != -1 && c != '\n'; c = scan_getc(s)) {
-		/* A NUL would end the line for the string functions after. */
-		if (c == '\0')
-			return l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: byte 0x00 "
-					"in a header line", s->r->name,
-					(unsigned long long)line, (unsigned long long)s->col);
-		if (n + 1 == LINE_CAP)
-			return l3d_fail(err, L3D_ERR_DATA, "%s:%llu: line too long",
-					s->r->name, (unsigned long long)line);
-		buf[n++] = (char)c;
-	}
-	buf[n] = '\0';
-	return s->rc;
 }
 
 /* ---- the header lines ---- */
@@ -418,17 +339,6 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
-static int data_error(scanner *s, int c, const char *why, l3d_err *err)
-{
-	if (isprint(c))
-		return l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: '%c' %s",
-				s->r->name, (unsigned long long)s->line,
-				(unsigned long long)s->col, c, why);
-	return l3d_fail(err, L3D_ERR_DATA, "%s:%llu:%llu: byte 0x%02x %s",
-			s->r->name, (unsigned long long)s->line,
-			(unsigned long long)s->col, (unsigned)c, why);
-}
-
 typedef struct cursor {
 	uint64_t at[3];          /* where the next cell goes */
 	uint64_t lo[3], hi[3];   /* the pattern's box: lo <= cell < hi */
@@ -441,7 +351,7 @@ static int put_live_run(scanner *s, grid *g, cursor *p, uint64_t n, l3d_err *err
 {
 	if (p->at[1] >= g->ny || p->at[2] >= g->nz || p->at[0] >= g->nx ||
 	    n > g->nx - p->at[0])
-		return data_error(s, 'o', "puts a cell outside the universe", err);
+		return scan_error(s, 'o', "puts a cell outside the universe", err);
 	if (p->at[1] >= p->hi[1] || p->at[2] >= p->hi[2] || n > p->hi[0] - p->lo[0] ||
 	    p->at[0] > p->hi[0] - n)
 		p->beyond = true;
@@ -470,7 +380,7 @@ static int apply_run(scanner *s, grid *g, cursor *p, int c, uint64_t n,
 		p->at[2] = sat_add(p->at[2], n);
 		return L3D_OK;
 	default:
-		return data_error(s, c, "is not RLE3 data (b o $ / ! or a count)", err);
+		return scan_error(s, c, "is not RLE3 data (b o $ / ! or a count)", err);
 	}
 }
 
@@ -506,7 +416,7 @@ static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 		if (isdigit(c)) {
 			count = count * 10 + (uint64_t)(c - '0');
 			if (count > UINT32_MAX)
-				return data_error(s, c, "makes the run count too large", err);
+				return scan_error(s, c, "makes the run count too large", err);
 			continue;
 		}
 		if (c == '!')
@@ -529,7 +439,7 @@ static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 
 int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 {
-	char line[LINE_CAP];
+	char line[SCAN_LINE_CAP];
 	scanner s;
 	rle3_head h;
 	uint64_t dim[3];

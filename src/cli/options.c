@@ -52,6 +52,13 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "seed for --random (default 1)"},
 	{OPT_RANDOM_RULE, "random-rule", 0, OT_STRING, F(random_rule), "RULE", NULL, 0, 0, true,
 	 "the rule a random universe carries, as a file carries its own (default B6/S567)"},
+	{OPT_PLANE, "plane", 0, OT_CHOICE, F(plane), "PLANE", "xy|xz|yz", 0, 0, true,
+	 "the plane a 2D pattern (Golly's .rle) is read into, as Golly's 3D.lua pastes one "
+	 "(default xy)"},
+	{OPT_PLANE_INDEX, "plane-index", 0, OT_INT, F(plane_index), "I", NULL, -1, 16777215, true,
+	 "where that plane lies along the third axis (default: the middle)"},
+	{OPT_DOUBLE, "double", 0, OT_FLAG, F(twice), NULL, NULL, 0, 0, true,
+	 "put a 2D pattern on the next plane too, where B6/S567 runs it as Conway's Life"},
 	{OPT_QUIET, "quiet", 'q', OT_FLAG, F(quiet), NULL, NULL, 0, 0, true,
 	 "no progress and no summary on stderr"},
 	{OPT_VERBOSE, "verbose", 'v', OT_FLAG, F(verbose), NULL, NULL, 0, 0, true,
@@ -103,6 +110,8 @@ void options_init(options *o)
 	o->density = 0.25;
 	o->random_shape = "fill";
 	o->seed = 1;
+	o->plane = "xy";
+	o->plane_index = -1;
 	o->log_every = 1;
 	o->snapshot_prefix = "snapshot-";
 	o->snapshot_kind = "projection";
@@ -159,7 +168,7 @@ static const char *choice_of(const opt_desc *d, const char *word)
 {
 	static const char *const words[] = {
 		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "projection",
-		"slice", "render", "x", "y", "z", "fill", "box", "sphere",
+		"slice", "render", "x", "y", "z", "fill", "box", "sphere", "xy", "xz", "yz",
 	};
 	if (d->id == OPT_FORMAT)
 		return format_word(word);

@@ -17,7 +17,8 @@
 typedef enum opt_id {
 	OPT_OUTPUT, OPT_FORCE, OPT_STEPS, OPT_UNTIL, OPT_RULE, OPT_CONFIG,
 	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
-	OPT_DENSITY, OPT_RANDOM_SHAPE, OPT_SEED, OPT_RANDOM_RULE, OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
+	OPT_DENSITY, OPT_RANDOM_SHAPE, OPT_SEED, OPT_RANDOM_RULE, OPT_PLANE, OPT_PLANE_INDEX, OPT_DOUBLE,
+	OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
 	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
 	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE,
 	OPT_SNAPSHOT_MAX, OPT_SNAPSHOT_VIEW, OPT_CHECKPOINT,
@@ -60,6 +61,9 @@ typedef struct options {
 	const char *random_shape;     /* fill | box | sphere */
 	const char *random_rule;      /* the rule a random universe carries */
 	uint64_t seed;
+	const char *plane;            /* xy | xz | yz: where a 2D pattern goes */
+	int64_t plane_index;          /* -1 = middle */
+	bool twice;                   /* --double */
 	bool quiet;
 	bool verbose;
 	const char *log;              /* NULL = no log; "-" = stdout */

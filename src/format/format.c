@@ -1,6 +1,6 @@
 /* format.c - the table of formats: names, detection, dispatch.
  *
- * A format is its file (hpcgame.c, native.c, rle3.c, export.c) and its row
+ * A format is its file (hpcgame.c, native.c, rle3.c, rle2.c, export.c) and its row
  * here; everything else that names or lists formats asks this table.
  * Input may be a pipe, so nothing here seeks: detection looks at the first
  * bytes through the reader's look-ahead buffer, and the chosen format's
@@ -15,6 +15,7 @@
 #include "export.h"
 #include "hpcgame.h"
 #include "native.h"
+#include "rle2.h"
 #include "rle3.h"
 
 typedef int (*read_fn)(reader *r, grid *g, universe_meta *meta,
@@ -44,6 +45,8 @@ typedef struct format_desc {
 	write_rows_fn write_rows;  /* from a row source */
 	caveats_fn caveats;        /* what another program makes of a file */
 	const format_fixed *fixed; /* cells at fixed offsets (fixed.h) */
+	fmt_id written_as;         /* a format read only: the one its universe
+				      is written in when no other is named */
 } format_desc;
 
 static const format_desc formats[] = {
@@ -58,6 +61,9 @@ static const format_desc formats[] = {
 	{.id = FMT_RLE3, .name = "rle3", .exts = {"rle3"}, .title = "Golly RLE3",
 	 .kind = "RLE3", .keeps_rule = true, .looks = rle3_looks, .magic = true,
 	 .read = rle3_read_start, .write_grid = rle3_write, .caveats = rle3_caveats},
+	{.id = FMT_RLE, .name = "rle", .exts = {"rle"}, .title = "Golly 2D RLE",
+	 .kind = "2D RLE", .looks = rle2_looks, .magic = true, .read = rle2_read_start,
+	 .written_as = FMT_RLE3},
 	{.id = FMT_VTK, .name = "vtk", .exts = {"vtk"}, .title = "VTK legacy",
 	 .kind = "VTK", .binary = true, .looks = vtk_looks, .magic = true,
 	 .write_rows = vtk_write},
@@ -144,6 +150,18 @@ bool format_can_read(fmt_id f)
 	return d && d->read;
 }
 
+bool format_can_write(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d && writable(d);
+}
+
+fmt_id format_output_of(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d && !writable(d) && d->written_as ? d->written_as : f;
+}
+
 const format_fixed *format_fixed_of(fmt_id f)
 {
 	const format_desc *d = desc_of(f);
@@ -195,6 +213,8 @@ const char *format_extensions(char *buf, size_t size)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < FORMAT_COUNT; i++) {
+		if (!writable(&formats[i]))
+			continue;
 		add(buf, size, ", ", formats[i].name);
 		add(buf, size, "", ":");
 		for (const char *const *e = formats[i].exts; *e; e++) {

@@ -1,7 +1,7 @@
 /* format.h - universe file formats: names, detection and dispatch.
  *
  * Each format lives in its own file (hpcgame.c, native.c, rle3.c,
- * export.c) on top of the shared reader and writer helpers (io.h) and
+ * rle2.c, export.c) on top of the shared reader and writer helpers (io.h) and
  * payload streams (stream.h), and has one row in format.c's table: its
  * names, extensions, detection, reader and writer, what it keeps.  The
  * rest of the program reaches them through the functions below, and every
@@ -27,6 +27,7 @@ typedef enum fmt_id {
 	FMT_HPCGAME,     /* HPCGame 2024 binary: u64 M, u64 T, M^3 bytes 0/1 */
 	FMT_NATIVE,      /* life3d packed .l3d: header, 1 bit/cell, CRC-32 */
 	FMT_RLE3,        /* Golly RLE3 text (.rle3) */
+	FMT_RLE,         /* Golly 2D RLE (.rle), into a plane (read only) */
 	FMT_VTK,         /* VTK legacy STRUCTURED_POINTS (write only) */
 	FMT_NPY          /* NumPy .npy uint8 (write only) */
 } fmt_id;
@@ -54,7 +55,7 @@ fmt_id format_from_name(const char *name);
  * "NATIVE"), among those format_choices() lists; NULL if none. */
 const char *format_word(const char *word);
 /* By extension, in any case: .bin/.hpc/.dat -> hpcgame, .l3d, .rle3,
- * .vtk, .npy. */
+ * .rle (2D, read only), .vtk, .npy. */
 fmt_id format_from_path(const char *path);
 /* The extension of path's last component ("gz" for "a/out.npy.gz"), or
  * NULL when it has none ("out", ".hidden", "/dev/null"). */
@@ -62,15 +63,19 @@ const char *format_extension(const char *path);
 const char *format_name(fmt_id f);
 bool format_is_binary(fmt_id f);
 bool format_can_read(fmt_id f);
+bool format_can_write(fmt_id f);
+/* The format a universe read in f is written in when nothing names one:
+ * f itself, or for a format read only (2D RLE) its 3D kin (RLE3). */
+fmt_id format_output_of(fmt_id f);
 
 /* Lists made from the table, in its order, into buf (returned):
  *   format_choices     "hpcgame|l3d|native|rle3|vtk|npy": every word
  *                      --format takes, aliases after their format's name
  *   format_writes      "hpcgame, l3d, rle3, vtk, npy": the output formats
- *   format_reads       "HPCGame binary, life3d .l3d, Golly RLE3": those
- *                      recognised in input, by their titles
- *   format_extensions  "hpcgame: .bin .hpc .dat, l3d: .l3d, ...": for
- *                      messages
+ *   format_reads       "HPCGame binary, life3d .l3d, Golly RLE3, Golly 2D
+ *                      RLE": those recognised in input, by their titles
+ *   format_extensions  "hpcgame: .bin .hpc .dat, l3d: .l3d, ...": the
+ *                      output formats' extensions, for messages
  *   format_fixed_kinds "HPCGame and .l3d": the formats at fixed offsets
  *                      (fixed.h) */
 const char *format_choices(char *buf, size_t size);

@@ -14,6 +14,7 @@ void reader_init(reader *r, FILE *f, const char *name)
 	r->name = name;
 	r->size = -1;
 	r->start = -1;
+	r->place = (plane_place){.axis = 2, .index = -1, .twice = false};
 	struct stat st;
 	off_t at = f ? ftello(f) : -1;
 	if (f && at >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&

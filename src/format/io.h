@@ -12,6 +12,16 @@
 #include "base/grid.h"
 #include "base/rule.h"
 
+/* Where a 2D pattern (Golly's 2D RLE) goes in the 3D universe: into the
+ * plane across `axis` (0 x, 1 y, 2 z: the XY plane) at `index` along it
+ * (-1: the middle, Golly's N/2), and onto the plane after it too when
+ * `twice` (a 2D Life pattern doubled, which B6/S567 runs as Life). */
+typedef struct plane_place {
+	int axis;
+	int64_t index;
+	bool twice;
+} plane_place;
+
 /* A forward-only byte source with a small look-ahead for detection. */
 typedef struct reader {
 	FILE *f;
@@ -26,6 +36,8 @@ typedef struct reader {
 	bool count;                /* a stream read from it counts the live
 				    * cells on its own thread once they are
 				    * all in (format_read_finish) */
+	plane_place place;         /* for a 2D pattern; reader_init: the XY
+				    * plane in the middle, once */
 } reader;
 
 void reader_init(reader *r, FILE *f, const char *name);
@@ -95,6 +107,10 @@ typedef struct universe_meta {
 				    the file left something out or wrong
 				    ("no version= (read as version 1)";
 				    "; " between); empty: nothing */
+	char placed[256];        /* a 2D pattern: where it went and its rule
+				    ("a 2D pattern with rule B3/S23, in the
+				    plane z=50"); empty: a 3D universe */
+	bool life2d;             /* and its rule is Conway's Life, B3/S23 */
 	run_stamp stamp;
 } universe_meta;
 

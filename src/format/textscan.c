@@ -71,6 +71,22 @@ int scan_line(scanner *s, int first, char *buf, l3d_err *err)
 	return s->rc;
 }
 
+bool scan_comment(scanner *s, int first, char *buf, size_t cap)
+{
+	size_t n = 0;
+	bool cut = false;
+	for (int c = first; c != -1 && c != '\n'; c = scan_getc(s)) {
+		if (c == '\0')
+			continue;
+		if (n + 1 < cap)
+			buf[n++] = (char)c;
+		else
+			cut = true;
+	}
+	buf[n] = '\0';
+	return cut;
+}
+
 int scan_error(const scanner *s, int c, const char *why, l3d_err *err)
 {
 	if (isprint(c))

@@ -32,6 +32,10 @@ void scan_skip_line(scanner *s);
 /* The rest of a line into buf (SCAN_LINE_CAP bytes), `first` being its
  * first character; L3D_ERR_DATA for a NUL in it or a line too long. */
 int scan_line(scanner *s, int first, char *buf, l3d_err *err);
+/* A comment line, `first` being its first character: as much of it as
+ * fits in cap bytes (NUL included) into buf, the rest skipped; NUL bytes
+ * are dropped.  True when some of it did not fit. */
+bool scan_comment(scanner *s, int first, char *buf, size_t cap);
 /* L3D_ERR_DATA "name:line:col: 'c' <why>" at the character last returned
  * (a byte that is not printable is written in hex). */
 int scan_error(const scanner *s, int c, const char *why, l3d_err *err);

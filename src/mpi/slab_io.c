@@ -183,11 +183,13 @@ typedef struct source {
 /* Rank 0: what the input is.  Files at fixed offsets that can be read at
  * offsets: just the header, and the file's length checked, as it will not
  * be read to its end; anything else is read whole into *whole. */
-static int probe(FILE *f, const char *path, const char *name, source *s,
-		 grid *whole, l3d_err *err)
+static int probe(FILE *f, const char *path, const char *name,
+		 const plane_place *place, source *s, grid *whole, l3d_err *err)
 {
 	reader r;
 	reader_init(&r, f, name);
+	if (place)
+		r.place = *place;
 	fmt_id id;
 	int rc = format_detect(&r, &id, err);
 	struct stat st;
@@ -314,15 +316,15 @@ static int read_at_offsets(const char *path, const char *name, const source *s,
 	return comm_agree(rc, err);
 }
 
-int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
-		 uint64_t *x0, uint64_t *nx, universe_meta *meta, fmt_id *format,
-		 l3d_err *err)
+int slab_io_read(FILE *f, const char *path, const char *name,
+		 const plane_place *place, grid *slab, uint64_t *x0, uint64_t *nx,
+		 universe_meta *meta, fmt_id *format, l3d_err *err)
 {
 	source s = {0};
 	grid whole = {0};
 	memset(slab, 0, sizeof *slab);
 	memset(meta, 0, sizeof *meta);
-	int rc = comm_rank() == 0 ? probe(f, path, name, &s, &whole, err) : L3D_OK;
+	int rc = comm_rank() == 0 ? probe(f, path, name, place, &s, &whole, err) : L3D_OK;
 	rc = comm_agree(rc, err);
 	uint64_t n = 0;
 	if (!rc) {

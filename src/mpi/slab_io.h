@@ -20,10 +20,11 @@
 /* Read this rank's planes into *slab (allocated here): [*x0, *x0 +
  * slab->nx) of a universe of *nx planes.  Rank 0 passes the open input
  * `f` (the others NULL); `path` is the file name every rank can open, NULL
- * for stdin; `name` names the input in messages. */
-int slab_io_read(FILE *f, const char *path, const char *name, grid *slab,
-		 uint64_t *x0, uint64_t *nx, universe_meta *meta, fmt_id *format,
-		 l3d_err *err);
+ * for stdin; `name` names the input in messages; `place` says where a
+ * 2D pattern goes (io.h; NULL: reader_init's). */
+int slab_io_read(FILE *f, const char *path, const char *name,
+		 const plane_place *place, grid *slab, uint64_t *x0, uint64_t *nx,
+		 universe_meta *meta, fmt_id *format, l3d_err *err);
 
 /* Write the universe whose planes [x0, x0 + slab->nx) this rank holds
  * (nx planes in all) as d says (a checkpoint's stamp: only rank 0's

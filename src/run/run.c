@@ -165,6 +165,48 @@ static void warn_sizeless(const options *o, const plan *p)
 			p->src.start.ny, p->src.start.nz);
 }
 
+/* A 2D pattern: where it went, and what its rule comes to in 3D.  On two
+ * planes a cell counts its 2D neighbours twice and itself once, so
+ * B6/S567 is B3/S23 there, as long as the planes beside stay empty: a
+ * cell there counts the 3x3 square beside it, born at 6. */
+static void note_placed(const options *o, const plan *p)
+{
+	const universe_meta *m = &p->src.meta;
+	if (o->quiet || !m->placed[0])
+		return;
+	char rule_text[160], then[256];
+	rule_format(&p->rule, rule_text, sizeof rule_text);
+	bool b6 = rule_equal(&p->rule, &rule_default);
+	if (m->life2d && o->twice && b6)
+		snprintf(then, sizeof then, "; B6/S567 runs it as Conway's Life while "
+			 "no 3x3 square of it holds 6 live cells");
+	else if (m->life2d && o->twice)
+		snprintf(then, sizeof then, "; the rule is %s (B6/S567 would run it as "
+			 "Conway's Life)", rule_text);
+	else if (m->life2d)
+		snprintf(then, sizeof then, "; the rule is %s (on two planes, --double, "
+			 "B6/S567 runs it as Conway's Life)", rule_text);
+	else
+		snprintf(then, sizeof then, "; the rule is %s: a 2D rule does not carry "
+			 "into 3D", rule_text);
+	fprintf(stderr, "life3d: %s: %s%s\n", p->src.name, m->placed, then);
+}
+
+/* --plane, --plane-index and --double given for a universe that is not a
+ * 2D pattern do nothing: say so. */
+static void warn_unplaced(const options *o, const plan *p)
+{
+	static const opt_id ids[] = {OPT_PLANE, OPT_PLANE_INDEX, OPT_DOUBLE};
+	if (o->quiet || p->src.meta.placed[0])
+		return;
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (o->origin[ids[i]] == ORIGIN_CLI) {
+			fprintf(stderr, "life3d: warning: --%s places a 2D pattern; %s is "
+				"a 3D universe\n", option_table[ids[i]].name, p->src.name);
+			return;
+		}
+}
+
 /* An output name with an extension that names no format would get the
  * input's format under a misleading name (out.npy.gz written as .l3d). */
 static int check_extension(const options *o, l3d_err *err)
@@ -188,7 +230,13 @@ static int choose_format(const options *o, plan *p, l3d_err *err)
 		 format_from_path(o->output) != FMT_NONE)
 		p->out_format = format_from_path(o->output);
 	else
-		p->out_format = p->src.format;
+		p->out_format = format_output_of(p->src.format);
+	if (!format_can_write(p->out_format))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: life3d reads the %s format but does not write it "
+				"(name a 3D format: .rle3, .l3d, ..., or give --format)",
+				outfile_is_stdout(o->output) ? "(stdout)" : o->output,
+				format_name(p->out_format));
 	if (p->out_format == FMT_HPCGAME &&
 	    (p->src.nx != p->src.start.ny || p->src.start.ny != p->src.start.nz))
 		return l3d_fail(err, L3D_ERR_USAGE,
@@ -561,7 +609,9 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rc = choose_steps(o, p, err);      /* from generation 0 */
 		rc = rc ? rc : load_random(o, p, err);
 	} else if (!rc) {
-		rc = universe_open(&p->src, o->input, err);
+		plane_place place = {.axis = !strcmp(o->plane, "yz") ? 0 : !strcmp(o->plane, "xz") ? 1 : 2,
+				     .index = o->plane_index, .twice = o->twice};
+		rc = universe_open(&p->src, o->input, &place, err);
 		rc = rc ? rc : choose_steps(o, p, err);
 		if (!rc)
 			warm_up(p, p->src.nx, p->src.start.ny, p->src.start.nz,
@@ -573,6 +623,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		rule_from_input(o, p, rule_given);
 	warn_assumed(o, p);
 	warn_sizeless(o, p);
+	note_placed(o, p);
+	warn_unplaced(o, p);
 	p->resume = p->src.meta.stamp;
 	p->run_id = choose_run_id(p);
 	rc = choose_format(o, p, err);

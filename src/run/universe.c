@@ -78,20 +78,22 @@ static void close_input(universe_source *u)
 	u->file = NULL;
 }
 
-static int read_slabs(universe_source *u, const char *path, l3d_err *err)
+static int read_slabs(universe_source *u, const char *path, const plane_place *place,
+		      l3d_err *err)
 {
 #ifdef HAVE_MPI
-	return slab_io_read(u->file, path, u->name, &u->start, &u->x0, &u->nx,
+	return slab_io_read(u->file, path, u->name, place, &u->start, &u->x0, &u->nx,
 			    &u->meta, &u->format, err);
 #else
-	(void)u, (void)path;
+	(void)u, (void)path, (void)place;
 	return l3d_fail(err, L3D_ERR_RUNTIME, "internal error: ranks without MPI");
 #endif
 }
 
 /* In one process, only the header is read here: the cells go on being
  * read in the background while the engine is set up (universe_engine). */
-int universe_open(universe_source *u, const char *input, l3d_err *err)
+int universe_open(universe_source *u, const char *input, const plane_place *place,
+		  l3d_err *err)
 {
 	bool use_stdin = !input || strcmp(input, "-") == 0;
 	const char *path = use_stdin ? NULL : input;
@@ -101,11 +103,13 @@ int universe_open(universe_source *u, const char *input, l3d_err *err)
 	if (!rc && !distributed()) {
 		reader_init(&u->in, u->file, u->name);
 		u->in.count = true;
+		if (place)
+			u->in.place = *place;
 		rc = format_read_start(&u->in, &u->start, &u->meta, &u->format,
 				       &u->reading, err);
 		u->nx = u->start.nx;
 	} else if (!rc) {
-		rc = read_slabs(u, path, err);
+		rc = read_slabs(u, path, place, err);
 	}
 	if (!u->reading)
 		close_input(u);

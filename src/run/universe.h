@@ -41,8 +41,10 @@ int universe_random(universe_source *u, const uint64_t size[3], double density,
 
 /* Open the input (`input` NULL or "-": stdin) and read its header.  In one
  * process the cells go on being read in the background; across ranks
- * each rank has its planes on return. */
-int universe_open(universe_source *u, const char *input, l3d_err *err);
+ * each rank has its planes on return.  `place` says where a 2D pattern
+ * goes (format/io.h; NULL: the middle XY plane, once). */
+int universe_open(universe_source *u, const char *input, const plane_place *place,
+		  l3d_err *err);
 
 /* The engine for the universe (engine/choose.h in one process, the slab
  * engine across ranks); *population gets the input's population and

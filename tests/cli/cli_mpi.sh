@@ -128,6 +128,13 @@ for shape in box sphere; do
 		-o rnd.$shape.3.l3d && ok || fail "random $shape np 3"
 	expect_same rnd.$shape.ref.l3d rnd.$shape.3.l3d "random $shape universe np 3"
 done
+# A 2D pattern is placed the same on rank 0, which reads it for all.
+printf 'x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle
+"$LIFE3D" -q --engine cpu --plane yz --plane-index 7 --double -n 8 -o glider.ref.l3d glider.rle ||
+	fail "2D ref"
+mpi 3 -- -q --engine cpu --plane yz --plane-index 7 --double -n 8 -o glider.3.l3d glider.rle &&
+	ok || fail "2D np 3"
+expect_same glider.ref.l3d glider.3.l3d "a 2D pattern np 3"
 "$LIFE3D" -q --random 12 --seed 5 -n 0 -o cube.bin || fail "make cube"
 "$LIFE3D" -q -n 5 -o cube.ref.bin cube.bin || fail "cube ref"
 for np in 2 3; do

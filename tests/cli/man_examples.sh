@@ -2,7 +2,7 @@
 # The examples in life3d(1) and life3d-census(1) work as printed.  Every
 # .EX/.EE block of their EXAMPLES sections is unescaped from roff and run
 # by sh in a directory of its own that holds the inputs the examples name
-# (in.bin, ship.rle3, nightly.conf), with `life3d` on PATH standing for
+# (in.bin, ship.rle3, glider.rle, nightly.conf), with `life3d` on PATH standing for
 # $LIFE3D.  A block passes when sh exits 0, every life3d it started exited
 # 0 (75 when it was given --max-time: stopped cleanly), and every file it
 # named as output (-o, --log, the checkpoint of a stopped run) reads back:
@@ -153,6 +153,7 @@ PRE
 	cd fixtures &&
 	"$LIFE3D" -q --random 16 --seed 3 -n 0 -o in.bin &&
 	cp "$SRCDIR/tests/data/golly-spaceship.rle3" ship.rle3 &&
+	printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle &&
 	mkdir -p scripts &&
 	if command -v gnuplot >/dev/null 2>&1; then
 		cp "$SRCDIR/scripts/plot-log" scripts/plot-log

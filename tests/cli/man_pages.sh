@@ -86,6 +86,12 @@ produce() {
 	*"warning: a.rle3: read as Golly reads it: no version= (read as version 1); no '!' at the end"*)
 		printf '3D size=4\nx=1 y=1 z=1 rule=3D5..7/6\no\n' >a.rle3
 		"$LIFE3D" -o x.l3d a.rle3 ;;
+	*"s.rle:2:2: 'B' is a cell of a state above 1"*)
+		printf 'x = 3, y = 1\noBo!\n' >s.rle
+		"$LIFE3D" -o x.l3d s.rle ;;
+	*"glider.rle: a 2D pattern (rule B3/S23), 3x3, centred in the planes z=50 and z=51"*)
+		printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle
+		"$LIFE3D" --double -o x.l3d glider.rle ;;
 	*"out.npy.gz: '.gz' names no format"*)
 		"$LIFE3D" --random 4 -o out.npy.gz ;;
 	*"warning: out.vtk: the vtk format stores no rule"*)

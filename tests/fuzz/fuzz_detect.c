@@ -3,7 +3,7 @@
  * Whatever format_read decides, the chosen reader alone must decide the
  * same on the same bytes: detection only peeks, it never consumes.  The
  * same input then comes through a stream that fails half way, for the
- * read-error paths of the detector and of all three readers. */
+ * read-error paths of the detector and of every reader. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -22,6 +22,7 @@ static fuzz_reader_fn reader_of(fmt_id f)
 	case FMT_HPCGAME: return hpcgame_read;
 	case FMT_NATIVE: return native_read;
 	case FMT_RLE3: return rle3_read;
+	case FMT_RLE: return rle2_read;
 	default: return NULL;
 	}
 }

@@ -184,6 +184,9 @@ START_TEST(test_names)
 	ck_assert(format_can_read(FMT_RLE3) && !format_can_read(FMT_VTK));
 	ck_assert(!format_can_read(FMT_NPY) && format_can_read(FMT_HPCGAME));
 	ck_assert(format_is_binary(FMT_NATIVE) && !format_is_binary(FMT_RLE3));
+	/* 2D RLE is read only, and what is read from it is written as RLE3. */
+	ck_assert(format_can_read(FMT_RLE) && !format_can_write(FMT_RLE));
+	ck_assert(format_output_of(FMT_RLE) == FMT_RLE3 && format_output_of(FMT_NPY) == FMT_NPY);
 	for (fmt_id f = FMT_HPCGAME; f <= FMT_NPY; f++)
 		ck_assert_int_eq(format_from_name(format_name(f)), f);
 }
@@ -197,7 +200,7 @@ START_TEST(test_lists)
 	ck_assert_str_eq(format_choices(buf, sizeof buf), "hpcgame|l3d|native|rle3|vtk|npy");
 	ck_assert_str_eq(format_writes(buf, sizeof buf), "hpcgame, l3d, rle3, vtk, npy");
 	ck_assert_str_eq(format_reads(buf, sizeof buf),
-			 "HPCGame binary, life3d .l3d, Golly RLE3");
+			 "HPCGame binary, life3d .l3d, Golly RLE3, Golly 2D RLE");
 	ck_assert_str_eq(format_extensions(buf, sizeof buf),
 			 "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy");
 	ck_assert_str_eq(format_fixed_kinds(buf, sizeof buf), "HPCGame and .l3d");
@@ -975,6 +978,26 @@ START_TEST(test_detect_by_content)
 	expect_failure("abc", 3, L3D_ERR_DATA, "unknown format");
 	expect_failure("\x93NUMPY\x01\x00", 8, L3D_ERR_DATA, "written but not read");
 	expect_failure("# vtk DataFile", 14, L3D_ERR_DATA, "written but not read");
+	/* Text in Golly's 2D RLE, and text that is not: a configuration
+	 * file's comment, Golly's Life 1.06, an HPCGame edge of 35 ('#'). */
+	static const char *const rle2[] = {
+		"#N Glider\nx = 3, y = 3\nbo$2bo$3o!\n", "\n\nx=3,y=3\n3o!", "x = 0, y = 0\n",
+		"#C\n3o!", "#CXRLE Pos=0,0\nx = 1, y = 1\no!", "bo$2bo$3o!\n", "3o", "o!",
+	};
+	for (size_t i = 0; i < sizeof rle2 / sizeof rle2[0]; i++) {
+		ck_assert_msg(read_bytes(rle2[i], strlen(rle2[i]), "p.rle", &back, &meta,
+					 &found, &err) == L3D_OK && found == FMT_RLE,
+			      "not read as 2D RLE: '%s' (%s)", rle2[i], err.msg);
+		grid_free(&back);
+	}
+	static const char *const not_rle2[] = {
+		"# a configuration\nsteps = 3;\n", "#Life 1.06\n0 0\n", "#P 0 0\n*\n",
+		"#MCell\n", "#Nightly\n", "xyz\n", "bob\n", "b$o\n",
+	};
+	for (size_t i = 0; i < sizeof not_rle2 / sizeof not_rle2[0]; i++)
+		expect_failure(not_rle2[i], strlen(not_rle2[i]), L3D_ERR_DATA, "unknown format");
+	expect_failure("#\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16, L3D_ERR_DATA,
+		       "bad.input: truncated");
 	/* gzip -n's first 8 bytes would read as an HPCGame edge below 2^32. */
 	expect_failure("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10, L3D_ERR_DATA,
 		       "gzip-compressed data: life3d reads universes uncompressed (zcat FILE");
@@ -1130,6 +1153,8 @@ START_TEST(test_write_errors)
 	random_grid(&g, 8, 8, 8, 0.5, 1);
 	for (fmt_id f = FMT_HPCGAME; f <= FMT_NPY; f++) {
 		l3d_err err = { 0 };
+		if (!format_can_write(f))
+			continue;
 		clearerr(full);
 		ck_assert_int_eq(format_write(full, "full.out", f, &g, &rule_default, &err),
 				 L3D_ERR_IO);

@@ -33,7 +33,7 @@ static int write_universe(const char *path, outfile_may may, fmt_id f, const gri
 	int rc = outfile_open_may(&o, path, may, format_is_binary(f), err);
 	if (rc)
 		return rc;
-	rc = format_write(o.f, o.name, f, g, r, err);
+	rc = format_write(o.f, o.name, f, g, r, NULL, err);
 	if (rc == L3D_OK)
 		return outfile_commit(&o, err);
 	outfile_abort(&o);

@@ -59,6 +59,9 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "where that plane lies along the third axis (default: the middle)"},
 	{OPT_DOUBLE, "double", 0, OT_FLAG, F(twice), NULL, NULL, 0, 0, true,
 	 "put a 2D pattern on the next plane too, where B6/S567 runs it as Conway's Life"},
+	{OPT_COMMENT, "comment", 0, OT_STRING, F(comment), "TEXT", NULL, 0, 0, true,
+	 "add the comment line '#C TEXT' (TEXT itself when it starts with '#') to those the "
+	 "input has, which RLE3 and .l3d results and checkpoints keep"},
 	{OPT_QUIET, "quiet", 'q', OT_FLAG, F(quiet), NULL, NULL, 0, 0, true,
 	 "no progress and no summary on stderr"},
 	{OPT_VERBOSE, "verbose", 'v', OT_FLAG, F(verbose), NULL, NULL, 0, 0, true,
@@ -332,6 +335,16 @@ static int check_text(options *o, const opt_desc *d, const char *text,
 			return l3d_fail(err, L3D_ERR_USAGE,
 					"%s: '%s' is not a duration (" OPTION_DURATIONS ")",
 					where, text);
+		return L3D_OK;
+	case OPT_COMMENT:
+		for (const char *c = text; *c; c++)
+			if ((unsigned char)*c < 0x20 && *c != '\t')
+				return l3d_fail(err, L3D_ERR_USAGE, "%s: a control character "
+						"(byte 0x%02x) in the text: a comment is one line",
+						where, (unsigned)(unsigned char)*c);
+		if (strlen(text) > OPTION_COMMENT_MAX)
+			return l3d_fail(err, L3D_ERR_USAGE, "%s: %zu bytes: a comment is "
+					"at most %d", where, strlen(text), OPTION_COMMENT_MAX);
 		return L3D_OK;
 	case OPT_CONFIG:
 		if (o->nconfigs == OPT_MAX_CONFIGS)

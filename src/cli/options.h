@@ -18,6 +18,7 @@ typedef enum opt_id {
 	OPT_OUTPUT, OPT_FORCE, OPT_STEPS, OPT_UNTIL, OPT_RULE, OPT_CONFIG,
 	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
 	OPT_DENSITY, OPT_RANDOM_SHAPE, OPT_SEED, OPT_RANDOM_RULE, OPT_PLANE, OPT_PLANE_INDEX, OPT_DOUBLE,
+	OPT_COMMENT,
 	OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
 	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
 	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE,
@@ -37,6 +38,9 @@ typedef enum opt_type {
 } opt_type;
 
 typedef enum opt_origin { ORIGIN_DEFAULT = 0, ORIGIN_CONFIG, ORIGIN_CLI } opt_origin;
+
+/* The longest --comment TEXT, in bytes: a comment line of 4095 with "#C ". */
+#define OPTION_COMMENT_MAX 4092
 
 /* -c may be given this many times; the files are read in order. */
 #define OPT_MAX_CONFIGS 16
@@ -64,6 +68,7 @@ typedef struct options {
 	const char *plane;            /* xy | xz | yz: where a 2D pattern goes */
 	int64_t plane_index;          /* -1 = middle */
 	bool twice;                   /* --double */
+	const char *comment;          /* one more comment line, or NULL */
 	bool quiet;
 	bool verbose;
 	const char *log;              /* NULL = no log; "-" = stdout */

@@ -1,15 +1,19 @@
 /* fixed.c - see fixed.h: what the formats at fixed offsets share. */
 #include "fixed.h"
 
+#include <stdio.h>
+
 uint64_t fixed_payload_bytes(const format_fixed *fx, uint64_t cells)
 {
 	return cells / 8 * fx->cell_bits + (cells % 8 * fx->cell_bits + 7) / 8;
 }
 
-uint64_t fixed_head_bytes(const format_fixed *fx, const run_stamp *stamp)
+uint64_t fixed_head_bytes(const format_fixed *fx, const run_stamp *stamp,
+			  const char *comments)
 {
 	unsigned char h[FIXED_HEAD_MAX];
 	fixed_head fh = {.meta.stamp = stamp ? *stamp : (run_stamp){0}};
+	snprintf(fh.meta.comments, sizeof fh.meta.comments, "%s", comments ? comments : "");
 	return fx->put_head(h, &fh);
 }
 

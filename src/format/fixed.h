@@ -19,8 +19,9 @@
 #include "io.h"
 #include "stream.h"
 
-/* A header's contents.  Written from nx .. crc and meta's rule and stamp
- * (a run stamp, in a .l3d checkpoint, where stamp.run_id is not 0). */
+/* A header's contents.  Written from nx .. crc and meta's rule, stamp (a
+ * run stamp, in a .l3d checkpoint, where stamp.run_id is not 0) and
+ * comments (.l3d). */
 typedef struct fixed_head {
 	uint64_t nx, ny, nz, generation;
 	universe_meta meta;      /* the rule of a .l3d file; a checkpoint's stamp */
@@ -28,8 +29,8 @@ typedef struct fixed_head {
 	uint64_t bytes;          /* the header's length: where the payload begins */
 } fixed_head;
 
-/* The longest header: a .l3d checkpoint's. */
-#define FIXED_HEAD_MAX 96
+/* The longest header: a .l3d checkpoint's with the most comments. */
+#define FIXED_HEAD_MAX (96 + 8 + META_COMMENTS_MAX)
 
 typedef struct format_fixed {
 	unsigned cell_bits;      /* 8: a byte a cell; 1: a bitstream */
@@ -63,8 +64,9 @@ typedef struct format_fixed {
 /* Bytes of the payload that holds `cells` cells. */
 uint64_t fixed_payload_bytes(const format_fixed *fx, uint64_t cells);
 /* The header's length for a file with (or, stamp NULL or of run 0,
- * without) a run stamp. */
-uint64_t fixed_head_bytes(const format_fixed *fx, const run_stamp *stamp);
+ * without) a run stamp, and the comment lines `comments` (NULL: none). */
+uint64_t fixed_head_bytes(const format_fixed *fx, const run_stamp *stamp,
+			  const char *comments);
 /* For a reader that does not read on to the end: L3D_ERR_DATA "trailing
  * garbage" when a regular file holds more than h's header and payload. */
 int fixed_expect_size(const reader *r, const format_fixed *fx,

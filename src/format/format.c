@@ -21,7 +21,7 @@
 typedef int (*read_fn)(reader *r, grid *g, universe_meta *meta,
 		       format_stream **out, l3d_err *err);
 typedef int (*write_grid_fn)(FILE *out, const char *name, const grid *g,
-			     const rule *r, l3d_err *err);
+			     const rule *r, const char *comments, l3d_err *err);
 typedef int (*write_rows_fn)(FILE *out, const char *name, const row_source *src,
 			     const rule *r, l3d_err *err);
 typedef void (*caveats_fn)(uint64_t nx, uint64_t ny, uint64_t nz, const rule *r,
@@ -36,6 +36,7 @@ typedef struct format_desc {
 	const char *kind;          /* in messages: "NumPy files can be ..." */
 	bool binary;               /* no writing it to a terminal */
 	bool keeps_rule;
+	bool keeps_comments;
 	/* Detection by the first bytes; `magic`: by a magic of its own, so
 	 * tried before the formats that have none (HPCGame's edge). */
 	bool (*looks)(const unsigned char *p, size_t n);
@@ -56,10 +57,12 @@ static const format_desc formats[] = {
 	 .write_rows = hpcgame_write, .fixed = &hpcgame_fixed},
 	{.id = FMT_NATIVE, .name = "l3d", .alias = "native", .exts = {"l3d"},
 	 .title = "life3d .l3d", .kind = ".l3d", .binary = true, .keeps_rule = true,
+	 .keeps_comments = true,
 	 .looks = native_looks, .magic = true, .read = native_read_start,
 	 .write_rows = native_write, .fixed = &native_fixed},
 	{.id = FMT_RLE3, .name = "rle3", .exts = {"rle3"}, .title = "Golly RLE3",
-	 .kind = "RLE3", .keeps_rule = true, .looks = rle3_looks, .magic = true,
+	 .kind = "RLE3", .keeps_rule = true, .keeps_comments = true,
+	 .looks = rle3_looks, .magic = true,
 	 .read = rle3_read_start, .write_grid = rle3_write, .caveats = rle3_caveats},
 	{.id = FMT_RLE, .name = "rle", .exts = {"rle"}, .title = "Golly 2D RLE",
 	 .kind = "2D RLE", .looks = rle2_looks, .magic = true, .read = rle2_read_start,
@@ -154,6 +157,12 @@ bool format_can_write(fmt_id f)
 {
 	const format_desc *d = desc_of(f);
 	return d && writable(d);
+}
+
+bool format_keeps_comments(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d && d->keeps_comments;
 }
 
 fmt_id format_output_of(fmt_id f)
@@ -345,13 +354,14 @@ int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 }
 
 int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
-		 const rule *r, l3d_err *err)
+		 const rule *r, const char *comments, l3d_err *err)
 {
 	const format_desc *d = desc_of(f);
 	if (d && d->write_grid)
-		return d->write_grid(out, name, g, r, err);
+		return d->write_grid(out, name, g, r, comments, err);
 	row_source src;
 	row_source_of_grid(&src, g);
+	src.comments = comments;
 	return format_write_rows(out, name, f, &src, r, err);
 }
 

@@ -34,8 +34,9 @@ typedef enum fmt_id {
 
 /* Where and how a universe is written (run/universe.h, mpi/slab_io.h): to
  * `path` atomically (base/outfile.h), replacing what `may` allows there,
- * in `format`, recording `rule` and `generation`, and in a .l3d file
- * `stamp` when it is not NULL (a checkpoint). */
+ * in `format`, recording `rule`, `generation` and, where the format keeps
+ * them, the comment lines `comments` (universe_meta's; NULL: none), and in
+ * a .l3d file `stamp` when it is not NULL (a checkpoint). */
 typedef struct universe_dest {
 	const char *path;
 	outfile_may may;
@@ -46,6 +47,7 @@ typedef struct universe_dest {
 	bool *kept;        /* when not NULL: set when the write failed but
 			      the file is kept under the name the message
 			      gives (outfile.kept) */
+	const char *comments;
 } universe_dest;
 
 /* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy", in any case;
@@ -64,6 +66,8 @@ const char *format_name(fmt_id f);
 bool format_is_binary(fmt_id f);
 bool format_can_read(fmt_id f);
 bool format_can_write(fmt_id f);
+/* A file of format f keeps the universe's comment lines (RLE3, .l3d). */
+bool format_keeps_comments(fmt_id f);
 /* The format a universe read in f is written in when nothing names one:
  * f itself, or for a format read only (2D RLE) its 3D kin (RLE3). */
 fmt_id format_output_of(fmt_id f);
@@ -118,14 +122,17 @@ int format_read(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 int format_read_start(reader *r, grid *g, universe_meta *meta, fmt_id *detected,
 		      format_stream **out, l3d_err *err);
 
-/* Write in format f.  `name` names the destination for messages.  Write
- * errors (short write, ENOSPC, EIO) give L3D_ERR_IO; a universe the format
- * cannot hold (HPCGame needs a cube) gives L3D_ERR_USAGE. */
+/* Write in format f, with the comment lines `comments` (universe_meta's;
+ * NULL: none) where f keeps them (format_keeps_comments).  `name` names
+ * the destination for messages.  Write errors (short write, ENOSPC, EIO)
+ * give L3D_ERR_IO; a universe the format cannot hold (HPCGame needs a
+ * cube) gives L3D_ERR_USAGE. */
 int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
-		 const rule *r, l3d_err *err);
+		 const rule *r, const char *comments, l3d_err *err);
 
-/* format_write from a row source: every format but RLE3, which needs the
- * whole universe at once (L3D_ERR_USAGE). */
+/* format_write from a row source (its comments: src->comments): every
+ * format but RLE3, which needs the whole universe at once
+ * (L3D_ERR_USAGE). */
 int format_write_rows(FILE *out, const char *name, fmt_id f,
 		      const row_source *src, const rule *r, l3d_err *err);
 

@@ -5,6 +5,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+bool meta_add_comment(universe_meta *m, const char *line)
+{
+	size_t have = strlen(m->comments), n = strlen(line);
+	if (have + n + 1 >= sizeof m->comments) {
+		m->comments_cut = true;
+		return false;
+	}
+	memcpy(m->comments + have, line, n);
+	m->comments[have + n] = '\n';
+	m->comments[have + n + 1] = '\0';
+	return true;
+}
+
 /* ---- the reader ---- */
 
 void reader_init(reader *r, FILE *f, const char *name)

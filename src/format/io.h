@@ -94,8 +94,13 @@ typedef struct run_stamp {
 	uint32_t log_crc;
 } run_stamp;
 
+/* The most bytes of comments a universe keeps (META_COMMENTS_MAX less
+ * one: the NUL). */
+#define META_COMMENTS_MAX 16384
+
 /* What a file says besides its cells.  has_rule is set by formats that
- * carry a rule (native, RLE3); stamp.run_id by checkpoints. */
+ * carry a rule (native, RLE3); stamp.run_id by checkpoints; comments by
+ * the formats that keep them (RLE3, 2D RLE, .l3d). */
 typedef struct universe_meta {
 	bool has_rule;
 	rule rule;
@@ -111,6 +116,10 @@ typedef struct universe_meta {
 				    ("a 2D pattern with rule B3/S23, in the
 				    plane z=50"); empty: a 3D universe */
 	bool life2d;             /* and its rule is Conway's Life, B3/S23 */
+	char comments[META_COMMENTS_MAX];   /* Golly's comment lines, each
+				    starting with '#' and ending in '\n', in
+				    the file's order ("#N Glider\n#O ...\n") */
+	bool comments_cut;       /* some did not fit and were left out */
 	run_stamp stamp;
 } universe_meta;
 
@@ -127,7 +136,13 @@ typedef struct row_source {
 		    const uint64_t **rows, l3d_err *err);
 	void *ctx;
 	const run_stamp *stamp;    /* written by .l3d (a checkpoint); or NULL */
+	const char *comments;      /* universe_meta.comments' lines, written by
+				      .l3d; or NULL */
 } row_source;
+
+/* Append one comment line (its '#' first, no '\n') to m->comments; false
+ * (and m->comments_cut) when it does not fit. */
+bool meta_add_comment(universe_meta *m, const char *line);
 
 /* Files fix their byte order: little-endian everywhere. */
 static inline uint64_t le_get64(const unsigned char *p)

@@ -20,6 +20,9 @@
 #define NATIVE_HEADER NATIVE_HEADER_BYTES
 #define NATIVE_PAYLOAD ".l3d payload"
 #define NATIVE_VERSION 1
+/* Version 2: a comments block follows the 64 bytes (life3d-formats(5)). */
+#define NATIVE_VERSION_COMMENTS 2
+#define NATIVE_COMMENTS_HEAD 8
 /* The neighbourhood (rule_hood) sits in the top three bits of the birth
  * word, above the counts: 0 there is Moore, as in every older file. */
 #define NATIVE_HOOD_SHIFT 29
@@ -111,7 +114,7 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 {
 	memset(h, 0, NATIVE_HEADER);
 	memcpy(h, native_magic, sizeof native_magic);
-	le_put32(h + 8, NATIVE_VERSION);
+	le_put32(h + 8, nh->version ? nh->version : NATIVE_VERSION);
 	le_put32(h + 12, nh->header_bytes ? nh->header_bytes : NATIVE_HEADER);
 	le_put64(h + 16, nh->nx);
 	le_put64(h + 24, nh->ny);
@@ -153,15 +156,33 @@ static int parse_stamp(const char *name, const unsigned char s[NATIVE_STAMP_BYTE
 	return L3D_OK;
 }
 
-/* The header of h, with its run stamp if it has one (96 bytes). */
+/* The comments block of text: its length, its CRC-32 and the text, with
+ * zeros to a multiple of 8 bytes; returns its length (0: no text). */
+static size_t put_comments(unsigned char *out, const char *text)
+{
+	size_t n = strlen(text);
+	if (!n)
+		return 0;
+	size_t padded = (n + 7) / 8 * 8;
+	le_put32(out, (uint32_t)n);
+	le_put32(out + 4, (uint32_t)crc32(0, (const unsigned char *)text, (uInt)n));
+	memcpy(out + NATIVE_COMMENTS_HEAD, text, n);
+	memset(out + NATIVE_COMMENTS_HEAD + n, 0, padded - n);
+	return NATIVE_COMMENTS_HEAD + padded;
+}
+
+/* The header of h: 64 bytes, then (version 2) its comments block, then
+ * its run stamp if it has one. */
 static size_t put_head(unsigned char out[FIXED_HEAD_MAX], fixed_head *h)
 {
 	bool stamped = h->meta.stamp.run_id != 0;
+	size_t notes = put_comments(out + NATIVE_HEADER, h->meta.comments);
 	native_header nh = {h->nx, h->ny, h->nz, h->generation, h->meta.rule, h->crc,
-			    NATIVE_HEADER + (stamped ? NATIVE_STAMP_BYTES : 0)};
+			    (uint32_t)(NATIVE_HEADER + notes + (stamped ? NATIVE_STAMP_BYTES : 0)),
+			    notes ? NATIVE_VERSION_COMMENTS : NATIVE_VERSION};
 	native_build_header(out, &nh);
 	if (stamped)
-		build_stamp(out + NATIVE_HEADER, &h->meta.stamp);
+		build_stamp(out + NATIVE_HEADER + notes, &h->meta.stamp);
 	return h->bytes = nh.header_bytes;
 }
 
@@ -186,6 +207,8 @@ int native_write(FILE *out, const char *name, const row_source *src,
 			 {.rule = r ? *r : rule_default,
 			  .stamp = src->stamp ? *src->stamp : (run_stamp){0}},
 			 .crc = o.crc};
+	snprintf(fh.meta.comments, sizeof fh.meta.comments, "%s",
+		 src->comments ? src->comments : "");
 	size_t n = put_head(h, &fh);
 	if (!rc)
 		rc = format_put(out, name, h, n, err);
@@ -221,13 +244,19 @@ static int parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BY
 	if (memcmp(h, native_magic, sizeof native_magic) != 0)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: bad magic (not an .l3d file)", name);
 	uint32_t version = le_get32(h + 8), size = le_get32(h + 12);
-	if (version != NATIVE_VERSION)
+	if (version != NATIVE_VERSION && version != NATIVE_VERSION_COMMENTS)
 		return l3d_fail(err, L3D_ERR_DATA,
-				"%s: unsupported .l3d version %lu (this life3d reads version 1)",
-				name, (unsigned long)version);
-	if (size != NATIVE_HEADER && size != NATIVE_HEADER + NATIVE_STAMP_BYTES)
+				"%s: unsupported .l3d version %lu (this life3d reads versions 1 "
+				"and 2)", name, (unsigned long)version);
+	if (version == NATIVE_VERSION && size != NATIVE_HEADER &&
+	    size != NATIVE_HEADER + NATIVE_STAMP_BYTES)
 		return l3d_fail(err, L3D_ERR_DATA, "%s: bad header size %lu (expected 64 or 96)",
 				name, (unsigned long)size);
+	if (version == NATIVE_VERSION_COMMENTS &&
+	    (size % 8 || size < NATIVE_HEADER + NATIVE_COMMENTS_HEAD + 8 || size > FIXED_HEAD_MAX))
+		return l3d_fail(err, L3D_ERR_DATA, "%s: bad header size %lu (a version 2 "
+				"header is a multiple of 8 bytes from 80 to %d)", name,
+				(unsigned long)size, (int)FIXED_HEAD_MAX);
 	uint32_t stored = le_get32(h + 60), computed = (uint32_t)crc32(0, h, 60);
 	if (stored != computed)
 		return l3d_fail(err, L3D_ERR_DATA,
@@ -243,20 +272,83 @@ static int parse_header(const char *name, const unsigned char h[NATIVE_HEADER_BY
 	out->rule.hood = birth >> NATIVE_HOOD_SHIFT;
 	out->payload_crc = le_get32(h + 56);
 	out->header_bytes = size;
+	out->version = version;
 	int rc = check_rule(name, &out->rule, err);
 	return rc ? rc : grid_check_size(out->nx, out->ny, out->nz, name, err);
 }
 
+/* The length of a comments block from its first 8 bytes. */
+static uint64_t comments_block(const unsigned char b[NATIVE_COMMENTS_HEAD])
+{
+	return NATIVE_COMMENTS_HEAD + ((uint64_t)le_get32(b) + 7) / 8 * 8;
+}
+
 bool native_file_stamp(int fd, run_stamp *st)
 {
-	unsigned char h[NATIVE_HEADER + NATIVE_STAMP_BYTES];
+	unsigned char h[NATIVE_HEADER], s[NATIVE_STAMP_BYTES], b[NATIVE_COMMENTS_HEAD];
 	native_header nh;
+	uint64_t at = NATIVE_HEADER;
 	memset(st, 0, sizeof *st);
 	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    parse_header("", h, &nh, NULL) != L3D_OK ||
-	    nh.header_bytes != sizeof h)
+	    parse_header("", h, &nh, NULL) != L3D_OK)
 		return false;
-	return parse_stamp("", h + NATIVE_HEADER, st, NULL) == L3D_OK;
+	if (nh.version == NATIVE_VERSION_COMMENTS) {
+		if (pread(fd, b, sizeof b, NATIVE_HEADER) != (ssize_t)sizeof b)
+			return false;
+		at += comments_block(b);
+	}
+	if (nh.header_bytes != at + NATIVE_STAMP_BYTES ||
+	    pread(fd, s, sizeof s, (off_t)at) != (ssize_t)sizeof s)
+		return false;
+	return parse_stamp("", s, st, NULL) == L3D_OK;
+}
+
+/* Comment lines as life3d writes them: each starts with '#' and ends in
+ * '\n', and none holds a NUL. */
+static bool comment_lines(const char *text, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (text[i] == '\0' || ((i == 0 || text[i - 1] == '\n') && text[i] != '#'))
+			return false;
+	return n && text[n - 1] == '\n';
+}
+
+/* A version 2 header's comments block, into fh->meta.comments; the
+ * header's length left for the stamp in *rest. */
+static int read_comments(reader *r, fixed_head *fh, uint64_t *rest, l3d_err *err)
+{
+	unsigned char b[NATIVE_COMMENTS_HEAD], pad[8];
+	int rc = reader_header(r, b, sizeof b, ".l3d comments", err);
+	if (rc)
+		return rc;
+	uint64_t n = le_get32(b), block = comments_block(b);
+	uint32_t stored = le_get32(b + 4);
+	if (n == 0 || n >= META_COMMENTS_MAX || NATIVE_HEADER + block > fh->bytes ||
+	    (fh->bytes - NATIVE_HEADER - block != 0 &&
+	     fh->bytes - NATIVE_HEADER - block != NATIVE_STAMP_BYTES))
+		return l3d_fail(err, L3D_ERR_DATA, "%s: bad comments block (%llu bytes of "
+				"text in a %llu-byte header; at most %d)", r->name,
+				(unsigned long long)n, (unsigned long long)fh->bytes,
+				META_COMMENTS_MAX - 1);
+	char *text = fh->meta.comments;
+	size_t padding = (size_t)(block - NATIVE_COMMENTS_HEAD - n);
+	rc = reader_header(r, text, (size_t)n, ".l3d comments", err);
+	if (!rc && padding)
+		rc = reader_header(r, pad, padding, ".l3d comments", err);
+	if (rc)
+		return rc;
+	text[n] = '\0';
+	static const unsigned char zero[8];
+	uint32_t computed = (uint32_t)crc32(0, (const unsigned char *)text, (uInt)n);
+	if (stored != computed)
+		return l3d_fail(err, L3D_ERR_DATA,
+				"%s: bad comments CRC (stored %08lx, computed %08lx)", r->name,
+				(unsigned long)stored, (unsigned long)computed);
+	if ((padding && memcmp(pad, zero, padding)) || !comment_lines(text, (size_t)n))
+		return l3d_fail(err, L3D_ERR_DATA, "%s: bad comments block (not lines that "
+				"start with '#', then zeros)", r->name);
+	*rest = fh->bytes - NATIVE_HEADER - block;
+	return L3D_OK;
 }
 
 static int short_payload(const char *name, uint64_t got, uint64_t total,
@@ -279,7 +371,10 @@ static int read_head(reader *r, fixed_head *fh, l3d_err *err)
 	*fh = (fixed_head){nh.nx, nh.ny, nh.nz, nh.generation,
 			   {.has_rule = true, .rule = nh.rule}, nh.payload_crc,
 			   nh.header_bytes};
-	if (!rc && nh.header_bytes > NATIVE_HEADER) {
+	uint64_t rest = rc ? 0 : nh.header_bytes - NATIVE_HEADER;
+	if (!rc && nh.version == NATIVE_VERSION_COMMENTS)
+		rc = read_comments(r, fh, &rest, err);
+	if (!rc && rest) {
 		rc = reader_header(r, h, NATIVE_STAMP_BYTES, ".l3d run stamp", err);
 		if (!rc)
 			rc = parse_stamp(r->name, h, &fh->meta.stamp, err);
@@ -354,6 +449,7 @@ int native_read_start(reader *r, grid *g, universe_meta *meta,
 		meta->has_rule = true;
 		meta->rule = h.meta.rule;
 		meta->stamp = h.meta.stamp;
+		memcpy(meta->comments, h.meta.comments, sizeof meta->comments);
 	}
 	native_in n = {{.r = r, .g = g, .cell_bits = 1, .want_crc = true,
 			.decode = decode, .truncated = truncated},

@@ -1,6 +1,7 @@
 /* native.h - life3d's own format (.l3d): a 64-byte header (magic, sizes,
- * generation, rule, CRCs), 32 more bytes in a checkpoint (the run stamp),
- * then one bit per cell (life3d-formats(5)).  Its row in format.c's table
+ * generation, rule, CRCs), in version 2 a block of comment lines, 32 more
+ * bytes in a checkpoint (the run stamp), then one bit per cell
+ * (life3d-formats(5)).  Its row in format.c's table
  * names what is here. */
 #ifndef LIFE3D_FORMAT_NATIVE_H
 #define LIFE3D_FORMAT_NATIVE_H
@@ -31,7 +32,10 @@ typedef struct native_header {
 	uint64_t nx, ny, nz, generation;
 	rule rule;
 	uint32_t payload_crc;
-	uint32_t header_bytes;   /* 64, or 96 with a stamp (0 is taken as 64) */
+	uint32_t header_bytes;   /* 64, or 96 with a stamp (0 is taken as 64);
+				    more with comments (version 2) */
+	uint32_t version;        /* 1, or 2: a comments block after the 64
+				    bytes (0 is taken as 1) */
 } native_header;
 void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_header *nh);
 /* The stamp of the .l3d file open on fd (read at its start); false when

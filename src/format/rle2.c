@@ -82,6 +82,7 @@ typedef struct pattern2 {
 	bool life;                 /* the rule is Conway's Life, B3/S23 */
 	char rule[64];             /* the header's rule, as written */
 	char assumed[128];
+	universe_meta *meta;       /* where the comment lines go */
 } pattern2;
 
 static int add_live(scanner *s, pattern2 *pt, uint64_t row, uint64_t col,
@@ -195,7 +196,9 @@ static int read_line(scanner *s, pattern2 *pt, runs_at *at, int c, char *line,
 	int rc = L3D_OK;
 	if (c == '#') {
 		scan_comment(s, c, line, SCAN_LINE_CAP);
-		if (!at->header_done && !at->data && !strncmp(line, "#CXRLE", 6))
+		if (strncmp(line, "#CXRLE", 6))
+			meta_add_comment(pt->meta, line);     /* #N, #C, #O ... */
+		else if (!at->header_done && !at->data)
 			parse_xrle(line, pt);
 		return s->rc;
 	}
@@ -323,9 +326,11 @@ int rle2_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	pattern2 pt = {0};
 	universe_meta ignored = {0};
 	memset(g, 0, sizeof *g);
+	pt.meta = meta ? meta : &ignored;
+	pt.meta->comments[0] = '\0';
 	int rc = read_pattern(r, &pt, err);
 	if (!rc)
-		rc = place_cells(r, &pt, g, meta ? meta : &ignored, err);
+		rc = place_cells(r, &pt, g, pt.meta, err);
 	free(pt.runs);
 	if (rc)
 		grid_free(g);

@@ -79,7 +79,17 @@ typedef struct rle3_head {
 	int sizeless;            /* universe_meta.sizeless */
 	rule rule;
 	char assumed[sizeof ((universe_meta *)0)->assumed];
+	universe_meta *meta;     /* where the comment lines go */
 } rle3_head;
+
+/* A comment line, `first` being its '#': kept, as Golly keeps every one
+ * wherever it stands (3D.lua's ReadPattern), up to SCAN_LINE_CAP bytes. */
+static void keep_comment(scanner *s, int first, rle3_head *h)
+{
+	char line[SCAN_LINE_CAP];
+	scan_comment(s, first, line, sizeof line);
+	meta_add_comment(h->meta, line);
+}
 
 static bool parse_u64(const char *s, size_t n, uint64_t *out)
 {
@@ -269,7 +279,7 @@ static int read_pattern_line(scanner *s, char *buf, rle3_head *h, l3d_err *err)
 		if (c == '\n')
 			continue;
 		if (c == '#') {
-			scan_skip_line(s);
+			keep_comment(s, c, h);
 			continue;
 		}
 		if (c != 'x')
@@ -407,7 +417,7 @@ static int read_cells(scanner *s, grid *g, rle3_head *h, l3d_err *err)
 	int c = h->line ? scan_getc(s) : h->first_data;
 	for (; c != -1; c = scan_getc(s)) {
 		if (line_start && c == '#') {
-			scan_skip_line(s);
+			keep_comment(s, c, h);
 			continue;
 		}
 		line_start = c == '\n';
@@ -443,8 +453,12 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	scanner s;
 	rle3_head h;
 	uint64_t dim[3];
+	universe_meta unkept;
 	memset(g, 0, sizeof *g);
 	memset(&h, 0, sizeof h);
+	h.meta = meta ? meta : &unkept;
+	h.meta->comments[0] = '\0';
+	h.meta->comments_cut = false;
 	scan_init(&s, r, err);
 	int c = scan_getc(&s);
 	if (c == -1)
@@ -740,12 +754,15 @@ static int write_pattern_line(rle3_out *o, const live_box *b, const rule *r)
 }
 
 int rle3_write_by(FILE *out, const char *name, const grid *g, const rule *r,
-		  bool sparse, l3d_err *err)
+		  const char *comments, bool sparse, l3d_err *err)
 {
 	rle3_out o = { .out = out, .name = name, .err = err };
 	live_box b;
 	find_live_box(g, &b);
 	int rc = write_first_line(&o, g, &b);
+	/* Golly's WritePattern puts the comments right after the first line. */
+	if (!rc && comments && *comments)
+		rc = format_puts(out, name, comments, err);
 	if (!rc)
 		rc = write_pattern_line(&o, &b, r ? r : &rule_default);
 	uint64_t n = 0, *keys = rc || b.empty || !sparse ? NULL : live_cells(g, &b, &n);
@@ -764,7 +781,7 @@ int rle3_write_by(FILE *out, const char *name, const grid *g, const rule *r,
 }
 
 int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
-	       l3d_err *err)
+	       const char *comments, l3d_err *err)
 {
-	return rle3_write_by(out, name, g, r, true, err);
+	return rle3_write_by(out, name, g, r, comments, true, err);
 }

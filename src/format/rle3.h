@@ -16,15 +16,17 @@ int rle3_read(reader *r, grid *g, universe_meta *meta, l3d_err *err);
  * format_read_start). */
 int rle3_read_start(reader *r, grid *g, universe_meta *meta,
 		    format_stream **out, l3d_err *err);
+/* `comments`: universe_meta.comments' lines, written after the first line
+ * as Golly writes them; NULL or "": none. */
 int rle3_write(FILE *out, const char *name, const grid *g, const rule *r,
-	       l3d_err *err);
+	       const char *comments, l3d_err *err);
 /* rle3_write with the encoder named, for the tests: sparse (what
  * rle3_write does) writes a universe of few live cells from a sorted list
  * of them, falling back on reading every cell of the live box (sparse
  * false) when they are many or memory is short; both give the same
  * bytes. */
 int rle3_write_by(FILE *out, const char *name, const grid *g, const rule *r,
-		  bool sparse, l3d_err *err);
+		  const char *comments, bool sparse, l3d_err *err);
 
 /* What Golly refuses or runs otherwise in a file of an nx*ny*nz universe
  * with rule r (a side over 100 or under 3, a box that is not a cube,

@@ -470,17 +470,18 @@ static int write_relayed(writer *w, const target *t, uint64_t nx, l3d_err *err)
 	return rc;
 }
 
-/* The header, once the payload's CRC is known; a checkpoint's with its
- * run stamp. */
+/* The header, once the payload's CRC is known, of d's generation, rule
+ * and comments; a checkpoint's with its run stamp. */
 static int put_header(const target *t, const layout *L, const grid *u,
-		      uint64_t gen, const rule *r, uint32_t crc,
-		      const run_stamp *stamp, l3d_err *err)
+		      const universe_dest *d, uint32_t crc, l3d_err *err)
 {
 	unsigned char h[FIXED_HEAD_MAX];
-	fixed_head fh = {u->nx, u->ny, u->nz, gen,
-			 {.rule = r ? *r : rule_default,
-			  .stamp = stamp ? *stamp : (run_stamp){0}},
+	fixed_head fh = {u->nx, u->ny, u->nz, d->generation,
+			 {.rule = d->rule ? *d->rule : rule_default,
+			  .stamp = d->stamp ? *d->stamp : (run_stamp){0}},
 			 .crc = crc};
+	snprintf(fh.meta.comments, sizeof fh.meta.comments, "%s",
+		 d->comments ? d->comments : "");
 	size_t n = L->fx->put_head(h, &fh);
 	if (t->fh == MPI_FILE_NULL)
 		return format_put(t->f, t->name, h, n, err);
@@ -492,8 +493,7 @@ static int put_header(const target *t, const layout *L, const grid *u,
 /* Payload and header.  A relayed file whose header holds the payload's
  * CRC makes a first pass for it, as the header comes first in the stream. */
 static int write_payload(writer *w, const target *t, const grid *u,
-			 uint64_t gen, const rule *r, const run_stamp *stamp,
-			 l3d_err *err)
+			 const universe_dest *d, l3d_err *err)
 {
 	bool relay = t->fh == MPI_FILE_NULL, crc_first = w->L->fx->crc;
 	int rc = L3D_OK;
@@ -509,13 +509,13 @@ static int write_payload(writer *w, const target *t, const grid *u,
 		w->bytes = 0;
 	}
 	if (relay && comm_rank() == 0)
-		rc = put_header(t, w->L, u, gen, r, crc, stamp, err);
+		rc = put_header(t, w->L, u, d, crc, err);
 	int prc = relay ? write_relayed(w, t, u->nx, err) : write_rounds(w, t, err);
 	rc = rc ? rc : prc;
 	if (!relay && crc_first)
 		crc = combine_crcs(w->crc, w->bytes, w->peers);
 	if (!relay && comm_rank() == 0 && !rc)
-		rc = put_header(t, w->L, u, gen, r, crc, stamp, err);
+		rc = put_header(t, w->L, u, d, crc, err);
 	return rc;
 }
 
@@ -595,7 +595,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0, const unive
 	if (rc)
 		return rc;
 	layout L;
-	layout_init(&L, fx, fixed_head_bytes(fx, stamp), x0, slab->nx, u->ny, u->nz);
+	layout_init(&L, fx, fixed_head_bytes(fx, stamp, d->comments), x0, slab->nx, u->ny, u->nz);
 	writer w = {&L, slab, chunk_buffer(&L), 0, 0,
 		    (uint32_t)crc32(0, NULL, 0), 0, malloc(16 * (size_t)comm_size())};
 	rc = w.buf && w.peers ? L3D_OK
@@ -616,7 +616,7 @@ static int write_fixed(const grid *u, const grid *slab, uint64_t x0, const unive
 	if (t.fh != MPI_FILE_NULL)
 		rc = comm_agree(comm_rank() == 0 ? reserve(&out, bytes, err) : L3D_OK, err);
 	if (!rc)
-		rc = write_payload(&w, &t, u, d->generation, d->rule, stamp, err);
+		rc = write_payload(&w, &t, u, d, err);
 	free(w.buf);
 	free(w.peers);
 	if (t.fh != MPI_FILE_NULL) {      /* every rank's bytes on the disk */
@@ -673,7 +673,7 @@ static int write_gathered(const grid *u, const grid *slab, const universe_dest *
 		rc = outfile_open_may(&out, d->path, d->may,
 				      comm_tty_guard(format_is_binary(f)), err);
 		if (!rc) {
-			rc = format_write(out.f, out.name, f, &whole, d->rule, err);
+			rc = format_write(out.f, out.name, f, &whole, d->rule, d->comments, err);
 			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 			if (d->kept && out.kept)
 				*d->kept = true;

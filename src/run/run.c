@@ -192,6 +192,47 @@ static void note_placed(const options *o, const plan *p)
 	fprintf(stderr, "life3d: %s: %s%s\n", p->src.name, m->placed, then);
 }
 
+/* --comment: one more line among the universe's comments, unless it is
+ * there already (a run resumed from its checkpoint, with the same
+ * options). */
+static int add_comment(const options *o, plan *p, l3d_err *err)
+{
+	char line[OPTION_COMMENT_MAX + 8], *c = p->src.meta.comments;
+	if (!o->comment)
+		return L3D_OK;
+	snprintf(line, sizeof line, "%s%s", o->comment[0] == '#' ? "" : "#C ", o->comment);
+	for (size_t n = strlen(line); (c = strstr(c, line)); c += n)
+		if ((c == p->src.meta.comments || c[-1] == '\n') && c[n] == '\n')
+			return L3D_OK;
+	if (!meta_add_comment(&p->src.meta, line))
+		return l3d_fail(err, L3D_ERR_USAGE, "--comment: no room: the comments of "
+				"%s fill the %d bytes a universe keeps", p->src.name,
+				META_COMMENTS_MAX - 1);
+	return L3D_OK;
+}
+
+/* Comments that will not reach the result: cut at the input, or a format
+ * without room for them. */
+static void warn_comments(const options *o, const plan *p)
+{
+	const char *c = p->src.meta.comments;
+	if (o->quiet)
+		return;
+	if (p->src.meta.comments_cut)
+		fprintf(stderr, "life3d: warning: %s: comments past %d bytes are left out "
+			"(a universe keeps at most %d)\n", p->src.name, META_COMMENTS_MAX - 1,
+			META_COMMENTS_MAX - 1);
+	if (!*c || format_keeps_comments(p->out_format) || output_is_device(o->output))
+		return;
+	size_t lines = 0;
+	for (; *c; c++)
+		lines += *c == '\n';
+	fprintf(stderr, "life3d: warning: %s: the %s format keeps no comments (%zu line%s "
+		"not written; RLE3 and .l3d keep them)\n",
+		outfile_is_stdout(o->output) ? "(stdout)" : o->output,
+		format_name(p->out_format), lines, lines == 1 ? "" : "s");
+}
+
 /* --plane, --plane-index and --double given for a universe that is not a
  * 2D pattern do nothing: say so. */
 static void warn_unplaced(const options *o, const plan *p)
@@ -625,11 +666,16 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	warn_sizeless(o, p);
 	note_placed(o, p);
 	warn_unplaced(o, p);
+	rc = add_comment(o, p, err);
+	if (rc)
+		return rc;
 	p->resume = p->src.meta.stamp;
 	p->run_id = choose_run_id(p);
 	rc = choose_format(o, p, err);
 	if (!rc)
 		warn_caveats(o, p);
+	if (!rc)
+		warn_comments(o, p);
 	if (!rc)
 		rc = choose_snapshots(o, p, err);
 	if (!rc)
@@ -744,7 +790,8 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	for (int tries = 0;; tries++) {
 		outfile_may may;      /* the file checkpoint_place approved */
 		rc = checkpoint_place(l, p, &may, err);
-		universe_dest d = {l->ckpt, may, FMT_NATIVE, &p->rule, l->gen, &stamp, NULL};
+		universe_dest d = {l->ckpt, may, FMT_NATIVE, &p->rule, l->gen, &stamp, NULL,
+				   p->src.meta.comments};
 		if (!rc)
 			rc = universe_write(l->e, &d, NULL, err);
 		/* Taken while it was written: once more, beside it
@@ -966,7 +1013,7 @@ static int write_result(loop *l, const plan *p, const options *o, bool *kept,
 {
 	int rc = p->snap_every || p->snap_first ? L3D_OK : universe_let_go(l->e, err);
 	universe_dest d = {o->output, p->out_may, p->out_format, &p->rule, p->last, NULL,
-			   kept};
+			   kept, p->src.meta.comments};
 	rc = rc ? rc : universe_write(l->e, &d, &l->population, err);
 	*kept = comm_any(*kept);
 	return rc;

@@ -182,4 +182,29 @@ expect_exit 64 "an unknown extension" -- "$LIFE3D" -q -n 0 -o out.npy.gz r.l3d
 expect_err_line "^life3d: out.npy.gz: '.gz' names no format (hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy); give --format to write it under this name$" \
 	"an unknown extension"
 expect_absent out.npy.gz "an unknown extension"
+# Comments kept, as Golly keeps them: read wherever they stand, written
+# after the first line of RLE3, carried by .l3d (version 2) and by
+# checkpoints; --comment adds one, once.
+printf '3D version=1 size=8\n#N Name\n#O Brian D. Eubanks, 25 December 2018\nx=2 y=1 z=1 rule=3D5..7/6\n#C inside\noo!\n' >notes.rle3
+printf '#N Name\n#O Brian D. Eubanks, 25 December 2018\n#C inside\n' >notes.want
+"$LIFE3D" -q -n 3 -o notes.l3d notes.rle3 && "$LIFE3D" -q -n 0 -o notes-back.rle3 notes.l3d || fail "comments through .l3d"
+sed -n '2,4p' notes-back.rle3 >notes.got
+expect_same notes.want notes.got "comments through .l3d, after RLE3's first line"
+"$LIFE3D" -q -n 4 --checkpoint-every 2 --checkpoint notes.ckpt.l3d -o /dev/null notes.rle3 || fail "checkpointed"
+"$LIFE3D" -q -n 0 -o notes-ck.rle3 notes.ckpt.l3d && sed -n '2,4p' notes-ck.rle3 >notes.got || fail "from the checkpoint"
+expect_same notes.want notes.got "comments in a checkpoint"
+"$LIFE3D" -q -n 1 --comment 'searched by cron' -o notes-c.rle3 notes.rle3 || fail "--comment"
+"$LIFE3D" -q -n 1 --comment 'searched by cron' -o notes-cc.rle3 notes-c.rle3 || fail "--comment again"
+[ "$(grep -c '^#C searched by cron$' notes-cc.rle3)" = 1 ] && ok || fail "--comment once: $(cat notes-cc.rle3)"
+"$LIFE3D" -q -n 0 --comment '#N Other name' -o - notes.rle3 | grep -q '^#N Other name$' && ok || fail "--comment '#N ...'"
+expect_exit 64 "a comment of two lines" -- "$LIFE3D" -q -n 0 --comment "$(printf 'a\nb')" -o x.rle3 notes.rle3
+expect_err_line "a control character (byte 0x0a) in the text: a comment is one line" "a comment of two lines"
+"$LIFE3D" -n 0 -o notes.vtk notes.rle3 2>notes.err || fail "comments to VTK"
+grep -q 'warning: notes.vtk: the vtk format keeps no comments (3 lines not written; RLE3 and .l3d keep them)' notes.err &&
+	ok || fail "the VTK warning: $(cat notes.err)"
+# A 2D pattern's #N and #O lines come along into RLE3.
+printf '#N Glider\n#O Richard K. Guy\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle
+"$LIFE3D" -q -n 0 -o glider.rle3 glider.rle && sed -n '2,3p' glider.rle3 >g.got || fail "2D comments"
+printf '#N Glider\n#O Richard K. Guy\n' >g.want
+expect_same g.want g.got "a 2D pattern's comments"
 finish

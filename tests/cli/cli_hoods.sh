@@ -74,7 +74,7 @@ grep -q "rule B6/S567 (from the command line) replaces the rule B3/S3H" err && o
 if command -v python3 >/dev/null; then
 	awk '/^import struct, zlib/ { on = 1 } on && /^\.fi/ { exit } on' "$SRCDIR/man/life3d-formats.5" |
 		sed 's/\\e/\\/g' >read_l3d.py
-	printf 'import sys\nshape, gen, b, s, hood, alive = read_l3d(sys.argv[1])\nprint(hood, b, s)\n' >>read_l3d.py
+	printf 'import sys\nshape, gen, b, s, hood, alive, comments = read_l3d(sys.argv[1])\nprint(hood, b, s)\n' >>read_l3d.py
 	got=$(python3 read_l3d.py hex-p4.l3d 2>&1)
 	[ "$got" = "H 8 8" ] && ok || fail "the manual's read_l3d on hex-p4.l3d: $got"
 fi

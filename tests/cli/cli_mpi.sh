@@ -135,6 +135,12 @@ printf 'x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' >glider.rle
 mpi 3 -- -q --engine cpu --plane yz --plane-index 7 --double -n 8 -o glider.3.l3d glider.rle &&
 	ok || fail "2D np 3"
 expect_same glider.ref.l3d glider.3.l3d "a 2D pattern np 3"
+# Comments go through ranks: read from .l3d, written at every rank's offset.
+printf '3D version=1 size=12\n#N Name\n#C two lines\nx=2 y=2 z=1 rule=3D5..7/6\noo$oo!\n' >notes.rle3
+"$LIFE3D" -q -n 0 -o notes.l3d notes.rle3 || fail "notes.l3d"
+"$LIFE3D" -q --engine cpu -n 3 --comment more -o notes.ref.l3d notes.l3d || fail "notes ref"
+mpi 3 -- -q --engine cpu -n 3 --comment more -o notes.3.l3d notes.l3d && ok || fail "notes np 3"
+expect_same notes.ref.l3d notes.3.l3d "comments in .l3d np 3"
 "$LIFE3D" -q --random 12 --seed 5 -n 0 -o cube.bin || fail "make cube"
 "$LIFE3D" -q -n 5 -o cube.ref.bin cube.bin || fail "cube ref"
 for np in 2 3; do

@@ -50,18 +50,20 @@ int fuzz_read(fuzz_reader_fn read, const uint8_t *data, size_t size, grid *g,
 int fuzz_read_failing(fuzz_reader_fn read, const uint8_t *data, size_t size,
 		      size_t fail_at, grid *g, universe_meta *meta, l3d_err *err);
 
-/* Write g (and rule r) in format f to memory: *out is malloc'ed, the
- * caller frees it. */
-void fuzz_write(fmt_id f, const grid *g, const rule *r, unsigned char **out,
-		size_t *len);
+/* Write g in format f to memory, with what meta says besides the cells
+ * (its rule when it has one, comments, a checkpoint's stamp; meta NULL:
+ * none): *out is malloc'ed, the caller frees it. */
+void fuzz_write(fmt_id f, const grid *g, const universe_meta *meta,
+		unsigned char **out, size_t *len);
 
-/* Require that writing g (and rule r) in format f gives back exactly the
+/* Require that writing g (and meta) in format f gives back exactly the
  * bytes read: for formats with one spelling of each universe. */
-void fuzz_rewrites_exactly(fmt_id f, const grid *g, const rule *r,
+void fuzz_rewrites_exactly(fmt_id f, const grid *g, const universe_meta *meta,
 			   const uint8_t *data, size_t size);
 
 /* Write g in format f, read it back with `read`, and require the same
- * universe, generation and (when the format has one) rule. */
+ * universe, generation and (when the format has them) rule and
+ * comments. */
 void fuzz_roundtrip(fmt_id f, fuzz_reader_fn read, const grid *g,
 		    const universe_meta *meta);
 

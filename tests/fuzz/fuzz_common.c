@@ -131,14 +131,20 @@ int fuzz_read_failing(fuzz_reader_fn read, const uint8_t *data, size_t size,
 	return read_stream(read, f, true, g, meta, err);
 }
 
-void fuzz_write(fmt_id f, const grid *g, const rule *r, unsigned char **out,
-		size_t *len)
+void fuzz_write(fmt_id f, const grid *g, const universe_meta *meta,
+		unsigned char **out, size_t *len)
 {
 	char *buf = NULL;
 	FILE *mem = open_memstream(&buf, len);
 	fuzz_require(mem != NULL, "open_memstream failed");
 	l3d_err err;
-	int rc = format_write(mem, "output", f, g, r, &err);
+	const rule *r = meta && meta->has_rule ? &meta->rule : NULL;
+	row_source src;
+	row_source_of_grid(&src, g);
+	src.stamp = meta && meta->stamp.run_id ? &meta->stamp : NULL;
+	src.comments = meta ? meta->comments : NULL;
+	int rc = f == FMT_RLE3 ? format_write(mem, "output", f, g, r, src.comments, &err)
+			       : format_write_rows(mem, "output", f, &src, r, &err);
 	fuzz_require(fclose(mem) == 0, "closing the memory stream failed");
 	if (rc != L3D_OK)
 		fprintf(stderr, "%s\n", err.msg);
@@ -146,12 +152,12 @@ void fuzz_write(fmt_id f, const grid *g, const rule *r, unsigned char **out,
 	*out = (unsigned char *)buf;
 }
 
-void fuzz_rewrites_exactly(fmt_id f, const grid *g, const rule *r,
+void fuzz_rewrites_exactly(fmt_id f, const grid *g, const universe_meta *meta,
 			   const uint8_t *data, size_t size)
 {
 	unsigned char *out;
 	size_t len;
-	fuzz_write(f, g, r, &out, &len);
+	fuzz_write(f, g, meta, &out, &len);
 	fuzz_require(len == size && memcmp(out, data, size) == 0,
 		     "the writer does not reproduce an accepted file");
 	free(out);
@@ -165,7 +171,7 @@ void fuzz_roundtrip(fmt_id f, fuzz_reader_fn read, const grid *g,
 	const rule *r = meta->has_rule ? &meta->rule : NULL;
 	unsigned char *first;
 	size_t first_len;
-	fuzz_write(f, g, r, &first, &first_len);
+	fuzz_write(f, g, meta, &first, &first_len);
 	grid back;
 	universe_meta back_meta;
 	l3d_err err;
@@ -179,8 +185,9 @@ void fuzz_roundtrip(fmt_id f, fuzz_reader_fn read, const grid *g,
 	fuzz_require(!r || (back_meta.has_rule && rule_equal(r, &back_meta.rule)),
 		     "read back a different rule");
 	/* What was read back writes out the same bytes again. */
-	fuzz_rewrites_exactly(f, &back, back_meta.has_rule ? &back_meta.rule : NULL,
-			      first, first_len);
+	fuzz_require(!format_keeps_comments(f) || !strcmp(meta->comments, back_meta.comments),
+		     "read back different comments");
+	fuzz_rewrites_exactly(f, &back, &back_meta, first, first_len);
 	grid_free(&back);
 	free(first);
 }

@@ -36,8 +36,9 @@ static void read_and_check(const uint8_t *data, size_t size)
 	if (fuzz_read(native_read, data, size, &g, &meta, &err) != L3D_OK)
 		return;
 	fuzz_require(meta.has_rule, "an .l3d file always carries a rule");
-	check_cells(&g, data + HEADER);
-	fuzz_rewrites_exactly(FMT_NATIVE, &g, &meta.rule, data, size);
+	/* the payload after the header, its comments and its stamp */
+	check_cells(&g, data + le_get32(data + 12));
+	fuzz_rewrites_exactly(FMT_NATIVE, &g, &meta, data, size);
 	grid_free(&g);
 }
 
@@ -49,8 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned char *fixed = malloc(size);
 	fuzz_require(fixed != NULL, "out of memory copying the input");
 	memcpy(fixed, data, size);
-	/* The payload CRC lies inside the header CRC's span: it goes first. */
-	le_put32(fixed + 56, (uint32_t)crc32(0, fixed + HEADER, (uInt)(size - HEADER)));
+	/* The payload CRC lies inside the header CRC's span: it goes first.
+	 * The payload begins where the header's size says, when it can. */
+	size_t at = le_get32(fixed + 12);
+	at = at >= HEADER && at <= size ? at : HEADER;
+	le_put32(fixed + 56, (uint32_t)crc32(0, fixed + at, (uInt)(size - at)));
 	le_put32(fixed + 60, (uint32_t)crc32(0, fixed, 60));
 	read_and_check(fixed, size);
 	free(fixed);

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	ref_to_grid(&u, &g);
 	g.generation += steps;
 	FILE *out = fopen(argv[4], "wb");
-	if (!out || format_write(out, argv[4], FMT_NATIVE, &g, &r, &err) ||
+	if (!out || format_write(out, argv[4], FMT_NATIVE, &g, &r, NULL, &err) ||
 	    fclose(out))
 		return die(err.msg[0] ? err.msg : "write failed");
 	ref_free(&u);

@@ -35,7 +35,7 @@ static unsigned char *written(fmt_id f, const grid *g, const rule *r, size_t *le
 	FILE *out = open_memstream(&buf, len);
 	ck_assert_ptr_nonnull(out);
 	l3d_err err = { 0 };
-	int rc = format_write(out, "out.test", f, g, r, &err);
+	int rc = format_write(out, "out.test", f, g, r, NULL, &err);
 	ck_assert_msg(rc == L3D_OK, "write %s: %s", format_name(f), err.msg);
 	fclose(out);
 	return (unsigned char *)buf;
@@ -407,7 +407,7 @@ START_TEST(test_hpcgame_needs_cube)
 	l3d_err err = { 0 };
 	random_grid(&g, 3, 3, 4, 0.5, 1);
 	FILE *out = fopen("/dev/null", "w");
-	ck_assert_int_eq(format_write(out, "cube.bin", FMT_HPCGAME, &g, NULL, &err),
+	ck_assert_int_eq(format_write(out, "cube.bin", FMT_HPCGAME, &g, NULL, NULL, &err),
 			 L3D_ERR_USAGE);
 	ck_assert(strstr(err.msg, "cube.bin") && strstr(err.msg, "needs a cube"));
 	fclose(out);
@@ -541,6 +541,115 @@ START_TEST(test_native_stamp)
 }
 END_TEST
 
+/* Comment lines: kept by RLE3 where Golly keeps them (read wherever they
+ * stand, written after the first line), and by .l3d in a version 2 block
+ * before the stamp; a file without them is version 1, byte for byte. */
+static const char golly_comments[] = "#N Name\n#O Someone, 25 December 2018\n#C inside\n";
+
+static unsigned char *written_with(fmt_id f, const grid *g, const char *comments,
+				   const run_stamp *st, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out = open_memstream(&buf, len);
+	l3d_err err = { 0 };
+	row_source src;
+	row_source_of_grid(&src, g);
+	src.stamp = st;
+	src.comments = comments;
+	int rc = f == FMT_RLE3 ? format_write(out, "c.test", f, g, NULL, comments, &err)
+			       : format_write_rows(out, "c.test", f, &src, NULL, &err);
+	ck_assert_msg(rc == L3D_OK, "%s", err.msg);
+	fclose(out);
+	return (unsigned char *)buf;
+}
+
+START_TEST(test_comments_kept)
+{
+	grid g, back;
+	universe_meta meta;
+	fmt_id found;
+	l3d_err err = { 0 };
+	static const char text[] =
+		"3D version=1 size=4\n#N Name\n#O Someone, 25 December 2018\n"
+		"x=1 y=1 z=1 rule=3D5..7/6\n#C inside\no!\n";
+	ck_assert_int_eq(read_text(text, &g, &meta, &err), L3D_OK);
+	ck_assert_str_eq(meta.comments, golly_comments);
+	size_t len;
+	unsigned char *b = written_with(FMT_RLE3, &g, meta.comments, NULL, &len);
+	ck_assert_str_eq((char *)b, "3D version=1 size=4\n#N Name\n#O Someone, 25 December 2018\n"
+			 "#C inside\nx=1 y=1 z=1 rule=3D5..7/6\no!\n");
+	free(b);
+	/* .l3d, with and without a stamp */
+	run_stamp st = {77, 0, 0}, none = {0, 0, 0};
+	for (int stamped = 0; stamped < 2; stamped++) {
+		b = written_with(FMT_NATIVE, &g, golly_comments, stamped ? &st : &none, &len);
+		size_t n = strlen(golly_comments), block = 8 + (n + 7) / 8 * 8;
+		ck_assert_uint_eq(get_le32(b + 8), 2);
+		ck_assert_uint_eq(get_le32(b + 12), 64 + block + (stamped ? 32 : 0));
+		ck_assert_uint_eq(get_le32(b + 64), n);
+		ck_assert_uint_eq(get_le32(b + 68), crc32(0, (const unsigned char *)golly_comments, (uInt)n));
+		ck_assert(memcmp(b + 72, golly_comments, n) == 0);
+		ck_assert_int_eq(read_bytes(b, len, "c.l3d", &back, &meta, &found, &err), L3D_OK);
+		ck_assert_str_eq(meta.comments, golly_comments);
+		ck_assert_uint_eq(meta.stamp.run_id, stamped ? 77 : 0);
+		ck_assert(grid_equal(&g, &back));
+		grid_free(&back);
+		/* the stamp after the comments, found on its own */
+		FILE *f = input_of(b, len);
+		run_stamp got;
+		ck_assert(native_file_stamp(fileno(f), &got) == (stamped != 0));
+		ck_assert_uint_eq(got.run_id, stamped ? 77 : 0);
+		fclose(f);
+		/* damage: the text's CRC, a line without '#', a length past the header */
+		b[75] ^= 1;
+		expect_failure(b, len, L3D_ERR_DATA, "bad comments CRC");
+		b[75] ^= 1;
+		b[72] = 'N';
+		put_le32(b + 68, (uint32_t)crc32(0, b + 72, (uInt)n));
+		expect_failure(b, len, L3D_ERR_DATA, "bad comments block (not lines that start with '#'");
+		put_le32(b + 64, 4000);
+		expect_failure(b, len, L3D_ERR_DATA, "bad comments block (4000 bytes of text");
+		expect_failure(b, 70, L3D_ERR_DATA, "truncated .l3d comments header (6 of 8");
+		free(b);
+	}
+	/* no comments: version 1, as before */
+	b = written_with(FMT_NATIVE, &g, "", NULL, &len);
+	ck_assert_uint_eq(get_le32(b + 8), 1);
+	ck_assert_uint_eq(get_le32(b + 12), 64);
+	free(b);
+	grid_free(&g);
+	/* Golly's 2D RLE: its comments, but not #CXRLE's */
+	static const char flat[] = "#CXRLE Pos=0,0 Gen=3\n#N Glider\nx = 1, y = 1\n#C after\no!\n";
+	ck_assert_int_eq(read_bytes(flat, strlen(flat), "g.rle", &g, &meta, &found, &err), L3D_OK);
+	ck_assert_str_eq(meta.comments, "#N Glider\n#C after\n");
+	ck_assert_uint_eq(g.generation, 3);
+	grid_free(&g);
+}
+END_TEST
+
+/* More comments than a universe keeps: the lines that fit, and a flag. */
+START_TEST(test_comments_cut)
+{
+	size_t lines = META_COMMENTS_MAX / 100 + 10, len = 0;
+	char *text = malloc(lines * 100 + 200);
+	len += (size_t)sprintf(text, "3D size=3\n");
+	for (size_t i = 0; i < lines; i++)
+		len += (size_t)sprintf(text + len, "#C %096zu\n", i);
+	sprintf(text + len, "x=1 y=1 z=1 rule=3D5..7/6\no!\n");
+	grid g;
+	universe_meta meta;
+	l3d_err err = { 0 };
+	ck_assert_int_eq(read_text(text, &g, &meta, &err), L3D_OK);
+	ck_assert(meta.comments_cut);
+	size_t kept = strlen(meta.comments);
+	ck_assert_uint_lt(kept, META_COMMENTS_MAX);
+	ck_assert_uint_eq(kept % 100, 0);                /* whole lines */
+	ck_assert_uint_gt(kept, META_COMMENTS_MAX - 100);
+	grid_free(&g);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_native_errors)
 {
 	grid g;
@@ -557,9 +666,13 @@ START_TEST(test_native_errors)
 	b[len] = 'x';
 	expect_failure(b, len + 1, L3D_ERR_DATA, "trailing garbage");
 	RESET();
-	put_le32(b + 8, 2);
+	put_le32(b + 8, 3);
 	reseal_l3d(b, len);
-	expect_failure(b, len, L3D_ERR_DATA, "unsupported .l3d version 2");
+	expect_failure(b, len, L3D_ERR_DATA, "unsupported .l3d version 3 (this life3d reads versions 1 and 2)");
+	RESET();
+	put_le32(b + 8, 2);                    /* version 2 has a comments block */
+	reseal_l3d(b, len);
+	expect_failure(b, len, L3D_ERR_DATA, "bad header size 64 (a version 2 header");
 	RESET();
 	b[20] ^= 1;
 	expect_failure(b, len, L3D_ERR_DATA, "bad header CRC");
@@ -725,7 +838,7 @@ static char *rle3_by(const grid *g, bool sparse)
 	FILE *out = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(out);
 	l3d_err err = { 0 };
-	ck_assert_int_eq(rle3_write_by(out, "out.rle3", g, &rule_default, sparse, &err), L3D_OK);
+	ck_assert_int_eq(rle3_write_by(out, "out.rle3", g, &rule_default, NULL, sparse, &err), L3D_OK);
 	fclose(out);
 	return buf;
 }
@@ -1021,7 +1134,7 @@ START_TEST(test_hpcgame_through_pipe)
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	FILE *out = fdopen(fd, "wb");
-	ck_assert_int_eq(format_write(out, path, FMT_HPCGAME, &g, NULL, &err), L3D_OK);
+	ck_assert_int_eq(format_write(out, path, FMT_HPCGAME, &g, NULL, NULL, &err), L3D_OK);
 	fclose(out);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "cat %s", path);
@@ -1156,12 +1269,12 @@ START_TEST(test_write_errors)
 		if (!format_can_write(f))
 			continue;
 		clearerr(full);
-		ck_assert_int_eq(format_write(full, "full.out", f, &g, &rule_default, &err),
+		ck_assert_int_eq(format_write(full, "full.out", f, &g, &rule_default, NULL, &err),
 				 L3D_ERR_IO);
 		ck_assert_msg(strstr(err.msg, "full.out: write error: "), "%s", err.msg);
 	}
 	l3d_err err = { 0 };
-	ck_assert_int_eq(format_write(full, "x", FMT_NONE, &g, NULL, &err), L3D_ERR_USAGE);
+	ck_assert_int_eq(format_write(full, "x", FMT_NONE, &g, NULL, NULL, &err), L3D_ERR_USAGE);
 	fclose(full);
 	grid_free(&g);
 }
@@ -1199,6 +1312,8 @@ static Suite *formats_suite(void)
 	tcase_add_test(t, test_native_layout);
 	tcase_add_test(t, test_native_stamp);
 	tcase_add_test(t, test_native_errors);
+	tcase_add_test(t, test_comments_kept);
+	tcase_add_test(t, test_comments_cut);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("rle3");

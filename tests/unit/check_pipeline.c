@@ -334,7 +334,7 @@ static unsigned char *written(fmt_id f, const grid *g, size_t *len)
 	char *buf = NULL;
 	FILE *out = open_memstream(&buf, len);
 	l3d_err err = {0, ""};
-	ck_assert_int_eq(format_write(out, "out", f, g, &rule_default, &err), L3D_OK);
+	ck_assert_int_eq(format_write(out, "out", f, g, &rule_default, NULL, &err), L3D_OK);
 	fclose(out);
 	return (unsigned char *)buf;
 }
@@ -360,7 +360,7 @@ static unsigned char *reference(fmt_id f, const grid *g, size_t *len)
 		le_put64(b + 8, g->generation);
 	} else {
 		native_header nh = {g->nx, g->ny, g->nz, g->generation, rule_default,
-				    (uint32_t)crc32(0, b + head, (uInt)body), 0};
+				    (uint32_t)crc32(0, b + head, (uInt)body), 0, 0};
 		native_build_header(b, &nh);
 	}
 	*len = head + body;
@@ -605,7 +605,7 @@ START_TEST(test_io_errors_mid_stream)
 		/* in the second of three chunks; the .l3d file has but one */
 		s = (failing){NULL, 0, fmt == FMT_NATIVE ? 200000 : 1500000, 0, ENOSPC};
 		f = fopencookie(&s, "w", (cookie_io_functions_t){.write = failing_write});
-		ck_assert_msg(format_write(f, "full.out", fmt, &g, NULL, &err) == L3D_ERR_IO,
+		ck_assert_msg(format_write(f, "full.out", fmt, &g, NULL, NULL, &err) == L3D_ERR_IO,
 			      "%s: not an I/O error", format_name(fmt));
 		/* (glibc does not keep a cookie's errno: the reason varies) */
 		ck_assert_msg(strstr(err.msg, "full.out: write error: "),
@@ -981,7 +981,7 @@ START_TEST(test_write_from_engine_rows)
 			if (f == FMT_RLE3 || !format_can_write(f) || (f == FMT_HPCGAME && i != 1))
 				continue;
 			engine_source es = {e, 0, 0, 0, false};
-			row_source src = {g.nx, g.ny, g.nz, g.generation, copy_rows, &es, NULL};
+			row_source src = {g.nx, g.ny, g.nz, g.generation, copy_rows, &es, NULL, NULL};
 			char *buf = NULL;
 			size_t len, want_len;
 			FILE *out = open_memstream(&buf, &len);

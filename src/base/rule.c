@@ -431,15 +431,19 @@ static int parse_four(cursor *c, rule *r)
 	return L3D_OK;
 }
 
-/* Golly's BusyBoxes family is a reversible six-phase rule, not a set of
- * counts: say so rather than point at a letter. */
-static bool busyboxes(const char *text)
+/* Golly's BusyBoxes family, by 3D.lua's names in any case: the family,
+ * or RULE_COUNTS for any other text. */
+static rule_family busyboxes(const char *text)
 {
-	static const char *const names[] = {"busyboxes", "busyboxesw", "bb", "bbw"};
+	static const struct {
+		const char *name;
+		rule_family family;
+	} names[] = {{"busyboxes", RULE_BUSYBOXES}, {"bb", RULE_BUSYBOXES},
+		     {"busyboxesw", RULE_BUSYBOXES_WRAP}, {"bbw", RULE_BUSYBOXES_WRAP}};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcasecmp(text, names[i]) == 0)
-			return true;
-	return false;
+		if (strcasecmp(text, names[i].name) == 0)
+			return names[i].family;
+	return RULE_COUNTS;
 }
 
 /* Take a trailing neighbourhood letter off: set c->end and c->hood. */
@@ -458,15 +462,15 @@ static void take_suffix(cursor *c)
 int rule_parse(const char *text, rule *out, l3d_err *err)
 {
 	cursor c = {.text = text, .p = text, .err = err};
-	rule r = {0, 0, 0};
+	rule r = {0, 0, 0, 0};
 	int rc;
 	if (!text || !*text)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"rule '': empty rule (try B6/S567, 5766 or 3D5..7/6)");
-	if (busyboxes(text))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"rule '%s': Golly's BusyBoxes rules (BB, BBW) are not "
-				"supported (only outer-totalistic rules)", text);
+	if (busyboxes(text)) {
+		*out = (rule){.family = busyboxes(text)};
+		return L3D_OK;
+	}
 	if (four_parts(text)) {
 		rc = parse_four(&c, &r);
 		if (rc)
@@ -574,8 +578,16 @@ static int emit(const sbuf *b, char *buf, size_t size)
 	return snprintf(buf, size, "%s", b->s);
 }
 
+/* Golly's names, which 3D.lua writes. */
+static const char *busyboxes_name(const rule *r)
+{
+	return r->family == RULE_BUSYBOXES_WRAP ? "BusyBoxesW" : "BusyBoxes";
+}
+
 int rule_format(const rule *r, char *buf, size_t size)
 {
+	if (rule_is_busyboxes(r))
+		return snprintf(buf, size, "%s", busyboxes_name(r));
 	sbuf b = {.n = 0};
 	b.s[0] = '\0';
 	bool big = ((r->birth | r->survive) >> 10) != 0;
@@ -589,6 +601,8 @@ int rule_format(const rule *r, char *buf, size_t size)
 
 int rule_format_golly(const rule *r, char *buf, size_t size)
 {
+	if (rule_is_busyboxes(r))
+		return snprintf(buf, size, "%s", busyboxes_name(r));
 	if (r->birth & 1u)
 		return rule_format(r, buf, size);
 	sbuf b = {.n = 0};
@@ -603,6 +617,8 @@ int rule_format_golly(const rule *r, char *buf, size_t size)
 
 int rule_equal(const rule *a, const rule *b)
 {
+	if (rule_is_busyboxes(a) || rule_is_busyboxes(b))
+		return a->family == b->family;
 	return (a->birth & RULE_ALL_COUNTS) == (b->birth & RULE_ALL_COUNTS) &&
 	       (a->survive & RULE_ALL_COUNTS) == (b->survive & RULE_ALL_COUNTS) &&
 	       hood_of((rule_hood)a->hood) == hood_of((rule_hood)b->hood);

@@ -18,11 +18,29 @@
 #define RULE_MAX_COUNT HOOD_MAX_CELLS
 #define RULE_ALL_COUNTS ((UINT32_C(1) << (RULE_MAX_COUNT + 1)) - 1)
 
+/* The rule families: outer-totalistic counts, or Golly's BusyBoxes, Fredkin
+ * and Miller's reversible six-phase rule (engine/busyboxes.h), whose moves
+ * past the universe's faces are refused ("mirror", Golly's BB) or wrap
+ * around (Golly's BBW).  A BusyBoxes rule has no counts: birth, survive
+ * and hood are 0. */
+typedef enum rule_family {
+	RULE_COUNTS = 0,
+	RULE_BUSYBOXES,
+	RULE_BUSYBOXES_WRAP
+} rule_family;
+
 typedef struct rule {
 	uint32_t birth;
 	uint32_t survive;
 	uint32_t hood;          /* a rule_hood; 0 (Moore) when left out */
+	uint32_t family;        /* a rule_family; 0 (counts) when left out */
 } rule;
+
+/* r is one of Golly's BusyBoxes rules (either boundary). */
+static inline int rule_is_busyboxes(const rule *r)
+{
+	return r->family == RULE_BUSYBOXES || r->family == RULE_BUSYBOXES_WRAP;
+}
 
 /* hood.h's table, for any h (one out of range is Moore).  The largest
  * count of a neighbourhood: 26, 6, 8, 12, 12. */
@@ -50,13 +68,15 @@ extern const rule rule_default;
  *            Golly has no birth on 0, so neither has this notation.
  * A neighbourhood letter F, V, C, E or H may end any of them ("3D3/3H",
  * "B3/S3H"); none means Moore.  Counts above the neighbourhood's largest
- * are refused.  Golly's BusyBoxes rules (BB, BBW) are not outer-totalistic
- * and are refused by name.  On error returns L3D_ERR_USAGE with a message
+ * are refused.  Golly's BusyBoxes rules, BusyBoxes or BB (refused moves
+ * at the faces) and BusyBoxesW or BBW (wrapped), in any case, are that
+ * family with no counts.  On error returns L3D_ERR_USAGE with a message
  * that quotes the text and points at the offending position, e.g.
  *   rule 'B6/S5x7': unexpected 'x' at column 6 (expected a count 0..26) */
 int rule_parse(const char *text, rule *out, l3d_err *err);
 
-/* Canonical B/S text: counts in increasing order, runs of three or more as
+/* Canonical B/S text ("BusyBoxes", "BusyBoxesW" for that family): counts
+ * in increasing order, runs of three or more as
  * ranges "a..b" only when a count over 9 is present, otherwise plain digits:
  * "B6/S567", "B3,6/S3..8" style for counts >= 10; then the neighbourhood's
  * letter ("B3/S3H").  Returns the length that would have been written
@@ -65,7 +85,8 @@ int rule_format(const rule *r, char *buf, size_t size);
 
 /* Golly's canonical form "3D5..7/6", "3D3/3H" (survive first, then birth,
  * runs of two as "a,b", longer runs as "a..b", then the letter).  A rule
- * with birth on 0 has no Golly form and is written in B/S form. */
+ * with birth on 0 has no Golly form and is written in B/S form; BusyBoxes
+ * as Golly names it ("BusyBoxes", "BusyBoxesW"). */
 int rule_format_golly(const rule *r, char *buf, size_t size);
 
 int rule_equal(const rule *a, const rule *b);

@@ -519,6 +519,9 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 	char text[64];
 	grid *files = NULL;
 	int rc = rule_parse(a->rule, &r, err);
+	if (rc == L3D_OK && rule_is_busyboxes(&r))
+		rc = l3d_fail(err, L3D_ERR_USAGE, "census: rule '%s': a census is of rules of "
+			      "counts; BusyBoxes moves every cell and keeps them all", a->rule);
 	bool first = comm_rank() == 0;
 	if (rc == L3D_OK && a->soup)
 		return first ? write_soup(a, &r, err) : L3D_OK;

@@ -28,7 +28,8 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "run until generation T (instead of --steps)"},
 	{OPT_RULE, "rule", 'r', OT_STRING, F(rule), "RULE", NULL, 0, 0, true,
 	 "rule as B/S (B6/S567), Bays (5766) or Golly (3D5..7/6), ending in F (or V), C, E or H "
-	 "for another neighbourhood (3D3/3H); default: the input's, else B6/S567"},
+	 "for another neighbourhood (3D3/3H), or Golly's BusyBoxes or BusyBoxesW; default: "
+	 "the input's, else B6/S567"},
 	{OPT_CONFIG, "config", 'c', OT_STRING, F(config), "FILE", NULL, 0, 0, false,
 	 "read settings from the libconfig file FILE (repeatable: in order)"},
 	{OPT_ENGINE, "engine", 0, OT_CHOICE, F(engine), "NAME", "auto|cpu|cuda", 0, 0, true,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "busyboxes.h"
 #include "cpu/cpu.h"
 #include "cpu/stepper.h"
 #include "cuda/cuda.h"
@@ -243,6 +244,8 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 {
 	engine_kind kind;
 	*out = NULL;
+	if (r && rule_is_busyboxes(r))
+		return engine_busyboxes_create(opts, initial, ready, r, out, err);
 	int rc = engine_kind_of(opts, &kind, err);
 	if (rc)
 		return rc;
@@ -311,7 +314,8 @@ void engine_warm_up(const engine_opts *opts)
 	engine_kind kind;
 	l3d_err ignored;
 	/* An unknown kind is reported by engine_create(). */
-	if (engine_kind_of(opts, &kind, &ignored) != L3D_OK || kind == ENGINE_CPU)
+	if (engine_kind_of(opts, &kind, &ignored) != L3D_OK || kind == ENGINE_CPU ||
+	    (opts && opts->rule && rule_is_busyboxes(opts->rule)))
 		return;
 	narrow_to_one(opts);
 	if (!(kind == ENGINE_AUTO && auto_way_of(opts) != AUTO_GPU))

@@ -27,6 +27,17 @@
  * word, above the counts: 0 there is Moore, as in every older file. */
 #define NATIVE_HOOD_SHIFT 29
 #define NATIVE_HOOD_MASK (UINT32_C(7) << NATIVE_HOOD_SHIFT)
+/* The same three bits hold Golly's BusyBoxes rules, after the five
+ * neighbourhoods, with no counts. */
+#define NATIVE_BUSYBOXES 5
+#define NATIVE_BUSYBOXES_WRAP 6
+_Static_assert(RULE_HOODS <= NATIVE_BUSYBOXES, "a neighbourhood's number is BusyBoxes'");
+
+static uint32_t hood_code(const rule *r)
+{
+	return r->family == RULE_BUSYBOXES ? NATIVE_BUSYBOXES
+	       : r->family == RULE_BUSYBOXES_WRAP ? NATIVE_BUSYBOXES_WRAP : r->hood;
+}
 
 static const unsigned char native_magic[8] = { 0x89, 'L', '3', 'D', '\r', '\n', 0x1a, '\n' };
 
@@ -121,7 +132,7 @@ void native_build_header(unsigned char h[NATIVE_HEADER_BYTES], const native_head
 	le_put64(h + 32, nh->nz);
 	le_put64(h + 40, nh->generation);
 	le_put32(h + 48, (nh->rule.birth & RULE_ALL_COUNTS) |
-			     (uint32_t)nh->rule.hood << NATIVE_HOOD_SHIFT);
+			     hood_code(&nh->rule) << NATIVE_HOOD_SHIFT);
 	le_put32(h + 52, nh->rule.survive);
 	le_put32(h + 56, nh->payload_crc);
 	le_put32(h + 60, (uint32_t)crc32(0, h, 60));
@@ -223,8 +234,17 @@ int native_write(FILE *out, const char *name, const row_source *src,
 /* ---- reading ---- */
 
 /* Counts within the neighbourhood's range, and a neighbourhood known. */
-static int check_rule(const char *name, const rule *r, l3d_err *err)
+static int check_rule(const char *name, rule *r, l3d_err *err)
 {
+	if (r->hood == NATIVE_BUSYBOXES || r->hood == NATIVE_BUSYBOXES_WRAP) {
+		r->family = r->hood == NATIVE_BUSYBOXES ? RULE_BUSYBOXES : RULE_BUSYBOXES_WRAP;
+		r->hood = RULE_MOORE;
+		if (r->birth | r->survive)
+			return l3d_fail(err, L3D_ERR_DATA, "%s: bad rule masks B=%08lx S=%08lx "
+					"(BusyBoxes has no counts)", name,
+					(unsigned long)r->birth, (unsigned long)r->survive);
+		return L3D_OK;
+	}
 	if (r->hood >= RULE_HOODS)
 		return l3d_fail(err, L3D_ERR_DATA,
 				"%s: unknown neighbourhood %lu in the rule (this life3d "

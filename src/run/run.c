@@ -192,6 +192,27 @@ static void note_placed(const options *o, const plan *p)
 	fprintf(stderr, "life3d: %s: %s%s\n", p->src.name, m->placed, then);
 }
 
+/* BusyBoxes runs in one process, on even sides: an odd one grows as Golly
+ * grows it, and a warning says so. */
+static int busyboxes_sizes(const options *o, plan *p, l3d_err *err)
+{
+	if (!rule_is_busyboxes(&p->rule))
+		return L3D_OK;
+	if (comm_size() > 1)
+		return l3d_fail(err, L3D_ERR_USAGE, "BusyBoxes rules do not run across MPI "
+				"ranks: run one process");
+	uint64_t was[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};
+	bool grown;
+	int rc = universe_grow_even(&p->src, &grown, err);
+	if (!rc && grown && !o->quiet)
+		fprintf(stderr, "life3d: warning: %s: BusyBoxes needs even sides: the "
+			"%" PRIu64 "x%" PRIu64 "x%" PRIu64 " universe grows to %" PRIu64 "x%"
+			PRIu64 "x%" PRIu64 " and its cells move by one along each odd side, "
+			"as Golly's 3D.lua grows its grid\n", p->src.name, was[0], was[1], was[2],
+			p->src.nx, p->src.start.ny, p->src.start.nz);
+	return rc;
+}
+
 /* --comment: one more line among the universe's comments, unless it is
  * there already (a run resumed from its checkpoint, with the same
  * options). */
@@ -662,6 +683,9 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 		return rc;
 	if (p->src.meta.has_rule)
 		rule_from_input(o, p, rule_given);
+	rc = busyboxes_sizes(o, p, err);
+	if (rc)
+		return rc;
 	warn_assumed(o, p);
 	warn_sizeless(o, p);
 	note_placed(o, p);

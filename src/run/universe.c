@@ -116,6 +116,38 @@ int universe_open(universe_source *u, const char *input, const plane_place *plac
 	return rc;
 }
 
+int universe_grow_even(universe_source *u, bool *grown, l3d_err *err)
+{
+	grid *g = &u->start, big;
+	uint64_t d[3] = {g->nx, g->ny, g->nz}, by[3];
+	*grown = false;
+	for (int i = 0; i < 3; i++)
+		by[i] = d[i] % 2;
+	if (distributed() || !(by[0] | by[1] | by[2]))
+		return L3D_OK;
+	if (u->reading) {
+		int rc = format_read_finish(u->reading, NULL, err);
+		u->reading = NULL;
+		close_input(u);
+		if (rc)
+			return rc;
+	}
+	int rc = grid_alloc(&big, d[0] + by[0], d[1] + by[1], d[2] + by[2], err);
+	if (rc)
+		return rc;
+	big.generation = g->generation;
+	for (uint64_t x = 0; x < d[0]; x++)
+		for (uint64_t y = 0; y < d[1]; y++)
+			for (uint64_t z = 0; z < d[2]; z++)
+				if (grid_get(g, x, y, z))
+					grid_set(&big, x + by[0], y + by[1], z + by[2], 1);
+	grid_free(g);
+	*g = big;
+	u->nx = g->nx;
+	*grown = true;
+	return L3D_OK;
+}
+
 void universe_close(universe_source *u)
 {
 	if (u->reading) {

@@ -57,6 +57,13 @@ int universe_engine(universe_source *u, const engine_opts *eo, const rule *r,
 		    int rc, const l3d_err *why, engine **out, uint64_t *population,
 		    double *t_read, l3d_err *err);
 
+/* Golly's even-size rule for BusyBoxes (3D.lua's SetGridSize before a
+ * step): in one process, once the input is read, each odd side grows by
+ * one and every cell moves one cell up along it, as Golly's re-centring
+ * on N/2 moves them.  *grown says whether anything changed.  Across ranks
+ * nothing is done. */
+int universe_grow_even(universe_source *u, bool *grown, l3d_err *err);
+
 /* What is left of a source that never reached universe_engine(). */
 void universe_close(universe_source *u);
 

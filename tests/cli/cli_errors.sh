@@ -75,7 +75,7 @@ for args in "-n abc" "-n -3" "--density 2" "--density x" "--engine gpu" \
 	    "--rule B9x/S5" "--random 0" "--random 4x4" "--log-every 0" \
 	    "--snapshot-kind cube" "--slice-axis w" "--threads -1" "--bogus" \
 	    "--format png" "-n" "--max-time 0x10" "--max-time 1e3" "--max-time 5m30" \
-	    "--random-rule BB"; do
+	    "--random-rule BBX"; do
 	rm -f out.l3d
 	expect_exit 64 "option $args" -- run $args -o out.l3d good.l3d
 	expect_err_line "" "option $args message"

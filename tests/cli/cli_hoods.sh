@@ -80,12 +80,10 @@ if command -v python3 >/dev/null; then
 fi
 
 # Bad rules: one line, exit 64 on the command line, 65 in a file.
-for bad in 3D7/3F 3D/0H 3D5/6X 3D13/3E 3D9/3C BB BusyBoxesW "B7/S1F"; do
+for bad in 3D7/3F 3D/0H 3D5/6X 3D13/3E 3D9/3C BusyBoxesM BBX "B7/S1F"; do
 	expect_exit 64 "-r $bad" -- "$LIFE3D" -r "$bad" --random 4 -n 1 -o /dev/null -f
 	expect_err_line "rule '$bad'" "-r $bad message"
 done
-expect_exit 64 "-r BB" -- "$LIFE3D" -r BB --random 4 -n 1 -o /dev/null -f
-expect_err_line "BusyBoxes rules (BB, BBW) are not supported" "BusyBoxes message"
 printf '3D version=1 size=8\nx=1 y=1 z=1 rule=3D7/3F\no!\n' >bad.rle3
 expect_exit 65 "RLE3 with 3D7/3F" -- "$LIFE3D" -n 1 -o /dev/null -f bad.rle3
 expect_err_line "bad.rle3.*count 7 at column 3 is over 6" "RLE3 bad rule message"

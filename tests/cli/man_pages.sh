@@ -86,6 +86,8 @@ produce() {
 	*"warning: a.rle3: read as Golly reads it: no version= (read as version 1); no '!' at the end"*)
 		printf '3D size=4\nx=1 y=1 z=1 rule=3D5..7/6\no\n' >a.rle3
 		"$LIFE3D" -o x.l3d a.rle3 ;;
+	*"warning: --random: BusyBoxes needs even sides: the 9x9x9 universe grows to 10x10x10"*)
+		"$LIFE3D" -r BB --random 9 -n 1 -o x.l3d ;;
 	*"s.rle:2:2: 'B' is a cell of a state above 1"*)
 		printf 'x = 3, y = 1\noBo!\n' >s.rle
 		"$LIFE3D" -o x.l3d s.rle ;;

@@ -61,7 +61,7 @@ static void check_case(const char *text, int rc, const rule *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
-	rule r = { 0xdead, 0xbeef, 0xcafe };
+	rule r = { 0xdead, 0xbeef, 0xcafe, 0 };
 	l3d_err err;
 	int rc = rule_parse(text, &r, &err);
 	if (rc != L3D_OK) {

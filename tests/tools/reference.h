@@ -20,5 +20,11 @@ void ref_free(ref_universe *u);
 /* One generation; births/deaths/population of the new generation. */
 void ref_step(ref_universe *u, const rule *r, uint64_t *population,
 	      uint64_t *births, uint64_t *deaths);
+/* One generation of Golly's BusyBoxes, the universe being of generation
+ * `generation` (its phase), from Golly's own table of the 28 cells
+ * (wxoverlay.cpp's Do3DNextGenBB), every cell visited: mirror refuses a
+ * move past a face, else it wraps.  *moved gets the cells that moved. */
+void ref_step_busyboxes(ref_universe *u, uint64_t generation, int mirror,
+			uint64_t *moved);
 
 #endif

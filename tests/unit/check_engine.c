@@ -52,7 +52,7 @@ static rule random_rule(uint64_t seed)
 {
 	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
 	x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-	rule r = {(uint32_t)x & RULE_ALL_COUNTS, (uint32_t)(x >> 32) & RULE_ALL_COUNTS, RULE_MOORE};
+	rule r = {(uint32_t)x & RULE_ALL_COUNTS, (uint32_t)(x >> 32) & RULE_ALL_COUNTS, RULE_MOORE, 0};
 	return r;
 }
 

@@ -216,11 +216,13 @@ static int read_line(scanner *s, pattern2 *pt, runs_at *at, int c, char *line,
 		c = next;                  /* Golly: data, and 'x' ignored */
 	}
 	at->data = true;
-	for (; c != -1 && c != '\n' && !at->done && !rc; c = scan_getc(s))
-		rc = data_char(s, pt, at, c, err);
-	if (!rc && at->done && c != '\n' && c != -1)
+	/* No character is read after an error: a read would overwrite it. */
+	for (; c != -1 && c != '\n' && !at->done; c = scan_getc(s))
+		if ((rc = data_char(s, pt, at, c, err)))
+			return rc;
+	if (at->done && c != '\n' && c != -1)
 		scan_skip_line(s);
-	return rc;
+	return L3D_OK;
 }
 
 static int read_pattern(reader *r, pattern2 *pt, l3d_err *err)

@@ -21,6 +21,8 @@ typedef struct sink {
 	size_t len;              /* the message's length so far, escaped */
 	size_t at;               /* the bytes of it in buf */
 	size_t cut;              /* strings longer than this are cut */
+	const char *whole;       /* the %s argument that is never cut ... */
+	const char *shown;       /* ... and what is put for it (a copy) */
 } sink;
 
 /* Put byte c, written as \n, \t or \xHH when it is a control byte:
@@ -192,8 +194,12 @@ static void put_conversion(sink *s, const char **f, va_list *ap)
 	read_spec(f, ap, &sp);
 	if (sp.conv == 's') {
 		const char *p = va_arg(*ap, const char *);
-		p = p ? p : "(null)";
-		put_string(s, &sp, p, sp.prec >= 0 ? strnlen(p, (size_t)sp.prec) : strlen(p));
+		if (p && p == s->whole) {
+			put_bytes(s, s->shown, strlen(s->shown));
+		} else {
+			p = p ? p : "(null)";
+			put_string(s, &sp, p, sp.prec >= 0 ? strnlen(p, (size_t)sp.prec) : strlen(p));
+		}
 	} else if (sp.conv == '%') {
 		put_byte(s, '%');
 	} else if (sp.conv == 'n') {
@@ -223,24 +229,24 @@ static size_t put_message(sink *s, const char *fmt, va_list ap)
 	return s->len;
 }
 
-static size_t measure(const char *fmt, va_list ap, size_t cut)
+static size_t measure(const sink *like, const char *fmt, va_list ap, size_t cut)
 {
-	sink s = {.cut = cut};
+	sink s = {.cut = cut, .whole = like->whole, .shown = like->shown};
 	return put_message(&s, fmt, ap);
 }
 
 /* The longest cut at which the message fits `size`, found by halving
  * [CUT_MIN, whole length]; CUT_MIN where even that does not fit. */
 #define CUT_MIN 24
-static size_t fitting_cut(const char *fmt, va_list ap, size_t size)
+static size_t fitting_cut(const sink *like, const char *fmt, va_list ap, size_t size)
 {
-	size_t whole = measure(fmt, ap, SIZE_MAX);
+	size_t whole = measure(like, fmt, ap, SIZE_MAX);
 	if (whole < size)
 		return SIZE_MAX;
 	size_t lo = CUT_MIN, hi = whole;
 	while (lo + 1 < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (measure(fmt, ap, mid) < size)
+		if (measure(like, fmt, ap, mid) < size)
 			lo = mid;
 		else
 			hi = mid;
@@ -250,14 +256,15 @@ static size_t fitting_cut(const char *fmt, va_list ap, size_t size)
 
 /* A message that fits nowhere (its format's own text too long) keeps its
  * start and ends in "...". */
-static void record(char *msg, size_t size, const char *fmt, va_list ap)
+static void record(sink s, const char *fmt, va_list ap)
 {
-	sink s = {.buf = msg, .size = size, .cut = fitting_cut(fmt, ap, size)};
-	if (put_message(&s, fmt, ap) < size)
+	s.cut = fitting_cut(&s, fmt, ap, s.size);
+	if (put_message(&s, fmt, ap) < s.size)
 		return;
-	s = (sink){.buf = msg, .size = size - 3, .cut = s.cut};
+	s.size -= 3;
+	s.len = s.at = 0;
 	put_message(&s, fmt, ap);
-	strcat(msg, "...");
+	strcat(s.buf, "...");
 }
 
 int l3d_fail(l3d_err *err, int code, const char *fmt, ...)
@@ -265,7 +272,22 @@ int l3d_fail(l3d_err *err, int code, const char *fmt, ...)
 	if (err) {
 		va_list ap;
 		va_start(ap, fmt);
-		record(err->msg, sizeof err->msg, fmt, ap);
+		record((sink){.buf = err->msg, .size = L3D_MSG_CUT}, fmt, ap);
+		va_end(ap);
+		err->code = code;
+	}
+	return code;
+}
+
+int l3d_fail_keeping(l3d_err *err, int code, const char *whole, const char *fmt, ...)
+{
+	if (err) {
+		char shown[sizeof err->msg];
+		snprintf(shown, sizeof shown, "%s", whole);
+		va_list ap;
+		va_start(ap, fmt);
+		record((sink){.buf = err->msg, .size = sizeof err->msg, .whole = whole,
+			      .shown = shown}, fmt, ap);
 		va_end(ap);
 		err->code = code;
 	}

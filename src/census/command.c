@@ -485,9 +485,8 @@ static int add_haul(const char *path, const char *first, haul *sum,
 			      "%s: a haul of soups from files does not add to another "
 			      "(its samples name files by their place)", first);
 	if (rc == L3D_OK && haul_merge(sum, &h, err)) {
-		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg);
-		rc = l3d_fail(err, L3D_ERR_DATA, "%s: %s (they are in an earlier haul)", path, why);
+		rc = l3d_fail_keeping(err, L3D_ERR_DATA, err->msg,
+				      "%s: %s (they are in an earlier haul)", path, err->msg);
 	}
 	haul_free(&h);
 	return rc;

@@ -121,9 +121,8 @@ static int bad(text *t, const char *what, l3d_err *err)
 /* err's message again, with the file and line in front. */
 static int again(text *t, l3d_err *err)
 {
-	char why[sizeof err->msg];
-	snprintf(why, sizeof why, "%s", err->msg);
-	return bad(t, why, err);
+	return l3d_fail_keeping(err, L3D_ERR_DATA, err->msg, "%s:%" PRIu64 ": %s", t->name,
+				t->lineno, err->msg);
 }
 
 /* "# KEY\tVALUE" into value[size]. */

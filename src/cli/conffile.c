@@ -461,10 +461,8 @@ static int read_text(const char *path, int depth, const char *from,
 	/* An included file that cannot be read as text is the including
 	 * file's error, at its @include. */
 	if (depth && (rc == L3D_ERR_NOINPUT || rc == L3D_ERR_IO || rc == L3D_ERR_CONFIG)) {
-		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg);
-		rc = l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: @include \"%s\": %s", from,
-			      inc->line, inc->name, why);
+		rc = l3d_fail_keeping(err, L3D_ERR_CONFIG, err->msg, "%s:%d: @include \"%s\": %s",
+				      from, inc->line, inc->name, err->msg);
 	}
 	return rc;
 }

@@ -474,10 +474,8 @@ static int check_memory(const options *o, plan *p, l3d_err *err)
 	if (rc || host_memory_check_reserve((size_t)need, (size_t)(m.threads + m.pictures_threads),
 					    what, err) == L3D_OK)
 		return rc;
-	char why[sizeof err->msg];
-	snprintf(why, sizeof why, "%s", err->msg);
-	return l3d_fail(err, L3D_ERR_USAGE, "%s (snapshots: lower --snapshot-size, "
-			"--snapshot-scale or --threads)", why);
+	return l3d_fail_keeping(err, L3D_ERR_USAGE, err->msg, "%s (snapshots: lower "
+				"--snapshot-size, --snapshot-scale or --threads)", err->msg);
 }
 
 static int choose_snapshots(const options *o, plan *p, l3d_err *err)
@@ -960,10 +958,9 @@ static int keep_generation(loop *l, const plan *p, const options *o, int rc,
 		poplog_resolve(&l->log, kept);
 	if (!kept)
 		return rc;
-	char why[sizeof err->msg];
-	snprintf(why, sizeof why, "%s", err->msg);
-	return l3d_fail(err, rc, "%s; generation %" PRIu64 " is kept in the checkpoint %s",
-			why, l->gen, l->ckpt);
+	return l3d_fail_keeping(err, rc, err->msg,
+				"%s; generation %" PRIu64 " is kept in the checkpoint %s",
+				err->msg, l->gen, l->ckpt);
 }
 
 /* The events due after a step: one whose output failed keeps the

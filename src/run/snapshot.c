@@ -557,9 +557,7 @@ static int named(const picture *pic, int rc, l3d_err *err)
 	if (rc != L3D_ERR_RUNTIME || !err ||
 	    strncmp(err->msg, pic->path, strlen(pic->path)) == 0)
 		return rc;
-	char why[sizeof err->msg];
-	snprintf(why, sizeof why, "%s", err->msg);
-	return l3d_fail(err, rc, "%s: %s", pic->path, why);
+	return l3d_fail_keeping(err, rc, err->msg, "%s: %s", pic->path, err->msg);
 }
 
 /* The picture, received with status rc: drawn, encoded and written

@@ -277,7 +277,7 @@ START_TEST(test_long_paths_keep_the_reason)
 				  "%s: name too long: its temporary file needs %zu characters "
 				  "more (%ld at most in '%s')", path, (size_t)23, 255L, dir),
 			 L3D_ERR_CANTCREAT);
-	ck_assert_uint_lt(strlen(err.msg), sizeof err.msg);
+	ck_assert_uint_lt(strlen(err.msg), L3D_MSG_CUT);
 	ck_assert_msg(strstr(err.msg, "result.l3d: name too long: its temporary file needs "
 			     "23 characters more (255 at most in '/directory-0/"), "%s", err.msg);
 	ck_assert_msg(ends_with(err.msg, "/out')") && !strncmp(err.msg, "/directory-0/", 13),
@@ -295,7 +295,27 @@ START_TEST(test_long_paths_keep_the_reason)
 	ck_assert_msg(strstr(err.msg, "result.l3d and /directory-0/") &&
 		      strstr(err.msg, "/out are the same file as /directory-0/") &&
 		      ends_with(err.msg, "/.result.l3d.tmp.1234.0 (-7)"), "%s", err.msg);
+	ck_assert_uint_lt(strlen(err.msg), L3D_MSG_CUT);
+	/* a message that says more of another keeps the other whole: its
+	 * reason is in its middle, where a cut would fall */
+	l3d_fail(&err, L3D_ERR_CANTCREAT,
+		 "%s: created by someone else while life3d wrote it; not "
+		 "overwritten%s; the result is in %s", path, " (use -f to overwrite)", tmp);
+	char first[sizeof err.msg];
+	snprintf(first, sizeof first, "%s", err.msg);
+	char *ckpt = long_path("result.l3d.ckpt.l3d");
+	ck_assert_int_eq(l3d_fail_keeping(&err, L3D_ERR_IO, err.msg, "%s; generation %d is "
+					  "kept in the checkpoint %s", err.msg, 7, ckpt),
+			 L3D_ERR_IO);
+	ck_assert_int_eq(err.code, L3D_ERR_IO);
+	ck_assert_msg(!strncmp(err.msg, first, strlen(first)) &&
+		      strstr(err.msg, "; generation 7 is kept in the checkpoint /directory-0/") &&
+		      ends_with(err.msg, "/result.l3d.ckpt.l3d"), "%s", err.msg);
 	ck_assert_uint_lt(strlen(err.msg), sizeof err.msg);
+	/* a short one is as l3d_fail writes it */
+	l3d_fail(&err, L3D_ERR_DATA, "%s: bad", "in");
+	l3d_fail_keeping(&err, L3D_ERR_DATA, err.msg, "%s (line %d of %s)", err.msg, 3, "x\n");
+	ck_assert_str_eq(err.msg, "in: bad (line 3 of x\\n)");
 	/* short ones are as printf writes them, control bytes escaped */
 	l3d_fail(&err, L3D_ERR_DATA, "%s:%llu: %-4s|%5.1f|%c|%%", "a\nb\x1b", 12ULL, "x", 2.25, 'q');
 	ck_assert_str_eq(err.msg, "a\\nb\\x1b:12: x   |  2.2|q|%");

@@ -385,14 +385,17 @@ static const char *file_kind(mode_t mode)
  * for ever or never end.  O_NONBLOCK keeps the open of a FIFO from
  * waiting for a writer until fstat has refused it, and stays for the
  * reading: a regular file that would wait for data (/proc/kmsg) then
- * ends the read with EAGAIN instead of blocking.  The file -c names is
- * the user's own choice and may be a pipe (-c <(...)), so open_config
- * keeps that one as fopen gives it. */
+ * ends the read with EAGAIN instead of blocking.  O_NOCTTY: a terminal
+ * opened only to be refused must not become the controlling terminal of
+ * a process that has none.  Links are followed, as for the input and the
+ * -c file (O_NOFOLLOW guards only the files life3d writes over).  The
+ * file -c names is the user's own choice and may be a pipe (-c <(...)),
+ * so open_config keeps that one as fopen gives it. */
 static FILE *open_included(const char *path, l3d_err *err)
 {
 	struct stat st;
 	FILE *f = NULL;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0)
 		l3d_fail(err, L3D_ERR_NOINPUT, "%s: cannot open: %s", path,
 			 strerror(errno));

@@ -23,6 +23,8 @@
  *   L3D_ERR_CONFIG   "FILE:LINE: ..." for syntax errors, unknown keys,
  *                    values of the wrong type and bad values, and an
  *                    @include whose file cannot be read (which it names)
+ *                    or is not a regular file ("...: a FIFO; only regular
+ *                    files are included"), or whose name is too long
  *   L3D_ERR_USAGE    path "-" (stdin carries the universe, not settings)
  *   L3D_ERR_RUNTIME  out of memory
  * Strings stored in `o` stay valid until the program exits. */

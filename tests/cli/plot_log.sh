@@ -108,6 +108,16 @@ expect_exit 0 "an output in a directory named with a command" -- "$PLOT" -o "d${
 unpwned "an output in a directory named with a command"
 [ -s "d${bad}/h3.png" ] && [ -z "$(ls -A "d${bad}" | grep -v '^h3\.png$')" ] && ok ||
 	fail "the picture in a hostile directory: $(ls -A "d${bad}")"
+expect_exit 0 "an output named with a newline and a command" -- "$PLOT" -o "o${bad}.png" pop.tsv
+unpwned "an output named with a newline and a command"
+[ -s "o${bad}.png" ] && ok || fail "the picture named with a command is missing"
+# Every control character, not only a newline: a tab, an escape, DEL.
+ctl=$(printf 'a\tb\033c\177d')
+expect_exit 0 "a title with a tab, an escape and DEL" -- "$PLOT" -o h8.svg -t "$ctl" pop.tsv
+grep -qF 'a?b?c?d' h8.svg && ok || fail "a tab, an escape or DEL is not shown as '?'"
+# Markup in a title stays text in an SVG.
+expect_exit 0 "a title with markup" -- "$PLOT" -o h9.svg -t '</text><script>x()</script>' pop.tsv
+grep -q '<script' h9.svg && fail "a title's markup is in the SVG" || ok
 for t in 'a`touch $PWN`b' "a'; system(\"touch \$PWN\"); '" 'a\' "a\\${NL}system(\"touch \$PWN\")" \
 	"a${CR}system(\"touch \$PWN\")" '@ARG0 $0 "\" @ARG1' "$(head -c 20000 /dev/zero | tr '\0' x)${bad}"; do
 	what="a title of $(printf '%s' "$t" | head -c 30 | tr '\n\r' '??')"

@@ -6,13 +6,15 @@
  * the command line, where the file may only be checked, never applied.
  *
  * A relative @include is found next to the input, so it names the input
- * itself (which then includes itself down to the depth limit) or nothing.
- * A memory file named through /proc/self/fd would put the fuzzer's own
- * descriptors a short name away ("4"): its pipes, which @include once
- * waited on for ever, and its log, whose content changes from run to
- * run, so a finding would not replay.  Absolute names still reach the
- * whole system, and cannot hang a run either: @include reads only
- * regular files, and a bounded part of one. */
+ * itself (which then includes itself down to the depth limit), the FIFO
+ * "4" or nothing.  A memory file named through /proc/self/fd would put
+ * the fuzzer's own descriptors a short name away ("4"): its pipes, which
+ * @include once waited on for ever, and its log, whose content changes
+ * from run to run, so a finding would not replay.  The FIFO stands where
+ * that pipe stood, with no writer, so regress/config/hang-include-fd-4
+ * still reaches one and would wait for ever if @include waited.
+ * Absolute names still reach the whole system, and cannot hang a run
+ * either: @include reads only regular files, and a bounded part of one. */
 #include "fuzz.h"
 
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/conffile.h"
@@ -37,11 +40,13 @@ const char *__lsan_default_suppressions(void)
 	return "leak:strbuf_append\nleak:libconfig_yylex\n";
 }
 
-static char input_dir[PATH_MAX], input_path[PATH_MAX + 16];
+static char input_dir[PATH_MAX], input_path[PATH_MAX + 16],
+	fifo_path[PATH_MAX + 16];
 
 static void remove_input(void)
 {
 	unlink(input_path);
+	unlink(fifo_path);
 	rmdir(input_dir);
 }
 
@@ -54,9 +59,11 @@ static const char *input_file(const uint8_t *data, size_t size)
 			 tmp && *tmp ? tmp : "/tmp");
 		fuzz_require(mkdtemp(input_dir) != NULL, "mkdtemp failed");
 		snprintf(input_path, sizeof input_path, "%s/input.conf", input_dir);
+		snprintf(fifo_path, sizeof fifo_path, "%s/4", input_dir);
+		atexit(remove_input);
 		fd = open(input_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		fuzz_require(fd >= 0, "creating the input file failed");
-		atexit(remove_input);
+		fuzz_require(mkfifo(fifo_path, 0600) == 0, "creating the FIFO failed");
 	}
 	fuzz_require(ftruncate(fd, 0) == 0, "ftruncate failed");
 	for (size_t done = 0; done < size;) {

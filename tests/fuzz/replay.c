@@ -5,17 +5,21 @@
  * With no argument it replays $SRCDIR/tests/fuzz/corpus/<target> (the
  * seeds) and $SRCDIR/tests/fuzz/regress/<target> (inputs that once broke
  * something), so make check keeps every past finding fixed, under the
- * sanitizers when the build has them.  A failing input aborts the program;
- * the last "replay:" line names it. */
+ * sanitizers when the build has them.  A failing input aborts the program,
+ * and so does one that runs past REPLAY_SECONDS (a hang, which would
+ * otherwise keep make check waiting for ever); the last "replay:" line
+ * names it. */
 #include "fuzz.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef __has_feature
 #define __has_feature(x) 0
@@ -36,6 +40,32 @@ static void limit_memory(void)
 	struct rlimit lim = { REPLAY_ADDRESS_SPACE, REPLAY_ADDRESS_SPACE };
 	if (!UNDER_ASAN && setrlimit(RLIMIT_AS, &lim) != 0)
 		perror("replay: setrlimit");
+}
+
+/* One input's time: scripts/fuzz gives libFuzzer -timeout=10, and the
+ * margin is for slower builds and busy machines. */
+#define REPLAY_SECONDS 60
+#define REPLAY_TEXT(x) #x
+#define REPLAY_STR(x) REPLAY_TEXT(x)
+
+static void hung(int sig)
+{
+	static const char msg[] = "replay: the input above ran past "
+		REPLAY_STR(REPLAY_SECONDS) " s: a hang\n";
+	(void)sig;
+	ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)n;
+	abort();
+}
+
+static void limit_time(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = hung;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) != 0)
+		perror("replay: sigaction");
 }
 
 static int replay_file(const char *path)
@@ -65,7 +95,9 @@ static int replay_file(const char *path)
 	}
 	printf("replay: %s (%zu bytes)\n", path, len);
 	fflush(stdout);
+	alarm(REPLAY_SECONDS);
 	LLVMFuzzerTestOneInput(data, len);
+	alarm(0);
 	free(data);
 	return 1;
 }
@@ -126,6 +158,7 @@ static int replay_saved(void)
 int main(int argc, char **argv)
 {
 	limit_memory();
+	limit_time();
 	int total = 0;
 	if (argc < 2)
 		total = replay_saved();

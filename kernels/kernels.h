@@ -37,6 +37,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "base/bbtable.h"
 #include "base/hood.h"
 
 #ifdef __cplusplus
@@ -244,6 +245,19 @@ typedef struct l3dk_census_end {
 cudaError_t l3dk_census_chunk(uint64_t *boxes, unsigned n, uint32_t birth, uint32_t survive,
 			      unsigned gens, unsigned edge, l3dk_census_end *ends,
 			      cudaStream_t stream);
+
+/* One generation of a BusyBoxes rule (busyboxes.cu): cur (nx x ny x nz,
+ * grid layout) into next, which it clears first; phase is the
+ * generation mod 6, mirror nonzero for BusyBoxes (no move past a face),
+ * zero for BusyBoxesW.  counts, when not NULL (and zeroed by the caller),
+ * gets the cells that moved in births and next's population. */
+cudaError_t l3dk_busyboxes_step(const uint64_t *cur, uint64_t *next, uint64_t nx,
+				uint64_t ny, uint64_t nz, const bb_table *table,
+				unsigned phase, int mirror, l3dk_counts *counts,
+				cudaStream_t s);
+/* Adds the population of the `words` 64-bit words at g to counts. */
+cudaError_t l3dk_busyboxes_population(const uint64_t *g, uint64_t words,
+				      l3dk_counts *counts, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -12,25 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BB_SITES 28
-
-/* The 2D offsets of the 28 cells, and for each of the 4 swaps the indices
- * of its diagonal site, activators and inhibitors among them. */
-typedef struct bb_table {
-	int off[BB_SITES][2];
-	int n;
-	int diagonal[4];
-	int activator[4][2];
-	int inhibitor[4][12];
-} bb_table;
-
 static int site(bb_table *t, int a, int b)
 {
 	for (int i = 0; i < t->n; i++)
 		if (t->off[i][0] == a && t->off[i][1] == b)
 			return i;
-	t->off[t->n][0] = a;
-	t->off[t->n][1] = b;
+	t->off[t->n][0] = (int8_t)a;
+	t->off[t->n][1] = (int8_t)b;
 	return t->n++;
 }
 
@@ -41,12 +29,12 @@ static bool knight(int a, int b)
 }
 
 /* Golly's order of the swaps: (1,1), (-1,1), (-1,-1), (1,-1). */
-static void make_table(bb_table *t)
+void busyboxes_table(bb_table *t)
 {
 	static const int diag[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
 	memset(t, 0, sizeof *t);
 	for (int s = 0; s < 4; s++)
-		t->diagonal[s] = site(t, diag[s][0], diag[s][1]);
+		t->diagonal[s] = (int8_t)site(t, diag[s][0], diag[s][1]);
 	for (int s = 0; s < 4; s++) {
 		int da = diag[s][0], db = diag[s][1], na = 0, ni = 0;
 		/* every knight's move of the cell (0,0) and of the site (da,db) */
@@ -54,9 +42,9 @@ static void make_table(bb_table *t)
 			for (int b = -3; b <= 3; b++) {
 				bool of_cell = knight(a, b), of_site = knight(a - da, b - db);
 				if (of_cell && of_site)
-					t->activator[s][na++] = site(t, a, b);
+					t->activator[s][na++] = (int8_t)site(t, a, b);
 				else if (of_cell || of_site)
-					t->inhibitor[s][ni++] = site(t, a, b);
+					t->inhibitor[s][ni++] = (int8_t)site(t, a, b);
 			}
 	}
 }
@@ -80,27 +68,18 @@ static void move_of(const bb_table *t, const grid *g, const uint64_t c[3], int u
 		    int ub, bool mirror, uint64_t to[3])
 {
 	const uint64_t n[3] = {g->nx, g->ny, g->nz};
-	bool live[BB_SITES];
+	uint32_t live = 0;
 	memcpy(to, c, 3 * sizeof *to);
 	for (int i = 0; i < t->n; i++) {
 		uint64_t p[3] = {c[0], c[1], c[2]};
 		p[ua] = wrap(c[ua], t->off[i][0], n[ua]);
 		p[ub] = wrap(c[ub], t->off[i][1], n[ub]);
-		live[i] = grid_get(g, p[0], p[1], p[2]);
+		live |= (uint32_t)grid_get(g, p[0], p[1], p[2]) << i;
 	}
-	int swaps = 0, which = 0;
-	for (int s = 0; s < 4 && swaps < 2; s++) {
-		bool possible = live[t->activator[s][0]] || live[t->activator[s][1]];
-		for (int k = 0; k < 12 && possible; k++)
-			possible = !live[t->inhibitor[s][k]];
-		if (possible) {
-			swaps++;
-			which = s;
-		}
-	}
-	if (swaps != 1 || live[t->diagonal[which]])
+	int site = bb_swap_of(t, live);
+	if (site < 0)
 		return;
-	const int *d = t->off[t->diagonal[which]];
+	const int8_t *d = t->off[site];
 	int64_t a = (int64_t)c[ua] + d[0], b = (int64_t)c[ub] + d[1];
 	if (mirror && (a < 0 || b < 0 || (uint64_t)a >= n[ua] || (uint64_t)b >= n[ub]))
 		return;            /* "swap position is outside grid" */
@@ -111,7 +90,7 @@ static void move_of(const bb_table *t, const grid *g, const uint64_t c[3], int u
 uint64_t busyboxes_step(const grid *g, uint64_t generation, bool mirror, grid *out)
 {
 	bb_table table;            /* a few hundred additions: made each time */
-	make_table(&table);
+	busyboxes_table(&table);
 	unsigned phase = (unsigned)(generation % 6);
 	int ua, ub;
 	plane_of(phase, &ua, &ub);
@@ -207,7 +186,7 @@ static const engine_ops bb_ops = {
 	.destroy = bb_destroy,
 };
 
-static int even_sides(const grid *g, l3d_err *err)
+int busyboxes_check(const grid *g, l3d_err *err)
 {
 	if (g->nx % 2 == 0 && g->ny % 2 == 0 && g->nz % 2 == 0)
 		return L3D_OK;
@@ -221,14 +200,9 @@ int engine_busyboxes_create(const engine_opts *opts, const grid *initial,
 			    row_progress *ready, const rule *r, engine **out,
 			    l3d_err *err)
 {
-	engine_kind kind;
+	(void)opts;
 	*out = NULL;
-	int rc = engine_kind_of(opts, &kind, err);
-	if (!rc && kind == ENGINE_CUDA)
-		rc = l3d_fail(err, L3D_ERR_UNAVAILABLE, "BusyBoxes rules run on the CPU "
-			      "engine only (--engine cpu or auto)");
-	if (!rc)
-		rc = even_sides(initial, err);
+	int rc = busyboxes_check(initial, err);
 	uint64_t rows = initial->nx * initial->ny, got = rows;
 	if (!rc && ready && (row_progress_wait(ready, rows, &got) || got < rows))
 		rc = l3d_fail(err, L3D_ERR_RUNTIME, "the universe's rows did not all come");

@@ -16,20 +16,28 @@
  * BusyBoxesW wraps it around.  Each side must be even, as Golly asks
  * (run.c grows an odd one as 3D.lua does).  The population never changes.
  *
- * The engine is the CPU's: one thread, over the live cells alone (what
- * Golly's patterns are made of). */
+ * The CPU's engine steps on one thread over the live cells alone (what
+ * Golly's patterns are made of); the GPU's (cuda/bbgpu.h) a thread a
+ * word of the whole universe, from the same table. */
 #ifndef LIFE3D_ENGINE_BUSYBOXES_H
 #define LIFE3D_ENGINE_BUSYBOXES_H
 
 #include "engine.h"
+#include "base/bbtable.h"
 
-/* An engine for `initial` under rule r, a BusyBoxes rule; the rows come
- * as engine_create_streamed says (ready NULL: all there).  L3D_ERR_USAGE
- * for an odd side; L3D_ERR_UNAVAILABLE for --engine cuda (the GPU has no
- * BusyBoxes kernel). */
+/* The CPU's engine for `initial` under rule r, a BusyBoxes rule; the
+ * rows come as engine_create_streamed says (ready NULL: all there).
+ * L3D_ERR_USAGE for an odd side (busyboxes_check).  choose.c picks it or
+ * the GPU's (cuda/bbgpu.h). */
 int engine_busyboxes_create(const engine_opts *opts, const grid *initial,
 			    row_progress *ready, const rule *r, engine **out,
 			    l3d_err *err);
+
+/* L3D_ERR_USAGE unless each side of g is even, as BusyBoxes asks. */
+int busyboxes_check(const grid *g, l3d_err *err);
+
+/* The 28 cells of a swap, worked out from their definition. */
+void busyboxes_table(bb_table *t);
 
 /* One generation of g (of generation `generation`, its phase) into out,
  * which has g's sizes; returns the cells that moved.  For the tests. */

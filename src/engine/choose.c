@@ -10,6 +10,7 @@
 #include "busyboxes.h"
 #include "cpu/cpu.h"
 #include "cpu/stepper.h"
+#include "cuda/bbgpu.h"
 #include "cuda/cuda.h"
 #include "cuda/device.h"
 #include "estimate.h"
@@ -238,6 +239,40 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 	return engine_handover_create(cpu, next, out, err);
 }
 
+/* BusyBoxes: the GPU's engine for --engine cuda, and for auto where a GPU
+ * is there and the run moves BB_GPU_WORK live cells or more (population
+ * times steps): the CPU's engine steps the live cells alone, about 1.2e7
+ * a second, so below that it is done before the GPU has started
+ * (src/engine/NOTES.md, "BusyBoxes"); else the CPU's. */
+#define BB_GPU_WORK ((double)(1 << 26))
+
+static bool busyboxes_on_gpu(const engine_opts *opts, const grid *initial)
+{
+	double work = opts ? (double)grid_population(initial) * opts->steps : 0;
+	return work >= BB_GPU_WORK && gpu_driver_present() && cuda_device_count() > 0;
+}
+
+static int busyboxes_create(const engine_opts *opts, const grid *initial,
+			    row_progress *ready, const rule *r, engine **out, l3d_err *err)
+{
+	engine_kind kind;
+	int rc = engine_kind_of(opts, &kind, err);
+	if (rc)
+		return rc;
+	/* Both engines take the universe whole: its rows first, then the
+	 * population is there to choose by. */
+	uint64_t rows = initial->nx * initial->ny, got = rows;
+	if (ready && (row_progress_wait(ready, rows, &got) || got < rows))
+		return l3d_fail(err, L3D_ERR_RUNTIME, "the universe's rows did not all come");
+	ready = NULL;
+	if (kind == ENGINE_CUDA || (kind == ENGINE_AUTO && busyboxes_on_gpu(opts, initial))) {
+		rc = engine_bbgpu_create(opts, initial, ready, r, out, err);
+		if (kind == ENGINE_CUDA || rc != L3D_ERR_UNAVAILABLE)
+			return rc;
+	}
+	return engine_busyboxes_create(opts, initial, ready, r, out, err);
+}
+
 int engine_create_streamed(const engine_opts *opts, const grid *initial,
 			   row_progress *ready, const rule *r, engine **out,
 			   l3d_err *err)
@@ -245,7 +280,7 @@ int engine_create_streamed(const engine_opts *opts, const grid *initial,
 	engine_kind kind;
 	*out = NULL;
 	if (r && rule_is_busyboxes(r))
-		return engine_busyboxes_create(opts, initial, ready, r, out, err);
+		return busyboxes_create(opts, initial, ready, r, out, err);
 	int rc = engine_kind_of(opts, &kind, err);
 	if (rc)
 		return rc;

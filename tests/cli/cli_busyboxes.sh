@@ -43,10 +43,31 @@ head -n 1 odd0.rle3 | grep -q '^3D version=1 size=10 pos=1,1,1$' && ok || fail "
 "$LIFE3D" -q -r BB --random 7x8x9 -n 0 -o box.l3d && "$LIFE3D" -q -n 0 -o box.rle3 box.l3d &&
 	head -n 1 box.rle3 | grep -q 'size=10 box=8,8,10' && ok || fail "the odd sides of a box: $(head -n 1 box.rle3)"
 
-# What does not run it says so.
-expect_exit 69 "--engine cuda" -- "$LIFE3D" -q -r BB --engine cuda --random 8 -n 1 -o x.l3d
-expect_err_line "BusyBoxes rules run on the CPU engine only" "--engine cuda message"
-expect_absent x.l3d "--engine cuda"
+# The GPU's engine: the CPU's cells, RLE3 bytes and log, in both forms,
+# from an odd phase, over an odd number of generations; 69 without a GPU.
+gpus=$("$LIFE3D" --version | sed -n 's/^gpus: //p')
+case "$gpus" in
+'' | none* | 0*)
+	expect_exit 69 "--engine cuda without a GPU" -- "$LIFE3D" -q -r BB --engine cuda --random 8 -n 1 -o x.l3d
+	expect_err_line "engine 'cuda'" "--engine cuda message"
+	expect_absent x.l3d "--engine cuda"
+	;;
+*)
+	for r in BB BBW; do
+		"$LIFE3D" -q -r $r --random 40x36x70 --density 0.08 --seed 5 -n 0 -o gen0.rle3 &&
+			sed 's/^3D version=1 \(.*\)$/3D version=1 \1 gen=3/' gen0.rle3 >gen3.rle3 ||
+			fail "$r: a start at generation 3"
+		for eng in cpu cuda; do
+			"$LIFE3D" -q --engine $eng -n 47 --log $eng.tsv -o $eng.rle3 gen3.rle3 ||
+				fail "$r: --engine $eng"
+		done
+		cmp -s cpu.rle3 cuda.rle3 && cmp -s cpu.tsv cuda.tsv && ok ||
+			fail "$r: the GPU's cells or log differ from the CPU's"
+		"$LIFE3D" -v --engine cuda -n 1 -o /dev/null gen3.rle3 2>v.err &&
+			grep -q 'engine cuda/.* busyboxes' v.err && ok || fail "$r: -v: $(cat v.err)"
+	done
+	;;
+esac
 expect_exit 64 "a census" -- "$LIFE3D" census -r BBW -n 10 -o h.tsv
 expect_err_line "census: rule 'BBW': a census is of rules of counts" "census message"
 if "$LIFE3D" --version | grep -q '^mpi: built in' && command -v mpirun >/dev/null 2>&1; then

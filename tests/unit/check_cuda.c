@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "engine/busyboxes.h"
 #include "engine/choose.h"
 #ifdef HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -1056,6 +1057,62 @@ START_TEST(graph_cache_keys_and_eviction)
 END_TEST
 #endif
 
+/* BusyBoxes (both forms) on the GPU against the CPU's busyboxes_step,
+ * generation by generation from every phase: even shapes with rows of
+ * one word, several, and a padded last one; the counts, and a universe
+ * loaded anew. */
+static const box bb_shapes[] = {
+	{2, 2, 2}, {4, 6, 8}, {6, 4, 66}, {10, 12, 130}, {8, 8, 64}, {16, 18, 200}, {2, 4, 4096},
+};
+
+START_TEST(busyboxes_agree)
+{
+	box b = bb_shapes[_i % (sizeof bb_shapes / sizeof *bb_shapes)];
+	for (int form = 0; form < 2; form++) {
+		rule r;
+		parse_rule(form ? "BusyBoxesW" : "BusyBoxes", &r);
+		grid g, want, got;
+		l3d_err err;
+		make_random(&g, b, 0.05 + 0.1 * (_i % 3), 900 + (uint64_t)_i);
+		g.generation = (uint64_t)_i % 6;
+		ck_assert_int_eq(grid_alloc(&want, b.nx, b.ny, b.nz, &err), L3D_OK);
+		ck_assert_int_eq(grid_alloc(&got, b.nx, b.ny, b.nz, &err), L3D_OK);
+		engine *e = make_cuda(&g, &r);
+		ck_assert_msg(strstr(engine_describe(e), "busyboxes") != NULL, "%s",
+			      engine_describe(e));
+		engine_stats st;
+		ck_assert_int_eq(engine_step(e, 0, &st, &err), L3D_OK);
+		ck_assert_uint_eq(st.population, grid_population(&g));
+		for (int gen = 0; gen < 14; gen++) {
+			uint64_t moved = busyboxes_step(&g, g.generation, form == 0, &want);
+			want.generation = g.generation + 1;
+			ck_assert_msg(engine_step(e, 1, &st, &err) == L3D_OK, "%s", err.msg);
+			ck_assert_int_eq(engine_read(e, &got, &err), L3D_OK);
+			ck_assert_msg(grid_equal(&got, &want), "%llux%llux%llu %s generation %llu",
+				      (unsigned long long)b.nx, (unsigned long long)b.ny,
+				      (unsigned long long)b.nz, form ? "BBW" : "BB",
+				      (unsigned long long)g.generation);
+			ck_assert_uint_eq(st.population, grid_population(&want));
+			ck_assert_uint_eq(st.births, moved);
+			grid t = g;
+			g = want;
+			want = t;
+		}
+		/* loaded anew at generation 3: steps as the CPU's from phase 3 */
+		g.generation = 3;
+		ck_assert_int_eq(engine_load(e, &g, &err), L3D_OK);
+		busyboxes_step(&g, 3, form == 0, &want);
+		ck_assert_int_eq(engine_step(e, 1, &st, &err), L3D_OK);
+		ck_assert_int_eq(engine_read(e, &got, &err), L3D_OK);
+		ck_assert(grid_equal(&got, &want));
+		engine_destroy(e);
+		grid_free(&g);
+		grid_free(&want);
+		grid_free(&got);
+	}
+}
+END_TEST
+
 /* Cases by name, so CK_RUN_CASE can pick one (e.g. under a sanitizer). */
 static Suite *cuda_suite(void)
 {
@@ -1070,6 +1127,7 @@ static Suite *cuda_suite(void)
 	tcase_add_loop_test(test_case(s, "tiles"), small_tiles, 0, 6);
 	tcase_add_loop_test(test_case(s, "sparse renders"), sparse_renders, 0, n);
 	tcase_add_loop_test(test_case(s, "skipping"), tiles_every_shape, 0, n);
+	tcase_add_loop_test(test_case(s, "busyboxes"), busyboxes_agree, 0, 14);
 #ifdef HAVE_CUDA
 	tcase_add_loop_test(test_case(s, "open tiles"), open_tiles, 0, 14);
 	tcase_add_test(test_case(s, "graph cache"), graph_cache_keys_and_eviction);

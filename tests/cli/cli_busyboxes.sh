@@ -47,7 +47,7 @@ head -n 1 odd0.rle3 | grep -q '^3D version=1 size=10 pos=1,1,1$' && ok || fail "
 # from an odd phase, over an odd number of generations; 69 without a GPU.
 gpus=$("$LIFE3D" --version | sed -n 's/^gpus: //p')
 case "$gpus" in
-'' | none* | 0*)
+'' | none*)
 	expect_exit 69 "--engine cuda without a GPU" -- "$LIFE3D" -q -r BB --engine cuda --random 8 -n 1 -o x.l3d
 	expect_err_line "engine 'cuda'" "--engine cuda message"
 	expect_absent x.l3d "--engine cuda"

@@ -240,16 +240,32 @@ static int cpu_until_gpu(const engine_opts *opts, const grid *initial,
 }
 
 /* BusyBoxes: the GPU's engine for --engine cuda, and for auto where a GPU
- * is there and the run moves BB_GPU_WORK live cells or more (population
- * times steps): the CPU's engine steps the live cells alone, about 1.2e7
- * a second, so below that it is done before the GPU has started
- * (src/engine/NOTES.md, "BusyBoxes"); else the CPU's. */
-#define BB_GPU_WORK ((double)(1 << 26))
+ * is there and would finish first: the CPU's engine steps the live cells
+ * alone (BB_CPU_RATE a second, one thread), the GPU every word of the box
+ * (BB_GPU_RATE cells a second, BB_GPU_GEN a generation at least) after
+ * BB_GPU_START to start.  Measured on one NVIDIA H200 (src/engine/NOTES.md,
+ * "BusyBoxes"): a Golly pattern of a few hundred cells stays on the CPU,
+ * a soup of a 128^3 box goes to the GPU, a few cells in 1024^3 do not. */
+#define BB_CPU_RATE 7e6
+#define BB_GPU_RATE 3e10
+#define BB_GPU_GEN 2e-5
+#define BB_GPU_START 0.2
+
+static bool busyboxes_gpu_first(const engine_opts *opts, const grid *initial)
+{
+	if (!opts)
+		return false;
+	double steps = (double)opts->steps;
+	double cells = (double)initial->nx * initial->ny * initial->nz;
+	double cpu_s = (double)grid_population(initial) * steps / BB_CPU_RATE;
+	double gen_s = cells / BB_GPU_RATE > BB_GPU_GEN ? cells / BB_GPU_RATE : BB_GPU_GEN;
+	return BB_GPU_START + steps * gen_s < cpu_s;
+}
 
 static bool busyboxes_on_gpu(const engine_opts *opts, const grid *initial)
 {
-	double work = opts ? (double)grid_population(initial) * opts->steps : 0;
-	return work >= BB_GPU_WORK && gpu_driver_present() && cuda_device_count() > 0;
+	return busyboxes_gpu_first(opts, initial) && gpu_driver_present() &&
+	       cuda_device_count() > 0;
 }
 
 static int busyboxes_create(const engine_opts *opts, const grid *initial,

@@ -44,6 +44,12 @@ static void say(const char *what, int signo, const char *end)
 /* Set by the first signal while a census runs. */
 static volatile sig_atomic_t census_stop, *census_stop_asked;
 
+/* The run's status plus one once its last word is said: a signal after
+ * that (mpirun stops the other ranks as soon as one returns non-zero,
+ * while rank 0 is still leaving MPI) ends the process with that status
+ * and adds no second line. */
+static volatile sig_atomic_t said_status;
+
 static void on_signal(int signo)
 {
 	/* A second signal means "now": drop temporaries and go, without
@@ -51,6 +57,8 @@ static void on_signal(int signo)
 	 * input is still being read: there is no work to save yet. */
 	static volatile sig_atomic_t seen;
 	int saved = errno;
+	if (said_status)
+		_exit(said_status - 1);
 	if (seen) {
 		outfile_abort_all();
 		say("stopped at once by a second signal ", signo,
@@ -195,6 +203,7 @@ static int finish(int rc, const l3d_err *err)
 			fprintf(stderr, "life3d: (stdout): write error\n");
 		rc = rc ? rc : L3D_ERR_IO;
 	}
+	said_status = rc + 1;
 	comm_finalize();
 	/* Everything is written; a GPU set-up the run did not need must not
 	 * hold the exit up (or be torn down under its thread's feet). */

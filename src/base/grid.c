@@ -2,6 +2,7 @@
 #include "grid.h"
 
 #include "hostmem.h"
+#include "pool.h"
 #include "mix.h"
 
 #include <limits.h>
@@ -314,7 +315,7 @@ void grid_random_planes(grid *g, uint64_t x0, double density, uint64_t seed)
 	/* Each cell's bit depends only on its index, so planes can be shared
 	 * out among threads without changing a bit.  Small universes are not
 	 * worth a thread. */
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int cores = cpu_count();
 	uint64_t n = grid_cells(g) < (1u << 20) || cores < 2 ? 1 : (uint64_t)cores;
 	n = n > g->nx ? g->nx : n > 64 ? 64 : n;
 	random_job jobs[64];
@@ -351,7 +352,7 @@ static void *touch_part(void *arg)
 void grid_touch(grid *g)
 {
 	size_t bytes = grid_bytes(g);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int cores = cpu_count();
 	size_t n = !mapped(bytes) || cores < 2 ? 1 : cores > 64 ? 64 : (size_t)cores;
 	touch_job jobs[64];
 	bool started[64] = {false};

@@ -166,8 +166,17 @@ void cpu_pool_destroy(cpu_pool *p)
 	free(p);
 }
 
+static int budget;
+
+void cpu_budget_set(int threads)
+{
+	budget = threads > 0 ? threads : 0;
+}
+
 int cpu_count(void)
 {
+	if (budget)
+		return budget;
 #ifdef CPU_COUNT
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)

@@ -27,7 +27,16 @@ void cpu_pool_wake(cpu_pool *p, cpu_task task, void *arg);
 /* Stops and joins the workers (each finishes the task it is running). */
 void cpu_pool_destroy(cpu_pool *p);
 
-/* Online CPUs this process may run on (at least 1). */
+/* The threads this process keeps busy at once (at least 1): the budget
+ * last set with cpu_budget_set, else the online CPUs it may run on (its
+ * affinity mask: taskset, a batch system's binding).  Every part that
+ * starts threads of its own (the random fill, first touch, the file
+ * pipelines, pictures, the census) sizes itself by it. */
 int cpu_count(void);
+/* The run's thread count, set by the program's edge once, before any
+ * thread is started (--threads, OMP_NUM_THREADS, SLURM_CPUS_PER_TASK);
+ * 0 goes back to the affinity mask.  Like the mask itself, it belongs to
+ * the process. */
+void cpu_budget_set(int threads);
 
 #endif

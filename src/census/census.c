@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/mix.h"
+#include "base/pool.h"
 #include "engine/choose.h"
 #include "engine/cuda/batch.h"
 #include "engine/cuda/device.h"
@@ -611,7 +611,7 @@ static void worker_free(worker *w)
 
 static int workers_wanted(const census_cfg *c)
 {
-	long n = c->threads > 0 ? c->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = c->threads > 0 ? c->threads : cpu_count();
 	n = n < 1 ? 1 : n > 1024 ? 1024 : n;
 	return (uint64_t)n > c->soups ? (int)(c->soups ? c->soups : 1) : (int)n;
 }

@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/grid.h"
 #include "base/outfile.h"
+#include "base/pool.h"
 #include "base/rule.h"
 #include "census.h"
 #include "format/format.h"
@@ -538,10 +539,14 @@ int census_command(const census_args *a, const engine_knobs *knobs,
 	if (rc)
 		return rc;
 	rule_format(&r, text, sizeof text);
+	/* --threads, else OMP_NUM_THREADS or SLURM_CPUS_PER_TASK, else the
+	 * affinity mask, for the workers and every thread besides. */
+	int threads = a->threads ? (int)a->threads : engine_knobs_threads(knobs).threads;
+	cpu_budget_set(threads);
 	census_cfg c = {.rule = r, .side = (uint32_t)a->side, .density = a->density,
 			.root = a->root, .first = files ? 0 : a->first,
 			.soups = files ? (uint64_t)a->nfiles : a->count,
-			.max_gens = a->max_gens, .threads = (int)a->threads,
+			.max_gens = a->max_gens, .threads = threads,
 			.knobs = knobs, .stop = stop, .universes = files,
 			.engine = a->engine, .device = (int)a->device};
 	/* Over ranks, rank 0 alone announces finds and writes objects. */

@@ -48,6 +48,8 @@ static const struct knob {
 	{"LIFE3D_DRIVER_GPUS", KNOB_TEXT, AT(driver_gpus), NULL, ""},
 	{"CUDA_VISIBLE_DEVICES", KNOB_TEXT, AT(cuda_visible), NULL, ""},
 	{"CUDA_DEVICE_ORDER", KNOB_TEXT, AT(device_order), NULL, ""},
+	{"OMP_NUM_THREADS", KNOB_TEXT, AT(omp_threads), NULL, ""},
+	{"SLURM_CPUS_PER_TASK", KNOB_TEXT, AT(slurm_cpus), NULL, ""},
 };
 
 #define KNOBS (sizeof knobs / sizeof knobs[0])
@@ -150,6 +152,34 @@ uint64_t engine_leap_hash_mask(const engine_knobs *k)
 {
 	uint64_t bits = engine_knobs_or_default(k)->leap_hash_bits;
 	return bits && bits < 64 ? ((uint64_t)1 << bits) - 1 : ~(uint64_t)0;
+}
+
+/* v's thread count (its first item before a comma), 0 when it is none. */
+static int threads_of(const char *v)
+{
+	size_t digits = strspn(v, "0123456789");
+	if (!digits || digits > 4 || (v[digits] && v[digits] != ','))
+		return 0;
+	int n = atoi(v);
+	return n <= 4096 ? n : 0;
+}
+
+knobs_threads engine_knobs_threads(const engine_knobs *k)
+{
+	k = engine_knobs_or_default(k);
+	const char *names[2] = {"OMP_NUM_THREADS", "SLURM_CPUS_PER_TASK"};
+	const char *values[2] = {k->omp_threads, k->slurm_cpus};
+	knobs_threads t = {0, NULL, NULL, NULL};
+	for (int i = 0; i < 2 && !t.threads; i++) {
+		if (!values[i] || !*values[i])
+			continue;
+		t.threads = threads_of(values[i]);
+		if (t.threads)
+			t.from = names[i];
+		else if (!t.ignored)
+			t.ignored = names[i], t.ignored_value = values[i];
+	}
+	return t;
 }
 
 const engine_knobs *engine_knobs_or_default(const engine_knobs *k)

@@ -1,8 +1,10 @@
 /* knobs.h - the engines' tuning knobs as values: every variable of
  * life3d(1)'s ENVIRONMENT that the core obeys (LIFE3D_SKIP, LIFE3D_LEAP*,
  * LIFE3D_SIMD,
- * LIFE3D_CPU_*, LIFE3D_CUDA_*, LIFE3D_HALO*, LIFE3D_DRIVER_GPUS, and the
- * CUDA driver's CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER).
+ * LIFE3D_CPU_*, LIFE3D_CUDA_*, LIFE3D_HALO*, LIFE3D_DRIVER_GPUS, the
+ * CUDA driver's CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER, and the
+ * thread counts of OpenMP and Slurm, OMP_NUM_THREADS and
+ * SLURM_CPUS_PER_TASK).
  *
  * The core reads no environment.  The program's edge calls
  * engine_knobs_read() once at start-up with a lookup (getenv), which
@@ -12,8 +14,8 @@
  * for measurements, and for tests that reach paths small universes would
  * not.  Strings point into what the lookup returned (the environment);
  * they are NULL when a variable is unset, and for all but the free texts
- * (LIFE3D_DRIVER_GPUS and CUDA's two: CUDA_VISIBLE_DEVICES= hides every
- * GPU) when it is empty, as a number or flag that is empty is unset. */
+ * (LIFE3D_DRIVER_GPUS, CUDA's two: CUDA_VISIBLE_DEVICES= hides every
+ * GPU, and the thread counts, which knobs_threads reads) when it is empty, as a number or flag that is empty is unset. */
 #ifndef LIFE3D_ENGINE_KNOBS_H
 #define LIFE3D_ENGINE_KNOBS_H
 
@@ -45,6 +47,8 @@ typedef struct engine_knobs {
 	const char *driver_gpus;  /* LIFE3D_DRIVER_GPUS: the driver's GPU list */
 	const char *cuda_visible; /* CUDA_VISIBLE_DEVICES as the process began */
 	const char *device_order; /* CUDA_DEVICE_ORDER */
+	const char *omp_threads;  /* OMP_NUM_THREADS */
+	const char *slurm_cpus;   /* SLURM_CPUS_PER_TASK */
 } engine_knobs;
 
 /* LIFE3D_CUDA_TUNE's keys, in the order of the fields of l3dk_tuning that
@@ -67,6 +71,21 @@ const char *engine_knob_name(size_t i);
 /* The bits of a universe's hash that leaps keep (LIFE3D_LEAP_HASH_BITS;
  * all 64 by default), for the engines that hash. */
 uint64_t engine_leap_hash_mask(const engine_knobs *k);
+
+/* How many CPU threads a run keeps busy when --threads leaves it open, as
+ * HPC codes decide it: OMP_NUM_THREADS (the first of a list, as OpenMP
+ * reads "4,2"), else SLURM_CPUS_PER_TASK, each a whole number from 1 to
+ * 4096.  threads is 0 where neither gives one (then the CPUs of the
+ * affinity mask: cpu_count); from names the variable that gave it.  A
+ * value that is no such number is passed over (ignored names it, and
+ * ignored_value its text, for a warning): the variables are set for other
+ * programs of a job too, which read them as they will. */
+typedef struct knobs_threads {
+	int threads;
+	const char *from;
+	const char *ignored, *ignored_value;
+} knobs_threads;
+knobs_threads engine_knobs_threads(const engine_knobs *k);
 
 /* k, or the defaults when k is NULL. */
 const engine_knobs *engine_knobs_or_default(const engine_knobs *k);

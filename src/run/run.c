@@ -487,7 +487,7 @@ static int choose_snapshots(const options *o, plan *p, l3d_err *err)
 	s->force = o->force;
 	s->resumed = p->resume.run_id != 0;
 	s->resumed_at = p->first;
-	s->threads = (int)o->threads;
+	s->threads = p->eo.threads;
 	s->stop = &picture_stop;
 	rule_format(&p->rule, s->rule, sizeof s->rule);
 	s->digits = digits(p->last) > 6 ? digits(p->last) : 6;
@@ -1122,6 +1122,30 @@ static void say_period(const loop *l, const plan *p)
 		" came back at generation %" PRIu64 "; later steps leapt\n", period, g - period, g);
 }
 
+/* The CPU threads of the run (knobs.h: engine_knobs_threads), for the
+ * engine and, through cpu_budget_set, every thread started besides; 0
+ * leaves the affinity mask to decide (and over ranks that were not bound,
+ * each rank's share of the node).  -v says where the number came from. */
+static int choose_threads(const options *o, const engine_knobs *knobs)
+{
+	knobs_threads t = engine_knobs_threads(knobs);
+	if (o->threads > 0)
+		t = (knobs_threads){(int)o->threads, "--threads", NULL, NULL};
+	if (t.ignored && !o->quiet)
+		fprintf(stderr, "life3d: warning: %s: '%s' is not a whole number of threads "
+			"from 1 to 4096; passed over\n", t.ignored, t.ignored_value);
+	cpu_budget_set(t.threads);
+	if (!o->verbose)
+		return t.threads;
+	if (t.threads)
+		fprintf(stderr, "life3d: %d CPU thread%s, from %s\n", t.threads,
+			t.threads == 1 ? "" : "s", t.from);
+	else
+		fprintf(stderr, "life3d: CPU threads: the %d CPU%s of the affinity mask\n",
+			cpu_count(), cpu_count() == 1 ? "" : "s");
+	return t.threads;
+}
+
 int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 {
 	/* Rank 0 alone reports; the other ranks work as if quiet. */
@@ -1137,7 +1161,7 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	plan p = {0};
 	l.ckpt = p.ckpt_path;
 	bool log_first = true;
-	p.eo = (engine_opts){o->engine, (int)o->threads, (int)o->device, o->simd, 0, 0,
+	p.eo = (engine_opts){o->engine, choose_threads(o, knobs), (int)o->device, o->simd, 0, 0,
 			     NULL, 0, 0, knobs, 0};
 	p.snap.every_band = engine_knobs_of(&p.eo)->dense;
 	l3d_err why = {0, ""};

@@ -88,6 +88,10 @@ produce() {
 		"$LIFE3D" -o x.l3d a.rle3 ;;
 	*"warning: --random: BusyBoxes needs even sides: the 9x9x9 universe grows to 10x10x10"*)
 		"$LIFE3D" -r BB --random 9 -n 1 -o x.l3d ;;
+	*"warning: OMP_NUM_THREADS: 'x' is not a whole number of threads from 1 to 4096; passed over")
+		OMP_NUM_THREADS=x "$LIFE3D" --random 4 -o x.l3d ;;
+	*"4 CPU threads, from SLURM_CPUS_PER_TASK")
+		env -u OMP_NUM_THREADS SLURM_CPUS_PER_TASK=4 "$LIFE3D" -v --random 4 -o x.l3d ;;
 	*"s.rle:2:2: 'B' is a cell of a state above 1"*)
 		printf 'x = 3, y = 1\noBo!\n' >s.rle
 		"$LIFE3D" -o x.l3d s.rle ;;

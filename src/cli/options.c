@@ -35,7 +35,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_ENGINE, "engine", 0, OT_CHOICE, F(engine), "NAME", "auto|cpu|cuda", 0, 0, true,
 	 "auto (CUDA when a GPU is present, else CPU), cpu or cuda"},
 	{OPT_THREADS, "threads", 0, OT_INT, F(threads), "N", NULL, 0, 4096, true,
-	 "CPU threads (default 0 = all cores)"},
+	 "CPU threads (default 0: OMP_NUM_THREADS, else SLURM_CPUS_PER_TASK, else every CPU allowed)"},
 	{OPT_DEVICE, "device", 0, OT_INT, F(device), "N", NULL, -1, 1024, true,
 	 "CUDA device index (default: the first visible one)"},
 	{OPT_SIMD, "simd", 0, OT_CHOICE, F(simd), "PATH", "auto|avx512|avx2|portable", 0, 0, true,

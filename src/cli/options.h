@@ -56,7 +56,7 @@ typedef struct options {
 	const char *configs[OPT_MAX_CONFIGS];   /* every -c, in order */
 	int nconfigs;
 	const char *engine;           /* auto | cpu | cuda */
-	int64_t threads;              /* 0 = all cores */
+	int64_t threads;              /* 0 = OMP_NUM_THREADS, SLURM_CPUS_PER_TASK or the affinity mask */
 	int64_t device;               /* -1 = default */
 	const char *simd;             /* auto | avx512 | avx2 | portable */
 	const char *format;           /* output format name, NULL = infer */

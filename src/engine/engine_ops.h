@@ -28,7 +28,7 @@ typedef enum engine_kind { ENGINE_AUTO, ENGINE_CPU, ENGINE_CUDA } engine_kind;
 
 typedef struct engine_opts {
 	const char *kind;      /* "auto", "cpu" or "cuda" */
-	int threads;           /* CPU threads; 0 = all cores */
+	int threads;           /* CPU threads; 0 = cpu_count() (base/pool.h) */
 	int device;            /* CUDA device index; -1 = default */
 	const char *simd;      /* CPU path: "auto", "avx512", "avx2", "portable";
 	                          NULL = auto (then knobs->simd) */

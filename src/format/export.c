@@ -1,7 +1,7 @@
 /* export.c - volume files for visualisation tools (write only).
  *
- * Both formats take the cells as bytes 0/1 in the grid's row order
- * (x slowest, z fastest), a chunk of rows at a time:
+ * It takes the cells as bytes 0/1 in the grid's row order (x slowest, z
+ * fastest), a chunk of rows at a time:
  *   VTK legacy STRUCTURED_POINTS (ParaView, VisIt): a cell is a voxel,
  *     CELL_DATA on a grid of (Z+1)x(Y+1)x(X+1) points, so every VTK filter
  *     (Threshold included) treats a live cell as one.  VTK's first axis
@@ -9,10 +9,7 @@
  *     alone would be a mirror image, so z is also reversed: cell (x, y, z)
  *     is voxel (Z-1-z, y, x), a quarter turn about y, and a chiral pattern
  *     keeps its hand.
- *   NumPy .npy v1.0 (numpy.load, napari): C order, shape (X, Y, Z), so
- *     a[x, y, z] is cell (x, y, z); the header is padded so the data
- *     starts at a multiple of 64 bytes.
- * Neither is read; detection knows them by their magic, to say so. */
+ * It is not read; detection knows it by its magic, to say so. */
 #include "export.h"
 #include "stream.h"
 
@@ -20,16 +17,10 @@
 #include <string.h>
 
 #define VTK_MAGIC "# vtk"
-#define NPY_MAGIC "\x93NUMPY"
 
 bool vtk_looks(const unsigned char *p, size_t n)
 {
 	return n >= 5 && memcmp(p, VTK_MAGIC, 5) == 0;
-}
-
-bool npy_looks(const unsigned char *p, size_t n)
-{
-	return n >= 6 && memcmp(p, NPY_MAGIC, 6) == 0;
 }
 
 int vtk_write(FILE *out, const char *name, const row_source *src,
@@ -55,32 +46,5 @@ int vtk_write(FILE *out, const char *name, const row_source *src,
 		rc = format_put_cells_z_reversed(out, name, src, err);
 	if (!rc)
 		rc = format_puts(out, name, "\n", err);
-	return rc ? rc : format_finish(out, name, err);
-}
-
-#define NPY_ALIGN 64
-#define NPY_PREAMBLE 10          /* magic, version, header length */
-
-int npy_write(FILE *out, const char *name, const row_source *src,
-	      const rule *r, l3d_err *err)
-{
-	unsigned char head[256];
-	char *dict = (char *)head + NPY_PREAMBLE;
-	int n = snprintf(dict, sizeof head - NPY_PREAMBLE,
-			 "{'descr': '|u1', 'fortran_order': False, "
-			 "'shape': (%llu, %llu, %llu), }",
-			 (unsigned long long)src->nx, (unsigned long long)src->ny,
-			 (unsigned long long)src->nz);
-	/* Spaces, then the newline numpy requires as the header's last byte. */
-	size_t total = ((size_t)n + NPY_PREAMBLE + 1 + NPY_ALIGN - 1) /
-		       NPY_ALIGN * NPY_ALIGN;
-	memset(dict + n, ' ', total - NPY_PREAMBLE - (size_t)n);
-	head[total - 1] = '\n';
-	memcpy(head, NPY_MAGIC "\x01\x00", 8);
-	head[8] = (unsigned char)((total - NPY_PREAMBLE) & 0xff);
-	head[9] = (unsigned char)((total - NPY_PREAMBLE) >> 8);
-	int rc = format_put(out, name, head, total, err);
-	if (!rc)
-		rc = format_put_cells(out, name, src, err);
 	return rc ? rc : format_finish(out, name, err);
 }

@@ -1,6 +1,6 @@
 /* export.h - volume files for other tools, written only: VTK legacy
- * STRUCTURED_POINTS (ParaView, VisIt) and NumPy .npy (uint8, C order).
- * Their rows in format.c's table name what is here. */
+ * STRUCTURED_POINTS (ParaView, VisIt).  Its row in format.c's table names
+ * what is here. */
 #ifndef LIFE3D_FORMAT_EXPORT_H
 #define LIFE3D_FORMAT_EXPORT_H
 
@@ -9,12 +9,9 @@
 /* Detection: the first bytes are the format's magic (to refuse the file
  * by its name, not as unknown). */
 bool vtk_looks(const unsigned char *p, size_t n);
-bool npy_looks(const unsigned char *p, size_t n);
 
 /* The rule is not kept (format_caveats says so). */
 int vtk_write(FILE *out, const char *name, const row_source *src,
-	      const rule *r, l3d_err *err);
-int npy_write(FILE *out, const char *name, const row_source *src,
 	      const rule *r, l3d_err *err);
 
 #endif

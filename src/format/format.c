@@ -1,6 +1,6 @@
 /* format.c - the table of formats: names, detection, dispatch.
  *
- * A format is its file (hpcgame.c, native.c, rle3.c, rle2.c, export.c) and its row
+ * A format is its file (hpcgame.c, native.c, rle3.c, rle2.c, npy.c, export.c) and its row
  * here; everything else that names or lists formats asks this table.
  * Input may be a pipe, so nothing here seeks: detection looks at the first
  * bytes through the reader's look-ahead buffer, and the chosen format's
@@ -15,6 +15,7 @@
 #include "export.h"
 #include "hpcgame.h"
 #include "native.h"
+#include "npy.h"
 #include "rle2.h"
 #include "rle3.h"
 
@@ -72,7 +73,7 @@ static const format_desc formats[] = {
 	 .write_rows = vtk_write},
 	{.id = FMT_NPY, .name = "npy", .exts = {"npy"}, .title = "NumPy .npy",
 	 .kind = "NumPy", .binary = true, .looks = npy_looks, .magic = true,
-	 .write_rows = npy_write},
+	 .read = npy_read_start, .write_rows = npy_write},
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 

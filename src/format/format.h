@@ -29,7 +29,7 @@ typedef enum fmt_id {
 	FMT_RLE3,        /* Golly RLE3 text (.rle3) */
 	FMT_RLE,         /* Golly 2D RLE (.rle), into a plane (read only) */
 	FMT_VTK,         /* VTK legacy STRUCTURED_POINTS (write only) */
-	FMT_NPY          /* NumPy .npy uint8 (write only) */
+	FMT_NPY          /* NumPy .npy: a byte a cell, C order */
 } fmt_id;
 
 /* Where and how a universe is written (run/universe.h, mpi/slab_io.h): to

@@ -59,6 +59,84 @@ size=$(wc -c <r.npy)
 [ $(( (size - 1728) % 64 )) -eq 0 ] && ok || fail "npy size $size"
 expect_exit 65 "reading an export" -- "$LIFE3D" -q -n 0 -o x.l3d r.vtk
 
+# NumPy back in.  npy VERSION DESCR FORTRAN SHAPE: a header as numpy
+# writes it (version 1.0: a u16 length; 2.0, 3.0: a u32), 128 bytes in all.
+npy() {
+	printf '\223NUMPY'
+	printf "\\$(printf %03o "$1")\\000"
+	if [ "$1" = 1 ]; then printf '\166\000'; else printf '\164\000\000\000'; fi
+	w=$((117 - 2 * ($1 > 1)))
+	printf "%-${w}s\n" "{'descr': '$2', 'fortran_order': $3, 'shape': ($4), }"
+}
+cells() {  # N K: N cells, the K-th (from 0) alive; K may be -1
+	awk -v n="$1" -v k="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%c", i == k ? 1 : 0 }'
+}
+"$LIFE3D" -q -n 0 -o one.npy one.rle3 || fail "one.npy"
+for case in "1 |u1" "1 |b1" "1 |i1" "2 |u1" "3 <u1"; do
+	set -- $case
+	{ npy "$1" "$2" False "2, 3, 4"; cells 24 12; } >hand.npy
+	expect_exit 0 "reading npy $case" -- "$LIFE3D" -q -n 0 -f -o "hand.$1.out.npy" hand.npy
+	expect_same one.npy "hand.$1.out.npy" "npy $case: cell (1, 0, 0) of 2x3x4"
+done
+cat hand.npy | "$LIFE3D" -q -n 0 -o pipe.npy - && expect_same one.npy pipe.npy "npy from a pipe"
+"$LIFE3D" -q -n 0 -o r.back.npy r.npy && expect_same r.npy r.back.npy "life3d's own .npy read back"
+"$LIFE3D" -q -n 0 -o r.back.bin r.npy && "$LIFE3D" -q -n 0 -o r.bin r.l3d &&
+	expect_same r.bin r.back.bin "life3d's own .npy, as HPCGame"
+npy_refused() {  # DESCRIPTION MESSAGE (the file: bad.npy)
+	expect_exit 65 "$1" -- "$LIFE3D" -q -n 0 -o bad.out.l3d bad.npy
+	expect_err_line "^life3d: bad.npy: $2\$" "$1"
+	expect_absent bad.out.l3d "$1"
+}
+{ npy 1 '<f8' False "2, 3, 4"; cells 192 -1; } >bad.npy
+npy_refused "npy of float64" "a NumPy array of '<f8' elements: life3d reads a byte a cell, 0 or 1 (save it as uint8 or bool: a.astype(np.uint8))"
+{ npy 1 '|u1' True "2, 3, 4"; cells 24 -1; } >bad.npy
+npy_refused "npy in Fortran order" "a NumPy array in Fortran order: life3d reads C order (save np.ascontiguousarray(a))"
+{ npy 1 '|u1' False "6, 4"; cells 24 -1; } >bad.npy
+npy_refused "npy of 2 dimensions" "a NumPy array of 2 dimensions: life3d reads 3, shape (X, Y, Z)"
+{ npy 1 '|u1' False "2, 0, 4"; } >bad.npy
+npy_refused "npy without cells" "a NumPy array of shape (2, 0, 4) holds no cell"
+{ npy 1 '|u1' False "2, 3, 4"; cells 13 -1; printf '\002'; cells 10 -1; } >bad.npy
+npy_refused "npy of a 2" "element 13 of the NumPy array, cell (1, 0, 1), is 2, not 0 or 1"
+{ npy 1 '|u1' False "2, 3, 4"; cells 20 -1; } >bad.npy
+npy_refused "npy cut short" "truncated: expected 24 bytes of NumPy elements, got 20"
+{ npy 1 '|u1' False "2, 3, 4"; cells 25 -1; } >bad.npy
+npy_refused "npy with more" "trailing garbage after the NumPy array (at offset 152)"
+{ npy 4 '|u1' False "2, 3, 4"; cells 24 -1; } >bad.npy
+npy_refused "npy version 4" "NumPy format version 4.0: life3d reads 1.0, 2.0 and 3.0"
+{ printf '\223NUMPY\001\000\166\000'; printf "%-117s\n" "[1, 2, 3]"; } >bad.npy
+npy_refused "npy without a dict" "the NumPy header is not a dict of descr, fortran_order and shape"
+# numpy itself, where it is installed: its files read, and ours loaded.
+# (Debian's python3-numpy is in /usr/bin where another python3 comes first.)
+py=""
+for p in python3 /usr/bin/python3; do
+	"$p" -c 'import numpy' 2>/dev/null && py=$p && break
+done
+if [ -n "$py" ]; then
+	"$py" -c '
+import numpy as np
+a = np.random.default_rng(5).random((7, 5, 9)) < 0.3
+np.save("np.bool.npy", a)
+np.save("np.u8.npy", a.astype(np.uint8))
+np.lib.format.write_array(open("np.v2.npy", "wb"), a, version=(2, 0))' || fail "numpy's files"
+	for f in bool u8 v2; do
+		"$LIFE3D" -q -n 0 -o "np.$f.l3d" "np.$f.npy" || fail "numpy's $f"
+		"$LIFE3D" -q -n 0 -o "np.$f.back.npy" "np.$f.l3d" || fail "numpy's $f back"
+	done
+	"$py" -c '
+import numpy as np, sys
+a = np.load("np.u8.npy")
+good = a.sum() > 0
+for f in ("bool", "u8", "v2"):
+    b = np.load("np.%s.back.npy" % f)
+    good &= b.dtype == np.uint8 and b.shape == (7, 5, 9) and (a == b).all()
+one = np.load("one.npy")
+good &= one.shape == (2, 3, 4) and one.sum() == 1 and one[1, 0, 0] == 1
+sys.exit(0 if good else 1)' &&
+		ok || fail "numpy: the arrays read and written back differ"
+else
+	echo "numpy not found: the .npy files of numpy itself not read"
+fi
+
 # A rule the output format cannot store is announced (not with -q); the
 # default rule, and formats that keep a rule, say nothing.
 "$LIFE3D" -q -r B5/S45 --random 6 -n 0 -o b545.l3d || fail "b545.l3d"

@@ -111,7 +111,24 @@ produce() {
 		sed '1s/.*/3D version=1/' "$SRCDIR/tests/data/golly-spaceship.rle3" >ship.rle3
 		"$LIFE3D" -o ship.l3d ship.rle3 ;;
 	"can be written but not read")
-		"$LIFE3D" -q --random 4 -o u.npy && "$LIFE3D" -o x.l3d u.npy ;;
+		"$LIFE3D" -q --random 4 -o u.vtk && "$LIFE3D" -o x.l3d u.vtk ;;
+	*"a NumPy array of '<f8' elements"*)
+		printf '\223NUMPY\001\000\166\000%-117s\n' \
+			"{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 1), }" >u.npy
+		"$LIFE3D" -o x.l3d u.npy ;;
+	*"a NumPy array in Fortran order"*)
+		printf '\223NUMPY\001\000\166\000%-117s\n' \
+			"{'descr': '|u1', 'fortran_order': True, 'shape': (1, 1, 1), }" >u.npy
+		"$LIFE3D" -o x.l3d u.npy ;;
+	*"a NumPy array of 2 dimensions"*)
+		printf '\223NUMPY\001\000\166\000%-117s\n' \
+			"{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1), }" >u.npy
+		"$LIFE3D" -o x.l3d u.npy ;;
+	*"element 13 of the NumPy array, cell (1, 0, 1), is 2, not 0 or 1")
+		{ printf '\223NUMPY\001\000\166\000%-117s\n' \
+			"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 3, 4), }"
+		  awk 'BEGIN { for (i = 0; i < 24; i++) printf "%c", i == 13 ? 2 : 0 }'; } >u.npy
+		"$LIFE3D" -o x.l3d u.npy ;;
 	"gzip-compressed data: life3d reads universes uncompressed")
 		"$LIFE3D" -q --random 4 -o u.bin && gzip -n u.bin && "$LIFE3D" -o x.l3d u.bin.gz ;;
 	"not a life3d universe (unknown format)")

@@ -16,6 +16,7 @@
 #include "format/format.h"
 #include "format/hpcgame.h"
 #include "format/native.h"
+#include "format/npy.h"
 #include "format/rle2.h"
 #include "format/rle3.h"
 

@@ -23,6 +23,7 @@ static fuzz_reader_fn reader_of(fmt_id f)
 	case FMT_NATIVE: return native_read;
 	case FMT_RLE3: return rle3_read;
 	case FMT_RLE: return rle2_read;
+	case FMT_NPY: return npy_read;
 	default: return NULL;
 	}
 }

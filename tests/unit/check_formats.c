@@ -182,7 +182,7 @@ START_TEST(test_names)
 	ck_assert_str_eq(format_name(FMT_NATIVE), "l3d");
 	ck_assert_str_eq(format_name(FMT_HPCGAME), "hpcgame");
 	ck_assert(format_can_read(FMT_RLE3) && !format_can_read(FMT_VTK));
-	ck_assert(!format_can_read(FMT_NPY) && format_can_read(FMT_HPCGAME));
+	ck_assert(!format_can_read(FMT_VTK) && format_can_read(FMT_NPY) && format_can_read(FMT_HPCGAME));
 	ck_assert(format_is_binary(FMT_NATIVE) && !format_is_binary(FMT_RLE3));
 	/* 2D RLE is read only, and what is read from it is written as RLE3. */
 	ck_assert(format_can_read(FMT_RLE) && !format_can_write(FMT_RLE));
@@ -200,7 +200,7 @@ START_TEST(test_lists)
 	ck_assert_str_eq(format_choices(buf, sizeof buf), "hpcgame|l3d|native|rle3|vtk|npy");
 	ck_assert_str_eq(format_writes(buf, sizeof buf), "hpcgame, l3d, rle3, vtk, npy");
 	ck_assert_str_eq(format_reads(buf, sizeof buf),
-			 "HPCGame binary, life3d .l3d, Golly RLE3, Golly 2D RLE");
+			 "HPCGame binary, life3d .l3d, Golly RLE3, Golly 2D RLE, NumPy .npy");
 	ck_assert_str_eq(format_extensions(buf, sizeof buf),
 			 "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy");
 	ck_assert_str_eq(format_fixed_kinds(buf, sizeof buf), "HPCGame and .l3d");
@@ -1089,7 +1089,7 @@ START_TEST(test_detect_by_content)
 	expect_failure("hello, world, this is text\n", 27, L3D_ERR_DATA,
 		       "not a life3d universe (unknown format)");
 	expect_failure("abc", 3, L3D_ERR_DATA, "unknown format");
-	expect_failure("\x93NUMPY\x01\x00", 8, L3D_ERR_DATA, "written but not read");
+	expect_failure("\x93NUMPY\x01\x00", 8, L3D_ERR_DATA, "truncated NumPy header");
 	expect_failure("# vtk DataFile", 14, L3D_ERR_DATA, "written but not read");
 	/* Text in Golly's 2D RLE, and text that is not: a configuration
 	 * file's comment, Golly's Life 1.06, an HPCGame edge of 35 ('#'). */

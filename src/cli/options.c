@@ -71,6 +71,8 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "write the population log (TSV) to FILE ('-' = stdout)"},
 	{OPT_LOG_EVERY, "log-every", 0, OT_UINT, F(log_every), "K", NULL, 1, U64MAX, true,
 	 "log every K steps (default 1)"},
+	{OPT_SUMMARY, "summary", 0, OT_STRING, F(summary), "FILE", NULL, 0, 0, true,
+	 "write a JSON summary of the run to FILE at its end, failed or not ('-' = stdout)"},
 	{OPT_SNAPSHOT_EVERY, "snapshot-every", 0, OT_UINT, F(snapshot_every), "K", NULL, 0, U64MAX, true,
 	 "write a PNG snapshot every K steps (default 0 = none)"},
 	{OPT_SNAPSHOT_PREFIX, "snapshot-prefix", 0, OT_STRING, F(snapshot_prefix), "PATH", NULL, 0, 0, true,

@@ -19,7 +19,7 @@ typedef enum opt_id {
 	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
 	OPT_DENSITY, OPT_RANDOM_SHAPE, OPT_SEED, OPT_RANDOM_RULE, OPT_PLANE, OPT_PLANE_INDEX, OPT_DOUBLE,
 	OPT_COMMENT,
-	OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY,
+	OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY, OPT_SUMMARY,
 	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
 	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE,
 	OPT_SNAPSHOT_MAX, OPT_SNAPSHOT_VIEW, OPT_CHECKPOINT,
@@ -72,6 +72,7 @@ typedef struct options {
 	bool quiet;
 	bool verbose;
 	const char *log;              /* NULL = no log; "-" = stdout */
+	const char *summary;          /* NULL = none; "-" = stdout */
 	uint64_t log_every;
 	uint64_t snapshot_every;      /* 0 = no snapshots */
 	const char *snapshot_prefix;

@@ -252,20 +252,20 @@ static const char *fd_file(int fd, char buf[PATH_MAX])
 static int check_distinct(const run_outputs *r, l3d_err *err)
 {
 	char in[PATH_MAX], out[PATH_MAX];
-	const char *names[] = {r->result, r->log, r->checkpoint, r->input};
-	const char *what[] = {"-o", "--log", "--checkpoint", "the input"};
+	const char *names[] = {r->result, r->log, r->checkpoint, r->summary, r->input};
+	const char *what[] = {"-o", "--log", "--checkpoint", "--summary", "the input"};
 	if (!is_file(r->result) && (names[0] = fd_file(STDOUT_FILENO, out)))
 		what[0] = "standard output";
-	if (r->input_stdin && (names[3] = fd_file(STDIN_FILENO, in)))
-		what[3] = "standard input";
+	if (r->input_stdin && (names[4] = fd_file(STDIN_FILENO, in)))
+		what[4] = "standard input";
 	int rc = L3D_OK;
-	for (int i = 0; i < 3 && !rc; i++)
-		for (int j = i + 1; j < 4 && !rc; j++)
+	for (int i = 0; i < 4 && !rc; i++)
+		for (int j = i + 1; j < 5 && !rc; j++)
 			/* -f -o INPUT replaces the input once it is read; a
 			 * checkpoint replaces the one the run resumed from. */
-			if (j < 3 || i == 1)
+			if (j < 4 || i == 1 || i == 3)
 				rc = conflict(names[i], what[i], names[j], what[j], err);
-	for (int i = 0; i < 4 && !rc; i++)
+	for (int i = 0; i < 5 && !rc; i++)
 		if (is_file(names[i]) && is_snapshot_path(r, names[i]))
 			rc = l3d_fail(err, L3D_ERR_USAGE,
 				      "%s and the snapshots name the same file (%s)",

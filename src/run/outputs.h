@@ -25,6 +25,7 @@ typedef struct run_outputs {
 	const char *result;       /* "-": standard output */
 	const char *log;          /* NULL: none */
 	const char *checkpoint;
+	const char *summary;      /* NULL: none */
 	const snapshot_opts *snap;
 	uint64_t snap_every, first, last;   /* snapshots of these generations */
 	bool snap_first;          /* and of the first one */

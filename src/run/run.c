@@ -22,6 +22,7 @@
 #include "mpi/comm.h"
 #include "outputs.h"
 #include "poplog.h"
+#include "summary.h"
 #include "universe.h"
 
 /* Where the run is, for the signal handlers: while the input is read
@@ -78,6 +79,10 @@ typedef struct plan {
 	bool rule_given;        /* by -r or the config, not the default */
 	engine_opts eo;
 	rule eo_rule;           /* eo.rule: the rule the run will step */
+	const char *threads_from;   /* what set eo.threads (choose_threads) */
+	bool summary;           /* --summary's path was checked: write it */
+	bool sized;             /* the size and the rule are known */
+	uint64_t size[3];       /* the universe's, once sized */
 } plan;
 
 /* The engine's set-up starts once the work is known (universe_warm_up):
@@ -598,7 +603,7 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 		.input = p->random || outfile_is_stdout(o->input) ? NULL : o->input,
 		.input_stdin = !p->random && outfile_is_stdout(o->input),
 		.result = o->output ? o->output : "-", .log = o->log,
-		.checkpoint = p->ckpt_path, .snap = &p->snap, .snap_every = p->snap_every,
+		.checkpoint = p->ckpt_path, .summary = o->summary, .snap = &p->snap, .snap_every = p->snap_every,
 		.first = p->first, .last = p->last, .snap_first = p->snap_first,
 		.resume = &p->resume,
 		.run_id = p->run_id, .force = o->force};
@@ -651,11 +656,32 @@ static void rule_from_input(const options *o, plan *p, bool rule_given)
 		stored, whose, where);
 }
 
+/* --summary's place, before anything else can fail: a run that fails
+ * later still says so there.  Standard output takes it only when it takes
+ * nothing else. */
+static int check_summary(const options *o, plan *p, l3d_err *err)
+{
+	if (!o->summary)
+		return L3D_OK;
+	bool out = outfile_is_stdout(o->summary);
+	if (out && (outfile_is_stdout(o->output) || (o->log && outfile_is_stdout(o->log))))
+		return l3d_fail(err, L3D_ERR_USAGE, "--summary - and the %s both go to stdout; "
+				"give -o FILE%s", outfile_is_stdout(o->output) ? "universe" : "log",
+				outfile_is_stdout(o->output) ? "" : " or --log FILE");
+	int rc = comm_rank() == 0 ? outfile_check(o->summary, o->force, false, err) : L3D_OK;
+	rc = comm_agree(rc, err);
+	p->summary = rc == L3D_OK;
+	return rc;
+}
+
 static int prepare(const options *o, plan *p, l3d_err *err)
 {
 	bool rule_given = o->origin[OPT_RULE] != ORIGIN_DEFAULT;
 	p->rule_given = rule_given;
-	int rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
+	int rc = check_summary(o, p, err);
+	if (rc)
+		return rc;
+	rc = rule_parse(rule_given ? o->rule : RULE_DEFAULT_TEXT, &p->rule, err);
 	if (rc)
 		return rc;
 	if (o->log && outfile_is_stdout(o->log) && outfile_is_stdout(o->output))
@@ -684,6 +710,8 @@ static int prepare(const options *o, plan *p, l3d_err *err)
 	rc = busyboxes_sizes(o, p, err);
 	if (rc)
 		return rc;
+	p->sized = true;
+	p->size[0] = p->src.nx, p->size[1] = p->src.start.ny, p->size[2] = p->src.start.nz;
 	warn_assumed(o, p);
 	warn_sizeless(o, p);
 	note_placed(o, p);
@@ -724,6 +752,7 @@ typedef struct loop {
 	uint64_t population;     /* at the last generation counted */
 	const char *ckpt;        /* where checkpoints go: the plan's path, or */
 	char ckpt_beside[4200];  /* a name beside it, once that was taken */
+	const char *ckpt_written;   /* the last checkpoint written, or NULL */
 } loop;
 
 /* Next generation after g that is a multiple of k (k = 0: never). */
@@ -825,6 +854,8 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 	}
 	l->last_ckpt = l3d_seconds();
 	l->ckpt_cost = l->last_ckpt - t;
+	if (!rc)
+		l->ckpt_written = l->ckpt;
 	if (!rc && o->verbose)
 		fprintf(stderr, "life3d: checkpoint at generation %" PRIu64 " in %s\n",
 			l->gen, l->ckpt);
@@ -1126,7 +1157,7 @@ static void say_period(const loop *l, const plan *p)
  * engine and, through cpu_budget_set, every thread started besides; 0
  * leaves the affinity mask to decide (and over ranks that were not bound,
  * each rank's share of the node).  -v says where the number came from. */
-static int choose_threads(const options *o, const engine_knobs *knobs)
+static int choose_threads(const options *o, const engine_knobs *knobs, const char **from)
 {
 	knobs_threads t = engine_knobs_threads(knobs);
 	if (o->threads > 0)
@@ -1135,6 +1166,7 @@ static int choose_threads(const options *o, const engine_knobs *knobs)
 		fprintf(stderr, "life3d: warning: %s: '%s' is not a whole number of threads "
 			"from 1 to 4096; passed over\n", t.ignored, t.ignored_value);
 	cpu_budget_set(t.threads);
+	*from = t.threads ? t.from : "the affinity mask";
 	if (!o->verbose)
 		return t.threads;
 	if (t.threads)
@@ -1144,6 +1176,44 @@ static int choose_threads(const options *o, const engine_knobs *knobs)
 		fprintf(stderr, "life3d: CPU threads: the %d CPU%s of the affinity mask\n",
 			cpu_count(), cpu_count() == 1 ? "" : "s");
 	return t.threads;
+}
+
+/* --summary (summary.h), at the end of the run, with its status rc and
+ * message err; t: when the input, the engine's set-up, the steps and the
+ * output ended.  A summary that cannot be written fails a run that had
+ * not failed; a failed run keeps its own status. */
+static int write_summary(const loop *l, const plan *p, const options *o, const double t[4],
+			 int rc, l3d_err *err)
+{
+	snapshot_counts c;
+	snapshot_tally(&c);
+	const char *out = o->output ? o->output : "-";
+	run_summary s = {
+		.status = rc, .reason = rc ? err->msg : NULL,
+		.input = p->random ? NULL : o->input ? o->input : "-", .random = p->random,
+		.seed = o->seed, .density = o->density, .random_shape = o->random_shape,
+		.sized = p->sized, .size = {p->size[0], p->size[1], p->size[2]},
+		.rule = &p->rule, .first = p->first, .generation = l->e ? l->gen : p->first,
+		.counted = l->e && !rc, .population = l->population,
+		.engine = l->e ? engine_describe(l->e) : NULL,
+		.threads = p->eo.threads ? p->eo.threads : cpu_count(), .threads_from = p->threads_from, .ranks = comm_size(),
+		.seconds = {t[0] - l->t0, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[3] - l->t0},
+		.stepping = l->t_steps, .cells = p->cells,
+		.result = result_written ? (outfile_is_stdout(out) ? "(stdout)" : out) : NULL,
+		.result_format = format_name(p->out_format),
+		.log = l->logging ? o->log : NULL, .checkpoint = l->ckpt_written,
+		.snapshots = c.pictures};
+	uint64_t after, period;
+	if (l->e && engine_leap_found(l->e, &after, &period)) {
+		s.leapt = true;
+		s.leap_period = period;
+		s.leap_from = p->first + after - period;
+	}
+	l3d_err why = {0, ""};
+	int src = summary_write(o->summary, o->force, &s, &why);
+	if (src && !rc)
+		*err = why;
+	return rc ? rc : src;
 }
 
 int run(const options *o, const engine_knobs *knobs, l3d_err *err)
@@ -1161,8 +1231,8 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 	plan p = {0};
 	l.ckpt = p.ckpt_path;
 	bool log_first = true;
-	p.eo = (engine_opts){o->engine, choose_threads(o, knobs), (int)o->device, o->simd, 0, 0,
-			     NULL, 0, 0, knobs, 0};
+	p.eo = (engine_opts){o->engine, choose_threads(o, knobs, &p.threads_from), (int)o->device,
+			     o->simd, 0, 0, NULL, 0, 0, knobs, 0};
 	p.snap.every_band = engine_knobs_of(&p.eo)->dense;
 	l3d_err why = {0, ""};
 	int rc = prepare(o, &p, &why);
@@ -1238,6 +1308,9 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 		say_bands();
 	if (!rc)
 		summary(&l, &p, o);
+	double t_end[4] = {t_input, t_engine, t_steps, l3d_seconds()};
+	if (p.summary && comm_rank() == 0)
+		rc = write_summary(&l, &p, o, t_end, rc, err);
 	engine_destroy(l.e);
 	engine_leave();
 	return rc;

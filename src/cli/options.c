@@ -96,7 +96,7 @@ const opt_desc option_table[OPT_COUNT] = {
 	{OPT_CHECKPOINT_EVERY, "checkpoint-every", 0, OT_UINT, F(checkpoint_every), "K", NULL, 0, U64MAX, true,
 	 "write a checkpoint every K steps (default 0 = only when stopped)"},
 	{OPT_CHECKPOINT_INTERVAL, "checkpoint-interval", 0, OT_DOUBLE, F(checkpoint_interval), "SECONDS", NULL, 0, 1e9, true,
-	 "write a checkpoint every SECONDS of wall time (default 0 = off)"},
+	 "write a checkpoint every SECONDS of wall time (default 900; 0 = off)"},
 	{OPT_MAX_TIME, "max-time", 0, OT_STRING, F(max_time), "DURATION", NULL, 0, 0, true,
 	 "stop cleanly with a checkpoint after DURATION (" OPTION_DURATIONS ")"},
 	{OPT_INPUT, "input", 0, OT_STRING, F(input), "FILE", NULL, 0, 0, true,
@@ -126,6 +126,7 @@ void options_init(options *o)
 	o->device = -1;
 	o->snapshot_size = 512;
 	o->snapshot_view = "30,25";
+	o->checkpoint_interval = OPTION_CHECKPOINT_INTERVAL;
 }
 
 const opt_desc *option_by_name(const char *name)

@@ -14,6 +14,11 @@
 
 #include "base/status.h"
 
+/* A checkpoint every 15 minutes of wall time unless told otherwise, as
+ * GROMACS writes one: a run killed (SIGKILL, a lost node, the OOM killer)
+ * loses at most that much. */
+#define OPTION_CHECKPOINT_INTERVAL 900.0
+
 typedef enum opt_id {
 	OPT_OUTPUT, OPT_FORCE, OPT_STEPS, OPT_UNTIL, OPT_RULE, OPT_CONFIG,
 	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
@@ -85,7 +90,8 @@ typedef struct options {
 	const char *snapshot_view;    /* "AZ,EL" in degrees */
 	const char *checkpoint;       /* NULL = next to the output */
 	uint64_t checkpoint_every;    /* steps; 0 = off */
-	double checkpoint_interval;   /* seconds; 0 = off */
+	double checkpoint_interval;   /* seconds; 0 = off; by default
+	                                 OPTION_CHECKPOINT_INTERVAL */
 	const char *max_time;         /* duration text; NULL = no limit */
 	bool help;
 	bool version;

@@ -511,6 +511,9 @@ START_TEST(test_shipped_config)
 	ck_assert_uint_eq(o.snapshot_every, 50);
 	ck_assert_str_eq(o.snapshot_prefix, "life3d-snap-");
 	ck_assert_str_eq(o.snapshot_kind, "render");
+	/* A checkpoint every 15 minutes unless the file says otherwise (its
+	 * key is commented out). */
+	ck_assert(o.checkpoint_interval == 900.0);
 	/* Every key is shown, set or commented out, and in the manual. */
 	const char *conf = slurp(path);
 	for (int i = 0; i < OPT_COUNT; i++)

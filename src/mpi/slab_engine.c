@@ -140,7 +140,10 @@ static int exchange_start(mpi_engine *m, uint64_t b, MPI_Request req[4],
 static int exchange_finish(mpi_engine *m, uint64_t b, MPI_Request req[4],
 			   uint64_t *in[2], l3d_err *err)
 {
-	MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+	/* Statuses kept, not MPI_STATUSES_IGNORE: GCC takes MPICH's constant
+	 * for an array of none and warns. */
+	MPI_Status st[4];
+	MPI_Waitall(4, req, st);
 	if (m->path != HALO_STAGED)
 		return L3D_OK;
 	/* Not waited for here: the steps that read the halos wait on the
@@ -164,7 +167,8 @@ static int step_while_waiting(mpi_engine *m, int64_t xa, int64_t xb,
 		int64_t end = x + piece < xb ? x + piece : xb;
 		rc = m->b->ops->step(m->b, x, end, st, err);
 		int done;
-		MPI_Testall(4, req, &done, MPI_STATUSES_IGNORE);
+		MPI_Status sts[4];
+		MPI_Testall(4, req, &done, sts);
 	}
 	return rc;
 }

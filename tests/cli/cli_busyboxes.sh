@@ -54,16 +54,16 @@ case "$gpus" in
 	;;
 *)
 	for r in BB BBW; do
-		"$LIFE3D" -q -r $r --random 40x36x70 --density 0.08 --seed 5 -n 0 -o gen0.rle3 &&
-			sed 's/^3D version=1 \(.*\)$/3D version=1 \1 gen=3/' gen0.rle3 >gen3.rle3 ||
+		"$LIFE3D" -q -r $r --random 40x36x70 --density 0.08 --seed 5 -n 0 -o gen0.$r.rle3 &&
+			sed 's/^3D version=1 \(.*\)$/3D version=1 \1 gen=3/' gen0.$r.rle3 >gen3.$r.rle3 ||
 			fail "$r: a start at generation 3"
 		for eng in cpu cuda; do
-			"$LIFE3D" -q --engine $eng -n 47 --log $eng.tsv -o $eng.rle3 gen3.rle3 ||
+			"$LIFE3D" -q --engine $eng -n 47 --log $eng.$r.tsv -o $eng.$r.rle3 gen3.$r.rle3 ||
 				fail "$r: --engine $eng"
 		done
-		cmp -s cpu.rle3 cuda.rle3 && cmp -s cpu.tsv cuda.tsv && ok ||
+		cmp -s cpu.$r.rle3 cuda.$r.rle3 && cmp -s cpu.$r.tsv cuda.$r.tsv && ok ||
 			fail "$r: the GPU's cells or log differ from the CPU's"
-		"$LIFE3D" -v --engine cuda -n 1 -o /dev/null gen3.rle3 2>v.err &&
+		"$LIFE3D" -v --engine cuda -n 1 -o /dev/null gen3.$r.rle3 2>v.err &&
 			grep -q 'engine cuda/.* busyboxes' v.err && ok || fail "$r: -v: $(cat v.err)"
 	done
 	;;

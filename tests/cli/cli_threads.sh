@@ -42,12 +42,13 @@ env OMP_NUM_THREADS=x "$LIFE3D" -q --random 8 -n 1 -o q.l3d 2>q.err && [ ! -s q.
 env OMP_NUM_THREADS=x "$LIFE3D" --threads 1 --random 8 -n 1 -o q2.l3d 2>q.err &&
 	! grep -q warning q.err && ok || fail "--threads 1, OMP_NUM_THREADS=x: $(cat q.err)"
 
-# The threads a stepping run holds: its engine's, and no others (the most
-# seen in a second of stepping, once the engine is made).
+# The threads a stepping run of the CPU engine holds: its engine's, and no
+# others (the most seen in a second of stepping, once the engine is made;
+# the CUDA runtime starts threads of its own).
 held() {  # WANT DESCRIPTION -- COMMAND...
 	want=$1 what=$2
 	shift 3
-	LIFE3D_SKIP=0 "$@" -q --random 48 -n 100000000000 -o /dev/null 2>held.err &
+	LIFE3D_SKIP=0 "$@" -q --engine cpu --random 48 -n 100000000000 -o /dev/null 2>held.err &
 	pid=$!
 	sleep 0.5
 	most=0

@@ -50,7 +50,8 @@ done
 [ -s quoted ] && [ -s fragments ] && ok || fail "no quoted messages found in the manuals"
 
 # produce MESSAGE: in a fresh directory, run what makes life3d say it;
-# its stderr in $T/said.  Returns 1 when no case knows the message.
+# its stderr in $T/said.  Returns 1 when no case knows the message, 2 when
+# this machine cannot make life3d say it (a GPU's message, without one).
 n=0
 produce() {
 	n=$((n + 1))
@@ -110,6 +111,12 @@ produce() {
 	*"warning: ship.rle3 has no size="*)
 		sed '1s/.*/3D version=1/' "$SRCDIR/tests/data/golly-spaceship.rle3" >ship.rle3
 		"$LIFE3D" -o ship.l3d ship.rle3 ;;
+	*"the CUDA driver cannot start under a limit of N MiB of address space")
+		# Only where there is a GPU; elsewhere the words say what is missing.
+		case $("$LIFE3D" --version | sed -n 's/^gpus: //p') in
+		'' | none*) cd "$T" && return 2 ;;
+		esac
+		sh -c 'ulimit -v 3000000; exec "$@"' sh "$LIFE3D" --engine cuda --random 4 -o x.l3d ;;
 	"can be written but not read")
 		"$LIFE3D" -q --random 4 -o u.vtk && "$LIFE3D" -o x.l3d u.vtk ;;
 	*"a NumPy array of '<f8' elements"*)
@@ -160,7 +167,11 @@ done <quoted
 while IFS= read -r frag; do
 	re=$(printf '%s\n' "$frag" | sed -e 's/[][\.*^$()+?{}|/]/\\&/g' \
 		-e 's/\<[NK]\>/[0-9]+/g')
-	if ! produce "$frag"; then
+	produce "$frag"
+	made=$?
+	if [ "$made" = 2 ]; then
+		ok    # said only on a machine that has what it needs (a GPU)
+	elif [ "$made" != 0 ]; then
 		fail "no check for the quoted fragment: $frag"
 	elif grep -Eq -- "$re" "$T/said"; then
 		ok

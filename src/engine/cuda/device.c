@@ -57,6 +57,7 @@ int cuda_pick_device(const engine_opts *opts, int offset, int *device, l3d_err *
 
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "kernels/kernels.h"
 #include "runtime.h"
@@ -112,6 +113,17 @@ static int probe_devices(int *count, char *why, size_t size)
 	if (e == cudaErrorInsufficientDriver && driver == 0) {
 		/* The runtime reports a missing libcuda as an old driver. */
 		snprintf(why, size, "no NVIDIA driver is installed");
+		return -1;
+	}
+	/* The driver maps every GPU's memory into the address space at its
+	 * start: under ulimit -v it fails as out of memory. */
+	struct rlimit as;
+	if (e == cudaErrorMemoryAllocation && getrlimit(RLIMIT_AS, &as) == 0 &&
+	    as.rlim_cur != RLIM_INFINITY) {
+		snprintf(why, size, "the CUDA driver cannot start under a limit of %.0f MiB of "
+			 "address space (ulimit -v, RLIMIT_AS): it maps the GPUs' memory into "
+			 "it; lift the limit (a memory limit is a cgroup's job)",
+			 (double)as.rlim_cur / 1048576.0);
 		return -1;
 	}
 	if (e != cudaSuccess) {

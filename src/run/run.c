@@ -603,7 +603,8 @@ static int check_outputs(const options *o, plan *p, l3d_err *err)
 		.input = p->random || outfile_is_stdout(o->input) ? NULL : o->input,
 		.input_stdin = !p->random && outfile_is_stdout(o->input),
 		.result = o->output ? o->output : "-", .log = o->log,
-		.checkpoint = p->ckpt_path, .summary = o->summary, .snap = &p->snap, .snap_every = p->snap_every,
+		.checkpoint = p->ckpt_path, .summary = o->summary,
+		.snap = &p->snap, .snap_every = p->snap_every,
 		.first = p->first, .last = p->last, .snap_first = p->snap_first,
 		.resume = &p->resume,
 		.run_id = p->run_id, .force = o->force};
@@ -1141,16 +1142,25 @@ static void say_bands(void)
 			c.pictures, c.repeated, c.bands, c.kept);
 }
 
-/* -v: the period a leap was found with (engine_leap_found), once the
- * steps are done. */
+/* The leap the engine made, once the steps are done (engine_leap_found):
+ * the universe of generation *from came back *period generations later. */
+static bool leap_of(const loop *l, const plan *p, uint64_t *from, uint64_t *period)
+{
+	uint64_t after;
+	if (!l->e || !engine_leap_found(l->e, &after, period))
+		return false;
+	*from = p->first + after - *period;
+	return true;
+}
+
+/* -v: the period a leap was found with. */
 static void say_period(const loop *l, const plan *p)
 {
-	uint64_t after, period;
-	if (!engine_leap_found(l->e, &after, &period))
-		return;
-	uint64_t g = p->first + after;
-	fprintf(stderr, "life3d: period %" PRIu64 " found: the universe of generation %" PRIu64
-		" came back at generation %" PRIu64 "; later steps leapt\n", period, g - period, g);
+	uint64_t from, period;
+	if (leap_of(l, p, &from, &period))
+		fprintf(stderr, "life3d: period %" PRIu64 " found: the universe of generation %"
+			PRIu64 " came back at generation %" PRIu64 "; later steps leapt\n", period,
+			from, from + period);
 }
 
 /* The CPU threads of the run (knobs.h: engine_knobs_threads), for the
@@ -1196,19 +1206,15 @@ static int write_summary(const loop *l, const plan *p, const options *o, const d
 		.rule = &p->rule, .first = p->first, .generation = l->e ? l->gen : p->first,
 		.counted = l->e && !rc, .population = l->population,
 		.engine = l->e ? engine_describe(l->e) : NULL,
-		.threads = p->eo.threads ? p->eo.threads : cpu_count(), .threads_from = p->threads_from, .ranks = comm_size(),
+		.threads = p->eo.threads ? p->eo.threads : cpu_count(),
+		.threads_from = p->threads_from, .ranks = comm_size(),
 		.seconds = {t[0] - l->t0, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[3] - l->t0},
 		.stepping = l->t_steps, .cells = p->cells,
 		.result = result_written ? (outfile_is_stdout(out) ? "(stdout)" : out) : NULL,
 		.result_format = format_name(p->out_format),
 		.log = l->logging ? o->log : NULL, .checkpoint = l->ckpt_written,
 		.snapshots = c.pictures};
-	uint64_t after, period;
-	if (l->e && engine_leap_found(l->e, &after, &period)) {
-		s.leapt = true;
-		s.leap_period = period;
-		s.leap_from = p->first + after - period;
-	}
+	s.leapt = leap_of(l, p, &s.leap_from, &s.leap_period);
 	l3d_err why = {0, ""};
 	int src = summary_write(o->summary, o->force, &s, &why);
 	if (src && !rc)

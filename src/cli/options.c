@@ -42,6 +42,11 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "CPU vector path (default auto; also $LIFE3D_SIMD)"},
 	{OPT_FORMAT, "format", 0, OT_CHOICE, F(format), "NAME", NULL, 0, 0, true,
 	 "output format (default: from the output name, else the input's)"},
+	{OPT_BOX, "box", 0, OT_STRING, F(box), "X0,Y0,Z0:X1,Y1,Z1", NULL, 0, 0, true,
+	 "write only the cells from corner X0,Y0,Z0 to X1,Y1,Z1 (both included) of the "
+	 "final universe"},
+	{OPT_COARSEN, "coarsen", 0, OT_UINT, F(coarsen), "K", NULL, 1, 256, true,
+	 "write the live cells of each KxKxK block (.vti and .npy) instead of the cells"},
 	{OPT_RANDOM, "random", 0, OT_STRING, F(random), "X[xYxZ]", NULL, 0, 0, true,
 	 "start from a seeded random universe of this size instead of INPUT"},
 	{OPT_DENSITY, "density", 0, OT_DOUBLE, F(density), "D", NULL, 0, 1, true,
@@ -245,6 +250,39 @@ int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err
 	return grid_check_size(n[0], n[1], n[2], where, err) ? L3D_ERR_USAGE : L3D_OK;
 }
 
+/* "A,B,C" into v; the end, or NULL when it is not that. */
+static const char *three(const char *p, uint64_t v[3])
+{
+	for (int k = 0; k < 3; k++) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return NULL;
+		errno = 0;
+		v[k] = strtoull(p, &end, 10);
+		if (errno || (k < 2 && *end != ','))
+			return NULL;
+		p = end + (k < 2);
+	}
+	return p;
+}
+
+int option_box(const char *text, uint64_t lo[3], uint64_t hi[3], const char *where,
+	       l3d_err *err)
+{
+	const char *p = three(text, lo);
+	p = p && *p == ':' ? three(p + 1, hi) : NULL;
+	if (!p || *p)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: '%s' is not X0,Y0,Z0:X1,Y1,Z1 (two corners, e.g. "
+				"0,0,0:63,63,63)", where, text);
+	for (int a = 0; a < 3; a++)
+		if (lo[a] > hi[a])
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"%s: '%s': the first corner's %c is past the second's",
+					where, text, "xyz"[a]);
+	return L3D_OK;
+}
+
 /* Digits with at most one '.' among them (no sign, blank, exponent or
  * hex, which strtod would take), as a number; -1 when there are none. */
 static double plain_number(const char *p, char **end)
@@ -321,7 +359,7 @@ double option_duration(const char *text)
 static int check_text(options *o, const opt_desc *d, const char *text,
 		      const char *where, l3d_err *err)
 {
-	uint64_t n[3];
+	uint64_t n[3], box_hi[3];
 	double az, el;
 	rule r;
 	l3d_err rerr;
@@ -330,6 +368,8 @@ static int check_text(options *o, const opt_desc *d, const char *text,
 		return option_size(text, n, where, err);
 	case OPT_SNAPSHOT_VIEW:
 		return option_view(text, &az, &el, where, err);
+	case OPT_BOX:
+		return option_box(text, n, box_hi, where, err);
 	case OPT_RANDOM_RULE:      /* checked even when no random universe uses it */
 		if (rule_parse(text, &r, &rerr))
 			return l3d_fail(err, L3D_ERR_USAGE, "%s: %s", where, rerr.msg);

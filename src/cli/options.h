@@ -21,7 +21,8 @@
 
 typedef enum opt_id {
 	OPT_OUTPUT, OPT_FORCE, OPT_STEPS, OPT_UNTIL, OPT_RULE, OPT_CONFIG,
-	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_RANDOM,
+	OPT_ENGINE, OPT_THREADS, OPT_DEVICE, OPT_SIMD, OPT_FORMAT, OPT_BOX, OPT_COARSEN,
+	OPT_RANDOM,
 	OPT_DENSITY, OPT_RANDOM_SHAPE, OPT_SEED, OPT_RANDOM_RULE, OPT_PLANE, OPT_PLANE_INDEX, OPT_DOUBLE,
 	OPT_COMMENT,
 	OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY, OPT_SUMMARY,
@@ -65,6 +66,9 @@ typedef struct options {
 	int64_t device;               /* -1 = default */
 	const char *simd;             /* auto | avx512 | avx2 | portable */
 	const char *format;           /* output format name, NULL = infer */
+	const char *box;              /* "X0,Y0,Z0:X1,Y1,Z1": the part of the
+	                                 result written; NULL = all */
+	uint64_t coarsen;             /* 0 = cells; K: counts per K^3 block */
 	const char *random;           /* "N" or "XxYxZ" */
 	double density;
 	const char *random_shape;     /* fill | box | sphere */
@@ -157,6 +161,11 @@ int option_size(const char *text, uint64_t n[3], const char *where, l3d_err *err
  * message.  Errors: L3D_ERR_USAGE. */
 int option_view(const char *text, double *azimuth, double *elevation,
 		const char *where, l3d_err *err);
+
+/* The corners of --box: "X0,Y0,Z0:X1,Y1,Z1", whole numbers, each corner's
+ * coordinate at most the other's.  Errors: L3D_ERR_USAGE. */
+int option_box(const char *text, uint64_t lo[3], uint64_t hi[3], const char *where,
+	       l3d_err *err);
 
 /* A --max-time duration in seconds: "90", "90s", "15m", "2h", "1d", "M:SS"
  * or "H:MM:SS"; -1 when the text is none of these. */

@@ -8,6 +8,7 @@
 #include "format.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,6 +19,8 @@
 #include "npy.h"
 #include "rle2.h"
 #include "rle3.h"
+#include "view.h"
+#include "vtkxml.h"
 
 typedef int (*read_fn)(reader *r, grid *g, universe_meta *meta,
 		       format_stream **out, l3d_err *err);
@@ -47,6 +50,7 @@ typedef struct format_desc {
 	write_rows_fn write_rows;  /* from a row source */
 	caveats_fn caveats;        /* what another program makes of a file */
 	const format_fixed *fixed; /* cells at fixed offsets (fixed.h) */
+	bool coarsens;             /* can hold counts (--coarsen) */
 	fmt_id written_as;         /* a format read only: the one its universe
 				      is written in when no other is named */
 } format_desc;
@@ -73,7 +77,13 @@ static const format_desc formats[] = {
 	 .write_rows = vtk_write},
 	{.id = FMT_NPY, .name = "npy", .exts = {"npy"}, .title = "NumPy .npy",
 	 .kind = "NumPy", .binary = true, .looks = npy_looks, .magic = true,
-	 .read = npy_read_start, .write_rows = npy_write},
+	 .read = npy_read_start, .write_rows = npy_write, .coarsens = true},
+	{.id = FMT_VTI, .name = "vti", .exts = {"vti"}, .title = "VTK XML image",
+	 .kind = "VTK XML image", .binary = true, .keeps_rule = true,
+	 .looks = vti_looks, .magic = true, .write_rows = vti_write, .coarsens = true},
+	{.id = FMT_VTP, .name = "vtp", .exts = {"vtp"}, .title = "VTK XML points",
+	 .kind = "VTK XML points", .binary = true, .keeps_rule = true,
+	 .looks = vtp_looks, .magic = true, .write_rows = vtp_write},
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 
@@ -364,6 +374,80 @@ int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
 	row_source_of_grid(&src, g);
 	src.comments = comments;
 	return format_write_rows(out, name, f, &src, r, err);
+}
+
+bool format_can_coarsen(fmt_id f)
+{
+	const format_desc *d = desc_of(f);
+	return d && d->coarsens;
+}
+
+int format_view_check(fmt_id f, const out_view *v, const uint64_t size[3],
+		      l3d_err *err)
+{
+	static const char axis[3] = {'x', 'y', 'z'};
+	uint64_t n[3] = {size[0], size[1], size[2]};
+	for (int a = 0; v && v->box && a < 3; a++) {
+		if (v->lo[a] > v->hi[a] || v->hi[a] >= size[a])
+			return l3d_fail(err, L3D_ERR_USAGE,
+					"--box: %c %" PRIu64 "..%" PRIu64 " is not inside the "
+					"%" PRIu64 "x%" PRIu64 "x%" PRIu64 " universe (%c 0..%"
+					PRIu64 ")", axis[a], v->lo[a], v->hi[a], size[0],
+					size[1], size[2], axis[a], size[a] - 1);
+		n[a] = v->hi[a] - v->lo[a] + 1;
+	}
+	if (v && v->coarsen && !format_can_coarsen(f)) {
+		char list[128] = "";
+		for (size_t i = 0; i < FORMAT_COUNT; i++) {
+			char ext[16];
+			snprintf(ext, sizeof ext, ".%s", formats[i].exts[0]);
+			if (formats[i].coarsens)
+				add(list, sizeof list, " or ", ext);
+		}
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"--coarsen: the %s format holds cells, not counts of them "
+				"(write %s)", format_name(f), list);
+	}
+	if (f == FMT_HPCGAME && (n[0] != n[1] || n[1] != n[2]))
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"the HPCGame format holds only cubes; this %s is %" PRIu64
+				"x%" PRIu64 "x%" PRIu64 " (choose another --format)",
+				v && v->box ? "box" : "universe", n[0], n[1], n[2]);
+	return L3D_OK;
+}
+
+/* A writer that needs the universe whole (RLE3) gets it, in memory. */
+static int write_grid_of(FILE *out, const char *name, const format_desc *d,
+			 const row_source *src, const rule *r, l3d_err *err)
+{
+	if (src->whole)
+		return d->write_grid(out, name, src->whole, r, src->comments, err);
+	grid g = {0};
+	int rc = rows_to_grid(src, &g, err);
+	rc = rc ? rc : d->write_grid(out, name, &g, r, src->comments, err);
+	grid_free(&g);
+	return rc;
+}
+
+int format_write_view(FILE *out, const char *name, fmt_id f, const row_source *src,
+		      const rule *r, const out_view *view, l3d_err *err)
+{
+	const format_desc *d = desc_of(f);
+	if (!d || !view || (!view->box && !view->coarsen))
+		return d && d->write_grid ? write_grid_of(out, name, d, src, r, err)
+					  : format_write_rows(out, name, f, src, r, err);
+	uint64_t size[3] = {src->nx, src->ny, src->nz};
+	int rc = format_view_check(f, view, size, err);
+	row_source part = *src;
+	crop_rows *crop = NULL;
+	if (!rc && view->box)
+		rc = crop_open(&part, &crop, src, view->lo, view->hi, err);
+	part.coarsen = view->coarsen;
+	if (!rc)
+		rc = d->write_grid ? write_grid_of(out, name, d, &part, r, err)
+				   : d->write_rows(out, name, &part, r, err);
+	crop_free(crop);
+	return rc;
 }
 
 int format_write_rows(FILE *out, const char *name, fmt_id f,

@@ -1,7 +1,7 @@
 /* format.h - universe file formats: names, detection and dispatch.
  *
  * Each format lives in its own file (hpcgame.c, native.c, rle3.c,
- * rle2.c, export.c) on top of the shared reader and writer helpers (io.h) and
+ * rle2.c, npy.c, export.c, vtkxml.c) on top of the shared reader and writer helpers (io.h) and
  * payload streams (stream.h), and has one row in format.c's table: its
  * names, extensions, detection, reader and writer, what it keeps.  The
  * rest of the program reaches them through the functions below, and every
@@ -29,7 +29,9 @@ typedef enum fmt_id {
 	FMT_RLE3,        /* Golly RLE3 text (.rle3) */
 	FMT_RLE,         /* Golly 2D RLE (.rle), into a plane (read only) */
 	FMT_VTK,         /* VTK legacy STRUCTURED_POINTS (write only) */
-	FMT_NPY          /* NumPy .npy: a byte a cell, C order */
+	FMT_NPY,         /* NumPy .npy: a byte a cell, C order */
+	FMT_VTI,         /* VTK XML image data, zlib (write only) */
+	FMT_VTP          /* VTK XML poly data: live cells as points (write only) */
 } fmt_id;
 
 /* Where and how a universe is written (run/universe.h, mpi/slab_io.h): to
@@ -48,16 +50,17 @@ typedef struct universe_dest {
 			      the file is kept under the name the message
 			      gives (outfile.kept) */
 	const char *comments;
+	const out_view *view;  /* the part written and how (NULL: every cell) */
 } universe_dest;
 
-/* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy", in any case;
+/* "hpcgame", "l3d" (also "native"), "rle3", "vtk", "npy", "vti", "vtp", in any case;
  * FMT_NONE if unknown. */
 fmt_id format_from_name(const char *name);
 /* The word of the table that `word` spells in any case ("native" for
  * "NATIVE"), among those format_choices() lists; NULL if none. */
 const char *format_word(const char *word);
 /* By extension, in any case: .bin/.hpc/.dat -> hpcgame, .l3d, .rle3,
- * .rle (2D, read only), .vtk, .npy. */
+ * .rle (2D, read only), .vtk, .npy, .vti, .vtp. */
 fmt_id format_from_path(const char *path);
 /* The extension of path's last component ("gz" for "a/out.npy.gz"), or
  * NULL when it has none ("out", ".hidden", "/dev/null"). */
@@ -73,9 +76,9 @@ bool format_keeps_comments(fmt_id f);
 fmt_id format_output_of(fmt_id f);
 
 /* Lists made from the table, in its order, into buf (returned):
- *   format_choices     "hpcgame|l3d|native|rle3|vtk|npy": every word
+ *   format_choices     "hpcgame|l3d|native|rle3|vtk|npy|vti|vtp": every word
  *                      --format takes, aliases after their format's name
- *   format_writes      "hpcgame, l3d, rle3, vtk, npy": the output formats
+ *   format_writes      "hpcgame, l3d, rle3, vtk, npy, vti, vtp": the output formats
  *   format_reads       "HPCGame binary, life3d .l3d, Golly RLE3, Golly 2D
  *                      RLE": those recognised in input, by their titles
  *   format_extensions  "hpcgame: .bin .hpc .dat, l3d: .l3d, ...": the
@@ -135,5 +138,22 @@ int format_write(FILE *out, const char *name, fmt_id f, const grid *g,
  * (L3D_ERR_USAGE). */
 int format_write_rows(FILE *out, const char *name, fmt_id f,
 		      const row_source *src, const rule *r, l3d_err *err);
+
+/* The formats that hold counts of cells (--coarsen): .vti and .npy. */
+bool format_can_coarsen(fmt_id f);
+
+/* Whether a universe of `size` can be written in f as v says (NULL: all
+ * of it): a box inside the universe, counts only where f holds them, an
+ * HPCGame file only of a cube (L3D_ERR_USAGE, naming what is wrong). */
+int format_view_check(fmt_id f, const out_view *v, const uint64_t size[3],
+		      l3d_err *err);
+
+/* Write v's part and kind of src's universe (NULL: every cell) in format
+ * f, any format: one that needs the universe whole (RLE3) gets it in
+ * memory (src->whole, when the rows are a grid's, else a copy).  A VTK XML
+ * file places a box at its place in the universe; the other formats
+ * write it as a universe of its own. */
+int format_write_view(FILE *out, const char *name, fmt_id f, const row_source *src,
+		      const rule *r, const out_view *view, l3d_err *err);
 
 #endif

@@ -123,6 +123,18 @@ typedef struct universe_meta {
 	run_stamp stamp;
 } universe_meta;
 
+/* What part of a universe a writer writes, and how (--box, --coarsen):
+ * the cells of the box from corner lo to corner hi, both included, when
+ * `box` (else all of them), as they are, or, when coarsen is above 0, as
+ * the live cells in each coarsen^3 block of them (the last blocks along an
+ * axis hold what is left of it), for the formats that can hold counts
+ * (format_can_coarsen). */
+typedef struct out_view {
+	bool box;
+	uint64_t lo[3], hi[3];
+	uint64_t coarsen;
+} out_view;
+
 /* A universe that a writer takes a run of rows at a time, so it need not
  * be in host memory all at once: a GPU's universe is downloaded a chunk at
  * a time while the chunk before is encoded and written. */
@@ -138,6 +150,14 @@ typedef struct row_source {
 	const run_stamp *stamp;    /* written by .l3d (a checkpoint); or NULL */
 	const char *comments;      /* universe_meta.comments' lines, written by
 				      .l3d; or NULL */
+	const grid *whole;         /* the universe in memory these rows are,
+				      when they are one (row_source_of_grid);
+				      or NULL */
+	/* Set by format_write_rows for the writer: where cell (0, 0, 0) of
+	   these rows lies in the universe written (a --box's corner), and
+	   the block side of counts wanted (0: cells). */
+	uint64_t origin[3];
+	uint64_t coarsen;
 } row_source;
 
 /* Append one comment line (its '#' first, no '\n') to m->comments; false

@@ -6,6 +6,7 @@
  * C order is the grid's row order (x slowest, z fastest), so the cells
  * move through buffers of whole rows, as HPCGame's do (stream.c). */
 #include "npy.h"
+#include "view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,16 +253,17 @@ int npy_read(reader *r, grid *g, universe_meta *meta, l3d_err *err)
 	return rc ? rc : format_read_finish(s, NULL, err);
 }
 
-int npy_write(FILE *out, const char *name, const row_source *src,
-	      const rule *r, l3d_err *err)
+/* The header of an array of `descr` with this shape, padded as numpy
+ * pads it; its length in *len. */
+static void put_head(unsigned char head[256], size_t *len, const char *descr,
+		     const uint64_t shape[3])
 {
-	unsigned char head[256];
 	char *dict = (char *)head + NPY_PREAMBLE;
-	int n = snprintf(dict, sizeof head - NPY_PREAMBLE,
-			 "{'descr': '|u1', 'fortran_order': False, "
-			 "'shape': (%llu, %llu, %llu), }",
-			 (unsigned long long)src->nx, (unsigned long long)src->ny,
-			 (unsigned long long)src->nz);
+	int n = snprintf(dict, 256 - NPY_PREAMBLE,
+			 "{'descr': '%s', 'fortran_order': False, "
+			 "'shape': (%llu, %llu, %llu), }", descr,
+			 (unsigned long long)shape[0], (unsigned long long)shape[1],
+			 (unsigned long long)shape[2]);
 	/* Spaces, then the newline numpy requires as the header's last byte. */
 	size_t total = ((size_t)n + NPY_PREAMBLE + 1 + NPY_ALIGN - 1) /
 		       NPY_ALIGN * NPY_ALIGN;
@@ -270,8 +272,47 @@ int npy_write(FILE *out, const char *name, const row_source *src,
 	memcpy(head, NPY_MAGIC "\x01\x00", 8);
 	head[8] = (unsigned char)((total - NPY_PREAMBLE) & 0xff);
 	head[9] = (unsigned char)((total - NPY_PREAMBLE) >> 8);
-	int rc = format_put(out, name, head, total, err);
-	if (!rc)
-		rc = format_put_cells(out, name, src, err);
+	*len = total;
+}
+
+/* --coarsen: float32 counts, little-endian, in C order. */
+static int write_counts(FILE *out, const char *name, const row_source *src,
+			l3d_err *err)
+{
+	float *c;
+	uint64_t dims[3];
+	unsigned char head[256];
+	size_t len;
+	int rc = coarse_counts(src, src->coarsen, &c, dims, err);
+	if (rc)
+		return rc;
+	put_head(head, &len, "<f4", dims);
+	rc = format_put(out, name, head, len, err);
+	uint64_t n = dims[0] * dims[1] * dims[2];
+	for (uint64_t i = 0; !rc && i < n; i++) {
+		uint32_t u;
+		memcpy(&u, &c[i], 4);
+		le_put32(head, u);
+		rc = format_put(out, name, head, 4, err);
+	}
+	free(c);
+	return rc;
+}
+
+int npy_write(FILE *out, const char *name, const row_source *src,
+	      const rule *r, l3d_err *err)
+{
+	(void)r;
+	unsigned char head[256];
+	size_t len;
+	uint64_t shape[3] = {src->nx, src->ny, src->nz};
+	int rc;
+	if (src->coarsen) {
+		rc = write_counts(out, name, src, err);
+	} else {
+		put_head(head, &len, "|u1", shape);
+		rc = format_put(out, name, head, len, err);
+		rc = rc ? rc : format_put_cells(out, name, src, err);
+	}
 	return rc ? rc : format_finish(out, name, err);
 }

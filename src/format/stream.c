@@ -388,7 +388,8 @@ static int grid_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 
 void row_source_of_grid(row_source *s, const grid *g)
 {
-	*s = (row_source){g->nx, g->ny, g->nz, g->generation, grid_rows, (void *)g, NULL, NULL};
+	*s = (row_source){g->nx, g->ny, g->nz, g->generation, grid_rows, (void *)g, NULL, NULL,
+			  .whole = g};
 }
 
 void rows_to_cells(const uint64_t *rows, uint64_t n, uint64_t nz,

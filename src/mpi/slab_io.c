@@ -673,7 +673,10 @@ static int write_gathered(const grid *u, const grid *slab, const universe_dest *
 		rc = outfile_open_may(&out, d->path, d->may,
 				      comm_tty_guard(format_is_binary(f)), err);
 		if (!rc) {
-			rc = format_write(out.f, out.name, f, &whole, d->rule, d->comments, err);
+			row_source src;
+			row_source_of_grid(&src, &whole);
+			src.comments = d->comments;
+			rc = format_write_view(out.f, out.name, f, &src, d->rule, d->view, err);
 			rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 			if (d->kept && out.kept)
 				*d->kept = true;
@@ -687,7 +690,7 @@ int slab_io_write(const grid *slab, uint64_t x0, uint64_t nx, const universe_des
 		  l3d_err *err)
 {
 	grid u = {.nx = nx, .ny = slab->ny, .nz = slab->nz, .words = slab->words};
-	if (format_fixed_of(d->format))
+	if (format_fixed_of(d->format) && !d->view)
 		return write_fixed(&u, slab, x0, d, err);
 	return write_gathered(&u, slab, d, err);
 }

@@ -59,6 +59,8 @@ typedef struct plan {
 	universe_source src;    /* the initial universe, until the engine has it */
 	rule rule;
 	fmt_id out_format;
+	out_view view;          /* --box and --coarsen: the result's part */
+	bool viewed;            /* either was given */
 	outfile_may out_may;    /* what the result may replace or write into:
 				 * as the path was when the run began */
 	uint64_t first, last;   /* generations */
@@ -304,12 +306,14 @@ static int choose_format(const options *o, plan *p, l3d_err *err)
 				"(name a 3D format: .rle3, .l3d, ..., or give --format)",
 				outfile_is_stdout(o->output) ? "(stdout)" : o->output,
 				format_name(p->out_format));
-	if (p->out_format == FMT_HPCGAME &&
-	    (p->src.nx != p->src.start.ny || p->src.start.ny != p->src.start.nz))
-		return l3d_fail(err, L3D_ERR_USAGE,
-				"the HPCGame format holds only cubes; this universe is %" PRIu64
-				"x%" PRIu64 "x%" PRIu64 " (choose another --format)",
-				p->src.nx, p->src.start.ny, p->src.start.nz);
+	p->view.coarsen = o->coarsen;
+	if (o->box)
+		p->view.box = !option_box(o->box, p->view.lo, p->view.hi, "--box", err);
+	p->viewed = o->box || o->coarsen;
+	uint64_t size[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};
+	int rc = format_view_check(p->out_format, &p->view, size, err);
+	if (rc)
+		return rc;
 	p->out_may = outfile_may_now(o->output, o->force);
 	return outfile_check(o->output, o->force,
 			     comm_tty_guard(format_is_binary(p->out_format)), err);
@@ -843,7 +847,7 @@ static int write_checkpoint(loop *l, const plan *p, const options *o, l3d_err *e
 		outfile_may may;      /* the file checkpoint_place approved */
 		rc = checkpoint_place(l, p, &may, err);
 		universe_dest d = {l->ckpt, may, FMT_NATIVE, &p->rule, l->gen, &stamp, NULL,
-				   p->src.meta.comments};
+				   p->src.meta.comments, NULL};
 		if (!rc)
 			rc = universe_write(l->e, &d, NULL, err);
 		/* Taken while it was written: once more, beside it
@@ -1066,7 +1070,7 @@ static int write_result(loop *l, const plan *p, const options *o, bool *kept,
 {
 	int rc = p->snap_every || p->snap_first ? L3D_OK : universe_let_go(l->e, err);
 	universe_dest d = {o->output, p->out_may, p->out_format, &p->rule, p->last, NULL,
-			   kept, p->src.meta.comments};
+			   kept, p->src.meta.comments, p->viewed ? &p->view : NULL};
 	rc = rc ? rc : universe_write(l->e, &d, &l->population, err);
 	*kept = comm_any(*kept);
 	return rc;

@@ -271,7 +271,7 @@ static int write_whole(engine *e, const universe_dest *d, uint64_t *population, 
 	uint64_t gen = d->generation;
 	const run_stamp *stamp = d->stamp;
 	grid tmp = {0}, *g = engine_host_grid(e);
-	counted_rows counted = {{e->nx, e->ny, e->nz, gen, fetch_rows, e, stamp, NULL},
+	counted_rows counted = {{e->nx, e->ny, e->nz, gen, fetch_rows, e, stamp, .comments = NULL},
 				(e->nz + 63) / 64, 0, 0};
 	int rc = !g && f == FMT_RLE3 ? current_grid(e, &tmp, &g, err) : L3D_OK;
 	if (!rc && g) {
@@ -288,13 +288,14 @@ static int write_whole(engine *e, const universe_dest *d, uint64_t *population, 
 		rc = outfile_open_may(&out, d->path, d->may,
 				      comm_tty_guard(format_is_binary(f)), err);
 	if (!rc) {
-		rc = f == FMT_RLE3 ? format_write(out.f, out.name, f, g, d->rule, d->comments, err)
-				   : format_write_rows(out.f, out.name, f, &src, d->rule, err);
+		rc = format_write_view(out.f, out.name, f, &src, d->rule, d->view, err);
 		rc = rc ? (outfile_abort(&out), rc) : outfile_commit(&out, err);
 		if (d->kept && out.kept)
 			*d->kept = true;
 	}
-	if (!rc && population)
+	/* A part written counts only some rows: the caller keeps its own. */
+	bool part = d->view && d->view->box;
+	if (!rc && population && !part)
 		*population = f == FMT_RLE3 ? grid_population(g) : counted.population;
 	grid_free(&tmp);
 	return rc;

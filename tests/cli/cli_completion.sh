@@ -24,7 +24,7 @@ printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' bash "$SRCDIR" "$LIFE3D" "
 mkdir -p dir
 complete_is "auto cpu cuda " --engine ""
 complete_is "cpu cuda " --engine c
-complete_is "hpcgame l3d native npy rle3 vtk " --format ""
+complete_is "hpcgame l3d native npy rle3 vti vtk vtp " --format ""
 complete_is "auto avx2 avx512 portable " --simd ""
 complete_is "projection render slice " --snapshot-kind ""
 complete_is "x y z " --slice-axis ""

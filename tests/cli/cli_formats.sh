@@ -257,7 +257,7 @@ head -c 6 upper.npy.gz | od -c | grep -q 'N   U   M   P   Y' && ok || fail "--fo
 expect_exit 0 ".RLE3" -- "$LIFE3D" -q -n 0 -o upper.RLE3 r.l3d
 head -c 3 upper.RLE3 | grep -q '^3D' && ok || fail ".RLE3 wrote: $(head -c 20 upper.RLE3)"
 expect_exit 64 "an unknown extension" -- "$LIFE3D" -q -n 0 -o out.npy.gz r.l3d
-expect_err_line "^life3d: out.npy.gz: '.gz' names no format (hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy); give --format to write it under this name$" \
+expect_err_line "^life3d: out.npy.gz: '.gz' names no format (hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy, vti: .vti, vtp: .vtp); give --format to write it under this name$" \
 	"an unknown extension"
 expect_absent out.npy.gz "an unknown extension"
 # Comments kept, as Golly keeps them: read wherever they stand, written

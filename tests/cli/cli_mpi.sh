@@ -227,6 +227,25 @@ expect_same npy.ref.l3d npy.3.l3d "NumPy input np 3"
 mpi 3 -- -q -n 6 -o npy.3.npy np.in.npy && ok || fail "npy in and out"
 "$LIFE3D" -q -n 6 -o npy.ref.npy np.in.npy || fail "npy out ref"
 expect_same npy.ref.npy npy.3.npy "NumPy input and output np 3"
+# --box and --coarsen across ranks: rank 0 writes the part (the fixed
+# formats too), the same bytes as one process; the population is the
+# whole universe's.
+for out in box.l3d box.bin box.vti box.vtp box.rle3; do
+	case $out in *.bin) box=1,0,2:4,3,5 ;; *) box=1,0,2:5,3,7 ;; esac
+	"$LIFE3D" -q -n 6 --box $box -o "ref.$out" 7x5x9.in.l3d || fail "box ref $out"
+	mpi 3 -- -q -n 6 --box $box -o "np3.$out" 7x5x9.in.l3d && ok || fail "box $out np 3"
+	expect_same "ref.$out" "np3.$out" "--box to $out np 3"
+done
+for out in c2.vti c2.npy; do
+	"$LIFE3D" -q -n 6 --coarsen 2 -o "ref.$out" 7x5x9.in.l3d || fail "coarsen ref $out"
+	mpi 2 -- -q -n 6 --coarsen 2 -o "np2.$out" 7x5x9.in.l3d && ok || fail "coarsen $out np 2"
+	expect_same "ref.$out" "np2.$out" "--coarsen to $out np 2"
+done
+"$LIFE3D" -n 6 --box 0,0,0:1,1,1 -o p1.l3d 7x5x9.in.l3d 2>p1.err || fail "box population"
+mpi 3 -- -n 6 --box 0,0,0:1,1,1 -o p3.l3d 7x5x9.in.l3d 2>p3.err && ok || fail "box population np 3"
+[ "$(grep -o 'population [0-9]*' p1.err)" = "$(grep -o 'population [0-9]*' p3.err)" ] &&
+	[ "$(grep -o 'population [0-9]*' p1.err)" = "$("$LIFE3D" -n 6 -o /dev/null 7x5x9.in.l3d 2>&1 |
+		grep -o 'population [0-9]*')" ] && ok || fail "--box population: $(cat p1.err p3.err)"
 mpi 3 -- -q -n 6 -o sum.3.l3d --summary sum.3.json 7x5x9.in.l3d && ok || fail "--summary"
 grep -q '"ranks": 3,' sum.3.json && grep -q '"steps": 6,' sum.3.json && ok ||
 	fail "--summary over 3 ranks: $(cat sum.3.json)"

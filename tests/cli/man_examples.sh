@@ -197,6 +197,8 @@ reads_back() {
 	log:*) head -n 1 "$3" | grep -q '^step	' ;;
 	haul:*) "$LIFE3D" census --merge "$3" -o /dev/null 2>"$T/readback" ;;
 	*:vtk) head -n 1 "$3" | grep -q '^# vtk DataFile' ;;
+	*:vti) head -c 64 "$3" | grep -q '<VTKFile type="ImageData"' ;;
+	*:vtp) head -c 64 "$3" | grep -q '<VTKFile type="PolyData"' ;;
 	*:npy) head -c 6 "$3" | grep -q 'NUMPY' ;;
 	*) "$LIFE3D" -q -n 0 -o /dev/null "$3" 2>"$T/readback" ;;
 	esac

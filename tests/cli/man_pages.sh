@@ -101,6 +101,10 @@ produce() {
 		"$LIFE3D" --double -o x.l3d glider.rle ;;
 	*"out.npy.gz: '.gz' names no format"*)
 		"$LIFE3D" --random 4 -o out.npy.gz ;;
+	*"--box: x 0..24 is not inside the 24x20x16 universe (x 0..23)")
+		"$LIFE3D" --random 24x20x16 --box 0,0,0:24,1,1 -o x.vti ;;
+	*"--coarsen: the vtk format holds cells, not counts of them (write .npy or .vti)")
+		"$LIFE3D" --random 4 --coarsen 2 -o x.vtk ;;
 	*"warning: out.vtk: the vtk format stores no rule"*)
 		"$LIFE3D" --random 4 -r B5/S45 -o out.vtk ;;
 	*"plainfile/x.l3d: 'plainfile' is not a directory")

@@ -92,11 +92,12 @@ static void value_text(const opt_desc *d, const options *dflt, char *buf,
 		snprintf(buf, size, "%.17g", numeric_value(d, *(double *)f));
 		break;
 	case OT_STRING:
-		/* random, snapshot_view and max_time are checked when set:
-		 * real values. */
+		/* random, box, snapshot_view and max_time are checked when
+		 * set: real values. */
 		snprintf(buf, size, "\"%s\"",
 			 d->id == OPT_RULE || d->id == OPT_RANDOM_RULE ? "B5/S45"
 			 : d->id == OPT_RANDOM ? "5x6x7"
+			 : d->id == OPT_BOX ? "1,2,3:4,5,6"
 			 : d->id == OPT_SNAPSHOT_VIEW ? "-45,10.5"
 			 : d->id == OPT_MAX_TIME ? "1:30:00" : d->name);
 		break;

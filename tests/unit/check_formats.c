@@ -197,12 +197,12 @@ END_TEST
 START_TEST(test_lists)
 {
 	char buf[256];
-	ck_assert_str_eq(format_choices(buf, sizeof buf), "hpcgame|l3d|native|rle3|vtk|npy");
-	ck_assert_str_eq(format_writes(buf, sizeof buf), "hpcgame, l3d, rle3, vtk, npy");
+	ck_assert_str_eq(format_choices(buf, sizeof buf), "hpcgame|l3d|native|rle3|vtk|npy|vti|vtp");
+	ck_assert_str_eq(format_writes(buf, sizeof buf), "hpcgame, l3d, rle3, vtk, npy, vti, vtp");
 	ck_assert_str_eq(format_reads(buf, sizeof buf),
 			 "HPCGame binary, life3d .l3d, Golly RLE3, Golly 2D RLE, NumPy .npy");
 	ck_assert_str_eq(format_extensions(buf, sizeof buf),
-			 "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy");
+			 "hpcgame: .bin .hpc .dat, l3d: .l3d, rle3: .rle3, vtk: .vtk, npy: .npy, vti: .vti, vtp: .vtp");
 	ck_assert_str_eq(format_fixed_kinds(buf, sizeof buf), "HPCGame and .l3d");
 	ck_assert_str_eq(format_word("NATIVE"), "native");
 	ck_assert_str_eq(format_word("Rle3"), "rle3");

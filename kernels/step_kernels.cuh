@@ -242,6 +242,14 @@ __device__ __forceinline__ uint32_t load_shared_word(uint32_t addr)
  * once.  A barrier serves every other plane (parity), so the phase to wait
  * for flips every two planes.  Before sm_80 (no mbarrier) the whole block
  * waits instead. */
+/* The wait: try_wait (which may suspend the thread a while) from sm_90,
+ * the polling test_wait on sm_80 to sm_89. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define BAR_WAIT "try_wait"
+#else
+#define BAR_WAIT "test_wait"
+#endif
+
 __device__ __forceinline__ void bar_init(uint32_t addr, uint32_t count)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -259,10 +267,10 @@ __device__ __forceinline__ void exchange_with_neighbours(uint32_t mine, uint32_t
 		     : "memory");
 	asm volatile("{\n\t.reg .pred done;\n"
 		     "WAIT_LO:\n\t"
-		     "mbarrier.try_wait.parity.shared.b64 done, [%0], %2;\n\t"
+		     "mbarrier." BAR_WAIT ".parity.shared.b64 done, [%0], %2;\n\t"
 		     "@!done bra WAIT_LO;\n"
 		     "WAIT_HI:\n\t"
-		     "mbarrier.try_wait.parity.shared.b64 done, [%1], %2;\n\t"
+		     "mbarrier." BAR_WAIT ".parity.shared.b64 done, [%1], %2;\n\t"
 		     "@!done bra WAIT_HI;\n\t}" ::"r"(lo), "r"(hi), "r"(phase)
 		     : "memory");
 #else

@@ -638,7 +638,8 @@ static int open_slab(cuda_slab *c, const grid *slab, const rule *r, const engine
 	CUDA_TRY(cudaSetDevice(c->device), "cudaSetDevice");
 	CUDA_TRY(cudaGetDeviceProperties(&p, c->device), "cudaGetDeviceProperties");
 	c->graphs_on = !(k->launch && strcmp(k->launch, "plain") == 0);
-	c->pdl = p.major >= 9 && c->graphs_on;
+	/* LIFE3D_CUDA_LAUNCH=graph: as a GPU before 9.0 launches. */
+	c->pdl = p.major >= 9 && c->graphs_on && !(k->launch && strcmp(k->launch, "graph") == 0);
 	snprintf(c->name, sizeof c->name, "cuda/%s", p.name);
 	char what[64], name[300];
 	snprintf(what, sizeof what, "a slab of %llu planes", (unsigned long long)c->n);

@@ -262,6 +262,29 @@ static int count_rows(void *ctx, uint64_t first, uint64_t n, uint64_t *buf,
 	return rc;
 }
 
+/* The population of a universe in host memory, or on a device (summed
+ * from its projection along x, made there): for a result of which only a
+ * part is written. */
+static int population_of(engine *e, const grid *g, uint64_t *population, l3d_err *err)
+{
+	if (g) {
+		*population = grid_population(g);
+		return L3D_OK;
+	}
+	grid dims = {.nx = e->nx, .ny = e->ny, .nz = e->nz};
+	uint64_t w, h, sum = 0;
+	grid_view_dims(&dims, 0, &w, &h);
+	uint32_t *counts = malloc(w * h * sizeof *counts);
+	if (!counts)
+		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory counting the universe");
+	int rc = engine_project(e, 0, counts, err);
+	for (uint64_t i = 0; !rc && i < w * h; i++)
+		sum += counts[i];
+	free(counts);
+	*population = sum;
+	return rc;
+}
+
 /* One process.  A universe in host memory is written from there.  One on
  * a GPU comes a chunk of rows at a time, each downloaded while the chunk
  * before is encoded and written; RLE3 alone needs it whole first. */
@@ -293,9 +316,11 @@ static int write_whole(engine *e, const universe_dest *d, uint64_t *population, 
 		if (d->kept && out.kept)
 			*d->kept = true;
 	}
-	/* A part written counts only some rows: the caller keeps its own. */
+	/* A part written counts only some of the rows. */
 	bool part = d->view && d->view->box;
-	if (!rc && population && !part)
+	if (!rc && population && part)
+		rc = population_of(e, g, population, err);
+	else if (!rc && population)
 		*population = f == FMT_RLE3 ? grid_population(g) : counted.population;
 	grid_free(&tmp);
 	return rc;

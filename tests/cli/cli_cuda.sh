@@ -89,7 +89,8 @@ done
 "$LIFE3D" -q --engine cpu --random 130 --seed 3 -n 0 -o big.in.bin || fail "make big.in.bin"
 "$LIFE3D" -q --engine cpu --random 5x700x2999 --seed 4 -n 0 -o odd.in.l3d ||
 	fail "make odd.in.l3d"
-for case in "big.in.bin hpcgame" "odd.in.l3d l3d" "odd.in.l3d vtk" "odd.in.l3d npy"; do
+for case in "big.in.bin hpcgame" "odd.in.l3d l3d" "odd.in.l3d vtk" "odd.in.l3d npy" \
+	"odd.in.l3d vti" "odd.in.l3d vtp"; do
 	set -- $case
 	for eng in cpu cuda; do
 		"$LIFE3D" -q --engine $eng -n 3 --format "$2" -o "stream.$eng.$2" "$1" &&
@@ -100,6 +101,23 @@ for case in "big.in.bin hpcgame" "odd.in.l3d l3d" "odd.in.l3d vtk" "odd.in.l3d n
 	expect_same "stream.cpu.$2" "stream.cuda.$2" "$1 -> $2"
 	expect_same "pipe.cpu.$2" "pipe.cuda.$2" "$1 -> $2 through pipes"
 	expect_same "stream.cpu.$2" "pipe.cuda.$2" "$1 -> $2, file and pipe"
+done
+# A part (--box) and blocks (--coarsen) of a universe on the device, and an
+# image made in two passes over it (more than 64 MiB of cells).
+"$LIFE3D" -q --engine cpu --random 520x512x260 --seed 5 --density 0.01 -n 0 -o two.in.l3d ||
+	fail "make two.in.l3d"
+for case in "odd.in.l3d vti --box 1,100,7:3,650,2900" "odd.in.l3d bin --box 0,0,0:4,4,4" \
+	"odd.in.l3d rle3 --box 0,10,10:4,40,40" "odd.in.l3d vti --coarsen 3" \
+	"odd.in.l3d npy --coarsen 7" "two.in.l3d vti"; do
+	set -- $case
+	in=$1 f=$2
+	shift 2
+	rm -f part.cpu.$f part.cuda.$f
+	for eng in cpu cuda; do
+		"$LIFE3D" -q --engine $eng -n 3 "$@" -o "part.$eng.$f" "$in" && ok ||
+			fail "$eng $in $* -> $f"
+	done
+	expect_same "part.cpu.$f" "part.cuda.$f" "$in $* -> $f"
 done
 # A checkpoint written from the device reads back as the same universe.
 "$LIFE3D" -q --engine cuda -n 3 --checkpoint-every 2 --checkpoint ck.l3d \

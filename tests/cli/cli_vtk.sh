@@ -206,7 +206,13 @@ refused "coarsen 257" "--coarsen: '257' is not a whole number from 1 to 256" x.v
 printf 'box = "0,0,0:99,0,0";\n' >box.conf
 expect_exit 64 "box past the universe, from a file" -- "$LIFE3D" -q -c box.conf -o x.vti soup.l3d
 expect_err_line "^life3d: --box: x 0..99 is not inside the 23x19x13 universe (x 0..22)$" "box from a file"
-# Checkpoints and the log are the whole universe's.
+# Checkpoints, the log and the summary line's population are the whole
+# universe's.
+"$LIFE3D" -n 4 --box 0,0,0:1,1,1 -o p.l3d soup.l3d 2>p.err || fail "--box population"
+"$LIFE3D" -n 4 -o all.l3d soup.l3d 2>all.err || fail "population"
+[ "$(grep -o 'population [0-9]*' p.err)" = "$(grep -o 'population [0-9]*' all.err)" ] && ok ||
+	fail "the population of a run with --box: $(cat p.err all.err)"
+rm -f all.l3d
 run -n 4 --box 0,0,0:3,3,3 --checkpoint-every 2 --log whole.tsv -o part.l3d soup.l3d
 run -n 4 --log all.tsv -o all.l3d soup.l3d
 expect_same whole.tsv all.tsv "the log of a run with --box"

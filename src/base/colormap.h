@@ -1,15 +1,9 @@
 /* colormap.h - the colours of life3d's pictures.
  *
- * One perceptually uniform map, close to matplotlib's viridis: dark violet
- * through blue and green to yellow, with lightness rising all the way, so
- * that a value reads the same in colour and in a grey print.  It is the
- * straight-line interpolation (in sRGB, integers only) of ten control
- * points, viridis at 0, 1/9, ..., 1:
- *
- *   #440154 #482878 #3E4A89 #31688E #26828E
- *   #1F9E89 #35B779 #6DCD59 #B4DE2C #FDE725
- *
- * Entry i of 256 lies at i * 9 / 255 along the points.  Snapshots show an
+ * One perceptually uniform map, matplotlib's viridis (its 256 entries,
+ * each channel rounded to a byte): dark violet through blue and green to
+ * yellow, with lightness rising all the way, so that a value reads the
+ * same in colour and in a grey print.  Snapshots show an
  * empty line or cell in black, which no entry is, so 0 stays apart from
  * 1. */
 #ifndef LIFE3D_BASE_COLORMAP_H
@@ -24,5 +18,10 @@ void colormap_rgb(unsigned i, uint8_t rgb[3]);
  * 1 .. max run from entry 0 to 255 in proportion (rounded), and counts
  * above max stay at 255.  max >= 1. */
 unsigned colormap_index(uint64_t count, uint64_t max);
+
+/* The same on a log scale: 1 .. max run from entry 0 to 255 in proportion
+ * to their logarithms (rounded), so that counts a few times apart are as
+ * far apart anywhere on the scale. */
+unsigned colormap_index_log(uint64_t count, uint64_t max);
 
 #endif

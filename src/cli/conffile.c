@@ -88,22 +88,26 @@ static const char *type_name(int type)
 }
 
 /* What an option needs in the file, for "'steps' must be an integer". */
-static const char *wanted(opt_type t)
+static const char *wanted(const opt_desc *d)
 {
-	switch (t) {
+	switch (d->type) {
 	case OT_FLAG: return "true or false";
-	case OT_UINT:
+	case OT_UINT: return d->choices ? "an integer or its word" : "an integer";
 	case OT_INT: return "an integer";
 	case OT_DOUBLE: return "a number";
 	default: return "a string";
 	}
 }
 
-static bool type_fits(opt_type t, int type)
+/* An OT_UINT with a word for 0 (snapshot_max = "auto") takes a string
+ * too. */
+static bool type_fits(const opt_desc *d, int type)
 {
-	switch (t) {
+	switch (d->type) {
 	case OT_FLAG: return type == CONFIG_TYPE_BOOL;
 	case OT_UINT:
+		return type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64 ||
+		       (d->choices && type == CONFIG_TYPE_STRING);
 	case OT_INT: return type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64;
 	case OT_DOUBLE:
 		return type == CONFIG_TYPE_FLOAT || type == CONFIG_TYPE_INT ||
@@ -249,6 +253,12 @@ static int set_value(options *o, const opt_desc *d, const config_setting_t *s,
 	case OT_FLAG:
 		return option_set_flag(o, d, config_setting_get_bool(s), ORIGIN_CONFIG);
 	case OT_UINT:
+		if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+			const char *v = config_setting_get_string(s);
+			return v ? option_set_text(o, d, v, ORIGIN_CONFIG, where, err)
+				 : l3d_fail(err, L3D_ERR_RUNTIME, "%s: out of memory", where);
+		}
+		return set_integer(o, d, s, t, where, err);
 	case OT_INT:
 		return set_integer(o, d, s, t, where, err);
 	case OT_DOUBLE:
@@ -274,9 +284,9 @@ static int apply_setting(options *o, const config_setting_t *s,
 	if (!d)
 		return unknown_key(at, name, err);
 	int type = config_setting_type(s);
-	if (!type_fits(d->type, type))
+	if (!type_fits(d, type))
 		return l3d_fail(err, L3D_ERR_CONFIG, "%s:%d: '%s' must be %s (found %s)",
-				at.file, at.line, name, wanted(d->type),
+				at.file, at.line, name, wanted(d),
 				type_name(type));
 	/* The command line wins, but the file's value is checked all the same
 	 * (into a copy that is dropped): a bad file is a bad file. */

@@ -92,8 +92,12 @@ const opt_desc option_table[OPT_COUNT] = {
 	 "draw each cell S pixels wide (default: from --snapshot-size)"},
 	{OPT_SNAPSHOT_SIZE, "snapshot-size", 0, OT_UINT, F(snapshot_size), "N", NULL, 1, 1000000, true,
 	 "enlarge snapshots to at least N pixels on the long side (default 512)"},
-	{OPT_SNAPSHOT_MAX, "snapshot-max", 0, OT_UINT, F(snapshot_max), "N", NULL, 1, U64MAX, true,
-	 "projections: the count drawn yellow (default: the axis length)"},
+	{OPT_SNAPSHOT_MAX, "snapshot-max", 0, OT_UINT, F(snapshot_max), "N|auto", "auto", 1, U64MAX, true,
+	 "projections: the count drawn yellow (default auto: the largest count of the "
+	 "first picture, kept for the run)"},
+	{OPT_SNAPSHOT_SCALING, "snapshot-scaling", 0, OT_CHOICE, F(snapshot_scaling), "SCALE",
+	 "linear|log", 0, 0, true,
+	 "projections: counts coloured in proportion (linear, the default) or to their logarithms"},
 	{OPT_SNAPSHOT_VIEW, "snapshot-view", 0, OT_STRING, F(snapshot_view), "AZ,EL", NULL, 0, 0, true,
 	 "render: azimuth and elevation of the view, degrees (default 30,25)"},
 	{OPT_CHECKPOINT, "checkpoint", 0, OT_STRING, F(checkpoint), "FILE", NULL, 0, 0, true,
@@ -131,6 +135,7 @@ void options_init(options *o)
 	o->device = -1;
 	o->snapshot_size = 512;
 	o->snapshot_view = "30,25";
+	o->snapshot_scaling = "linear";
 	o->checkpoint_interval = OPTION_CHECKPOINT_INTERVAL;
 }
 
@@ -181,6 +186,7 @@ static const char *choice_of(const opt_desc *d, const char *word)
 	static const char *const words[] = {
 		"auto", "cpu", "cuda", "avx512", "avx2", "portable", "projection",
 		"slice", "render", "x", "y", "z", "fill", "box", "sphere", "xy", "xz", "yz",
+		"linear", "log",
 	};
 	if (d->id == OPT_FORMAT)
 		return format_word(word);
@@ -204,6 +210,10 @@ static const char *choice_of(const opt_desc *d, const char *word)
 static int out_of_range(const opt_desc *d, const char *where, const char *text,
 			l3d_err *err)
 {
+	if (d->max >= U64MAX && d->type == OT_UINT && d->choices)
+		return l3d_fail(err, L3D_ERR_USAGE,
+				"%s: '%s' is neither a whole number >= %.0f nor %s", where,
+				text, d->min, d->choices);
 	if (d->max >= U64MAX)
 		return l3d_fail(err, L3D_ERR_USAGE,
 				"%s: '%s' is not a whole number >= %.0f", where,
@@ -428,6 +438,10 @@ int option_set_text(options *o, const opt_desc *d, const char *text,
 		break;
 	}
 	case OT_UINT: {
+		if (d->choices && strcasecmp(text, d->choices) == 0) {
+			*(uint64_t *)field(o, d) = 0;
+			break;
+		}
 		if (*text == '-' || *text == '+' || *text == '\0' || *text == ' ')
 			return out_of_range(d, where, text, err);
 		errno = 0;

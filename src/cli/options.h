@@ -28,7 +28,7 @@ typedef enum opt_id {
 	OPT_QUIET, OPT_VERBOSE, OPT_LOG, OPT_LOG_EVERY, OPT_SUMMARY,
 	OPT_SNAPSHOT_EVERY, OPT_SNAPSHOT_PREFIX, OPT_SNAPSHOT_KIND,
 	OPT_SLICE_AXIS, OPT_SLICE_INDEX, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE,
-	OPT_SNAPSHOT_MAX, OPT_SNAPSHOT_VIEW, OPT_CHECKPOINT,
+	OPT_SNAPSHOT_MAX, OPT_SNAPSHOT_SCALING, OPT_SNAPSHOT_VIEW, OPT_CHECKPOINT,
 	OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT_INTERVAL, OPT_MAX_TIME, OPT_INPUT,
 	OPT_HELP, OPT_VERSION,
 	OPT_COUNT
@@ -90,7 +90,8 @@ typedef struct options {
 	int64_t slice_index;          /* -1 = middle */
 	uint64_t snapshot_scale;      /* 0: from snapshot_size */
 	uint64_t snapshot_size;       /* pixels on the long side, at least */
-	uint64_t snapshot_max;        /* 0: the axis length */
+	uint64_t snapshot_max;        /* 0: auto (the first picture's largest) */
+	const char *snapshot_scaling; /* linear | log */
 	const char *snapshot_view;    /* "AZ,EL" in degrees */
 	const char *checkpoint;       /* NULL = next to the output */
 	uint64_t checkpoint_every;    /* steps; 0 = off */
@@ -113,7 +114,9 @@ typedef struct opt_desc {
 	const char *arg;         /* argument name for --help, NULL for flags */
 	const char *choices;     /* for OT_CHOICE: "auto|cpu|cuda"; NULL for
 				  * --format, whose words are the formats'
-				  * (option_choices) */
+				  * (option_choices); for OT_UINT, a word
+				  * that stands for 0 (--snapshot-max auto),
+				  * or NULL */
 	double min, max;         /* for numeric types */
 	bool config_key;         /* may appear in a configuration file */
 	const char *help;

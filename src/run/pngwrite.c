@@ -111,7 +111,9 @@ int pngw_begin(pngw **out_w, FILE *out, const char *name,
 
 /* ---- the text of a PNG already written ---- */
 
-static bool notes_in(FILE *f, const pngw_note *want, int n)
+/* Each of want's notes is in f's text: its key with its text, or, for a
+ * want[i] whose text is empty, its key with any text, which is put there. */
+static bool notes_in(FILE *f, pngw_note *want, int n)
 {
 	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -125,7 +127,10 @@ static bool notes_in(FILE *f, const pngw_note *want, int n)
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < count; j++)
 				if (strcmp(text[j].key, want[i].key) == 0 &&
-				    strcmp(text[j].text, want[i].text) == 0) {
+				    (!want[i].text[0] || strcmp(text[j].text, want[i].text) == 0)) {
+					if (!want[i].text[0])
+						snprintf(want[i].text, sizeof want[i].text, "%s",
+							 text[j].text);
 					found++;
 					break;
 				}
@@ -135,7 +140,7 @@ static bool notes_in(FILE *f, const pngw_note *want, int n)
 	return all;
 }
 
-bool pngw_has_notes(const char *path, const pngw_note *want, int n)
+bool pngw_has_notes(const char *path, pngw_note *want, int n)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);

@@ -64,8 +64,9 @@ int pngw_begin(pngw **w, FILE *out, const char *name,
 		    int n_notes, l3d_err *err);
 
 /* Is the file at path (a regular file, not through a link) a PNG whose
- * text chunks hold each of the n notes, key and text exactly? */
-bool pngw_has_notes(const char *path, const pngw_note *want, int n);
+ * text chunks hold each of the n notes, key and text exactly (a note of
+ * empty text: its key with any text, which is put in the note)? */
+bool pngw_has_notes(const char *path, pngw_note *want, int n);
 
 /* Compress n rows of 3 * width bytes each, `stride` bytes apart (0: the
  * same row n times), into b; `last` for the band holding the picture's

@@ -89,7 +89,7 @@ static uint64_t last_step(const char *buf, size_t n)
 	while (i > 0 && buf[i - 1] != '\n')
 		i--;
 	if (i == 0)
-		return 0;        /* only the header */
+		return 0;        /* only the header (and comment lines) */
 	return strtoull(buf + i, NULL, 10);
 }
 
@@ -184,28 +184,31 @@ static int put(poplog *p, const char *text, size_t n, l3d_err *err);
 
 /* The header line of a new log: a log that cannot take even that is put
  * back at once (the run has nothing to keep). */
-static int start(poplog *p, l3d_err *err)
+static int start(poplog *p, const char *about, l3d_err *err)
 {
-	int rc = put(p, header, strlen(header), err);
+	int rc = about ? put(p, about, strlen(about), err) : L3D_OK;
+	rc = rc ? rc : put(p, header, strlen(header), err);
 	if (rc)
 		poplog_resolve(p, false);
 	return rc;
 }
 
-int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume,
-		bool *resumed, uint64_t *last_logged, l3d_err *err)
+int poplog_open(poplog *p, const poplog_spec *s, bool *resumed, uint64_t *last_logged,
+		l3d_err *err)
 {
+	const char *path = s->path;
+	const run_stamp *resume = s->resume;
 	memset(p, 0, sizeof *p);
 	*resumed = false;
 	*last_logged = 0;
 	p->crc = (uint32_t)crc32(0, NULL, 0);
-	int rc = poplog_check(path, force, resume, &p->mode, err);
+	int rc = poplog_check(path, s->force, resume, &p->mode, err);
 	if (rc)
 		return rc;
 	if (p->mode == POPLOG_STDOUT) {
 		p->f = stdout;
 		p->name = "(stdout)";
-		return start(p, err);
+		return start(p, s->about, err);
 	}
 	p->name = path;
 	p->path = path;
@@ -228,7 +231,7 @@ int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume
 	if (*resumed)
 		return fseek(p->f, 0, SEEK_END) == 0 ? L3D_OK
 		       : l3d_fail(err, L3D_ERR_IO, "%s: %s", path, strerror(errno));
-	return start(p, err);
+	return start(p, s->about, err);
 }
 
 /* After a write error: the stream closed, its file (when it is one) held

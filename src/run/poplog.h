@@ -1,5 +1,9 @@
-/* poplog.h - the population log: TSV, one line per logged generation.
+/* poplog.h - the population log: TSV, one line per logged generation,
+ * after comment lines that say what the run was (the caller's `about`):
  *
+ *   # life3d 0.1.0 population log
+ *   # rule: B6/S567 (Golly: 3D5..7/6)
+ *   ...
  *   step	population	births	deaths
  *   0	4194304	0	0
  *
@@ -61,11 +65,22 @@ typedef struct poplog {
 int poplog_check(const char *path, bool force, const run_stamp *resume,
 		 poplog_mode *mode, l3d_err *err);
 
-/* Open the log.  A new, replaced or streamed log gets the header line; a
- * continued one is cut back to what the checkpoint saw, and *last_logged
- * is the generation of its last line (0 for none).  *resumed says which. */
-int poplog_open(poplog *p, const char *path, bool force, const run_stamp *resume,
-		bool *resumed, uint64_t *last_logged, l3d_err *err);
+/* Which log a run opens: path ("-": stdout), force, the stamp of the
+ * checkpoint the run resumes from (poplog_check), and the comment lines a
+ * new log begins with (each "# ...\n"; NULL: none). */
+typedef struct poplog_spec {
+	const char *path;
+	bool force;
+	const run_stamp *resume;
+	const char *about;
+} poplog_spec;
+
+/* Open the log.  A new, replaced or streamed log gets the comment lines
+ * and the header line; a continued one (which has its own) is cut back to
+ * what the checkpoint saw, and *last_logged is the generation of its last
+ * line (0 for none).  *resumed says which. */
+int poplog_open(poplog *p, const poplog_spec *s, bool *resumed, uint64_t *last_logged,
+		l3d_err *err);
 int poplog_write(poplog *p, uint64_t generation, const engine_stats *s,
 		 l3d_err *err);
 /* What identifies the log now (its whole lines, also once closed or

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -384,7 +385,22 @@ static int size_snapshots(const options *o, plan *p, l3d_err *err)
 		return not_both(o, OPT_SNAPSHOT_SCALE, OPT_SNAPSHOT_SIZE, "snapshot-scale",
 				"snapshot-size", "snapshot_scale", "snapshot_size", err);
 	s->scale = so > zo ? o->snapshot_scale : 0;
-	s->max = o->snapshot_max;
+	s->max = o->snapshot_max;      /* 0: auto, from the first picture */
+	/* A resumed run's auto: the stopped run's, from its picture of the
+	 * checkpoint's generation or one of the 16 due before it, or of
+	 * generation 0. */
+	uint64_t k = o->snapshot_every, g = k ? p->first / k * k : 0;
+	if (!s->max && s->kind == SNAP_PROJECTION && s->resumed && k && comm_rank() == 0) {
+		s->max = snapshot_series_max(s, p->first);
+		for (int i = 0; i < 16 && !s->max; i++, g -= k) {
+			s->max = snapshot_series_max(s, g);
+			if (g < k)
+				break;
+		}
+		if (!s->max)
+			s->max = snapshot_series_max(s, 0);
+	}
+	s->log = strcmp(o->snapshot_scaling, "log") == 0;
 	int rc = option_view(o->snapshot_view, &s->azimuth, &s->elevation, "--snapshot-view", err);
 	if (rc || !p->snap_every)      /* no pictures: no size to refuse */
 		return rc;
@@ -758,6 +774,8 @@ typedef struct loop {
 	const char *ckpt;        /* where checkpoints go: the plan's path, or */
 	char ckpt_beside[4200];  /* a name beside it, once that was taken */
 	const char *ckpt_written;   /* the last checkpoint written, or NULL */
+	snapshot_opts snap;      /* the plan's, with --snapshot-max auto's
+	                            count once the first picture fixed it */
 } loop;
 
 /* Next generation after g that is a multiple of k (k = 0: never). */
@@ -877,7 +895,7 @@ static int emit(loop *l, const plan *p, const engine_stats *st, bool log_due,
 	rc = comm_agree(rc, err);
 	if (!rc && snap_due) {
 		char path[4096];
-		rc = universe_snapshot(l->e, &p->snap, l->gen, path, sizeof path, err);
+		rc = universe_snapshot(l->e, &l->snap, l->gen, path, sizeof path, err);
 		if (!rc && o->verbose)
 			fprintf(stderr, "life3d: snapshot %s\n", path);
 	}
@@ -1106,6 +1124,43 @@ static void say_engine(const plan *p, const engine *e)
 			engine_gpu_named());
 }
 
+/* One comment line of the log's head, its control characters shown as
+ * '?' (an input's name may hold a newline). */
+static void about_line(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	if (n + 2 >= size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n - 1, fmt, ap);
+	va_end(ap);
+	for (char *c = buf + n; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	strcat(buf, "\n");
+}
+
+/* What a new log says of its run before the header (poplog.h): life3d's
+ * version, the rule, the universe, where it came from. */
+static void log_about(const plan *p, const options *o, char *buf, size_t size)
+{
+	char text[128], golly[128];
+	rule_format(&p->rule, text, sizeof text);
+	rule_format_golly(&p->rule, golly, sizeof golly);
+	buf[0] = '\0';
+	about_line(buf, size, "# life3d %s population log", PACKAGE_VERSION);
+	about_line(buf, size, "# rule: %s (Golly: %s)", text, golly);
+	about_line(buf, size, "# universe: %" PRIu64 "x%" PRIu64 "x%" PRIu64, p->size[0],
+		   p->size[1], p->size[2]);
+	if (p->random)
+		about_line(buf, size, "# start: --random %s, seed %" PRIu64 ", density %g, %s",
+			   o->random, o->seed, o->density, o->random_shape);
+	else
+		about_line(buf, size, "# start: %s (%s), generation %" PRIu64, p->src.name,
+			   format_name(p->src.format), p->first);
+}
+
 /* Open the log.  A run that resumes from a checkpoint (input generation
  * above 0) continues an existing log instead of starting a new one. */
 static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
@@ -1116,9 +1171,11 @@ static int open_log(loop *l, const plan *p, const options *o, bool *log_first,
 		return L3D_OK;
 	bool resumed = false;
 	uint64_t last_logged = 0;
+	char about[8192];
+	log_about(p, o, about, sizeof about);
+	poplog_spec spec = {o->log, o->force, &p->resume, about};
 	int rc = comm_rank() != 0 ? L3D_OK
-		 : poplog_open(&l->log, o->log, o->force, &p->resume, &resumed,
-			       &last_logged, err);
+		 : poplog_open(&l->log, &spec, &resumed, &last_logged, err);
 	rc = comm_agree(rc, err);
 	l->logging = rc == L3D_OK;
 	/* A log the checkpoint had lines of, gone (or mistyped): say so. */
@@ -1252,6 +1309,7 @@ int run(const options *o, const engine_knobs *knobs, l3d_err *err)
 			     &p.t_read, err);
 	if (!rc && p.snap_every)
 		rc = comm_agree(snapshot_prepare(l.e, &p.snap, err), err);
+	l.snap = p.snap;
 	double t_engine = l3d_seconds();
 	/* Read in the background: the input ended when its last row came,
 	 * and what the engine needed after that is its set-up time. */

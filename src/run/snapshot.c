@@ -32,11 +32,6 @@
 
 static const char *const kind_names[] = {"projection", "slice", "render"};
 
-static uint64_t axis_length(const uint64_t n[3], int axis)
-{
-	return n[axis];
-}
-
 /* Pixels of a snapshot at a given scale. */
 static void picture_size(const snapshot_opts *o, const uint64_t n[3], uint64_t scale,
 			 uint64_t *w, uint64_t *h)
@@ -71,6 +66,22 @@ static bool too_large(const snapshot_opts *o, const uint64_t n[3], uint64_t scal
 
 /* The least scale that makes the long side at least `size`, but never
  * past what a PNG may hold where a smaller scale fits. */
+/* A chosen scale s (above 1) grows by up to 15 to one whose picture has
+ * even sides, which video encoders (H.264's 4:2:0) need; s when none
+ * does, or when the larger picture would not fit a PNG. */
+static uint64_t even_scale(const snapshot_opts *o, const uint64_t n[3], uint64_t s)
+{
+	for (uint64_t t = s; s > 1 && t < s + 16; t++) {
+		uint64_t w, h;
+		picture_size(o, n, t, &w, &h);
+		if (t > PNGW_MAX_EDGE || too_large(o, n, t))
+			break;
+		if (w % 2 == 0 && h % 2 == 0)
+			return t;
+	}
+	return s;
+}
+
 static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t size)
 {
 	uint64_t s = 1, longest = longest_side(o, n, 1);
@@ -84,7 +95,7 @@ static uint64_t scale_for(const snapshot_opts *o, const uint64_t n[3], uint64_t 
 	}
 	while (s > 1 && too_large(o, n, s))
 		s--;
-	return s;
+	return even_scale(o, n, s);
 }
 
 /* Every core but one, which is left to the thread that drives the
@@ -147,8 +158,6 @@ int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
 {
 	if (!o->scale)
 		o->scale = scale_for(o, n, size);
-	if (!o->max)
-		o->max = axis_length(n, o->axis);
 	uint64_t w, h;
 	picture_size(o, n, o->scale, &w, &h);
 	if (o->scale > PNGW_MAX_EDGE || too_large(o, n, o->scale))
@@ -235,19 +244,44 @@ static int notes(const snapshot_opts *o, const uint64_t n[3], uint64_t gen,
 	} else {
 		t[k].key = "Maximum";
 		snprintf(t[k++].text, sizeof t->text, "%" PRIu64, o->max);
+		t[k].key = "Scaling";
+		snprintf(t[k++].text, sizeof t->text, "%s", o->log ? "log" : "linear");
 	}
 	return k;
 }
 
 /* ---- a picture already there ---- */
 
-bool snapshot_of_series(const snapshot_opts *o, const char *path, uint64_t g)
+/* The picture at path is of o's series at generation g; *max, when not
+ * NULL, gets its Maximum (0: none). */
+static bool of_series(const snapshot_opts *o, const char *path, uint64_t g, uint64_t *max)
 {
-	pngw_note want[2] = {{.key = "Title"}, {.key = "Rule"}};
+	pngw_note want[3] = {{.key = "Title"}, {.key = "Rule"}, {.key = "Maximum"}};
 	snprintf(want[0].text, sizeof want[0].text, "life3d %s, generation %" PRIu64,
 		 kind_names[o->kind], g);
 	snprintf(want[1].text, sizeof want[1].text, "%s", o->rule);
-	return pngw_has_notes(path, want, 2);
+	if (!max)
+		return pngw_has_notes(path, want, 2);
+	bool is = pngw_has_notes(path, want, 3);
+	*max = is ? strtoull(want[2].text, NULL, 10) : 0;
+	return is;
+}
+
+bool snapshot_of_series(const snapshot_opts *o, const char *path, uint64_t g)
+{
+	return of_series(o, path, g, NULL);
+}
+
+uint64_t snapshot_series_max(const snapshot_opts *o, uint64_t g)
+{
+	snapshot_opts any = *o;
+	uint64_t max = 0;
+	for (any.digits = 6; any.digits <= 20 && !max; any.digits++) {
+		char path[4200];
+		snapshot_name(&any, g, path, sizeof path);
+		of_series(&any, path, g, &max);
+	}
+	return max;
 }
 
 bool snapshot_may_replace(const snapshot_opts *o, const char *path, uint64_t g)
@@ -270,6 +304,7 @@ typedef struct picture {
 	bool repeats;            /* taken while the universe repeated */
 	bandmemo *twin;          /* the bands of an earlier picture of the
 	                            same universe: nothing to take or draw */
+	bool received;           /* the view came already (auto_max) */
 	snapshot_opts o;
 	uint64_t n[3], gen;
 	uint64_t w, h;           /* the view, in cells */
@@ -310,10 +345,13 @@ static void colour_row(const picture *pic, uint64_t v, uint8_t *row)
 		uint64_t i = v * pic->w + u;
 		uint64_t count = pic->o.kind == SNAP_PROJECTION ? ((const uint32_t *)pic->view)[i]
 				 : ((const uint8_t *)pic->view)[i];
-		uint64_t max = pic->o.kind == SNAP_PROJECTION ? pic->o.max : 1;
+		bool projection = pic->o.kind == SNAP_PROJECTION;
+		uint64_t max = projection ? pic->o.max : 1;
 		uint8_t rgb[3] = {0, 0, 0};
 		if (count)
-			colormap_rgb(colormap_index(count, max), rgb);
+			colormap_rgb(projection && pic->o.log ? colormap_index_log(count, max)
+							      : colormap_index(count, max),
+				     rgb);
 		for (uint64_t k = 0; k < s; k++)
 			memcpy(row + 3 * (u * s + k), rgb, 3);
 	}
@@ -546,7 +584,7 @@ static int write_picture(picture *pic, pngw *png, l3d_err *err)
  * next one. */
 static int receive(picture *pic, l3d_err *err)
 {
-	bool waits = pic->e && (pic->o.kind != SNAP_RENDER || pic->drawn);
+	bool waits = pic->e && !pic->received && (pic->o.kind != SNAP_RENDER || pic->drawn);
 	return waits ? engine_view_wait(pic->e, err) : L3D_OK;
 }
 
@@ -682,7 +720,21 @@ static int take(engine *e, const snapshot_opts *o, uint64_t generation,
 	return rc;
 }
 
-int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
+/* --snapshot-max auto: the largest count of a projection (at least 1),
+ * fixed in *o and the picture's options from the series' first picture
+ * on. */
+static void auto_max(snapshot_opts *o, picture *pic)
+{
+	if (o->kind != SNAP_PROJECTION || o->max || !pic->view)
+		return;
+	const uint32_t *c = pic->view;
+	uint64_t m = 1;
+	for (uint64_t i = 0; i < pic->w * pic->h; i++)
+		m = c[i] > m ? c[i] : m;
+	o->max = pic->o.max = m;
+}
+
+int snapshot_write_view(snapshot_opts *o, uint64_t generation,
 			const grid *g, const void *view, char *path,
 			size_t path_size, l3d_err *err)
 {
@@ -690,6 +742,7 @@ int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
 	const uint64_t n[3] = {g->nx, g->ny, g->nz};
 	frame(&pic, o, n, generation);
 	pic.view = (void *)view;
+	auto_max(o, &pic);
 	pic.universe = g;
 	snprintf(path, path_size, "%s", pic.path);
 	return develop(&pic, err);
@@ -781,13 +834,22 @@ static int make_room(engine *e, const snapshot_opts *o, slot **free_slot, l3d_er
 	return rc;
 }
 
-int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
+int snapshot_start(engine *e, snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err)
 {
 	slot *s;
 	int rc = make_room(e, o, &s, err);
 	if (!rc)
 		rc = named(&s->pic, take(e, o, generation, &s->pic, err), err);
+	/* The first picture of an auto scale: its view comes now, so that
+	 * the scale is fixed before the next is taken. */
+	if (!rc && o->kind == SNAP_PROJECTION && !o->max && s->pic.view) {
+		rc = receive(&s->pic, err);
+		s->pic.received = true;
+		if (rc)
+			return develop_received(&s->pic, rc, err);
+		auto_max(o, &s->pic);
+	}
 	snprintf(path, path_size, "%s", s->pic.path);
 	if (rc)
 		return rc;

@@ -3,7 +3,8 @@
  * Three kinds, all 8-bit RGB:
  *   projection  live cells counted along an axis, each count a colour of
  *               colormap.h's map against a fixed reference (`max`, by
- *               default the axis length), so frames compare; 0 is black;
+ *               default the largest count of the first picture), so
+ *               frames compare; 0 is black;
  *   slice       one plane, live cells the map's top colour (yellow) on
  *               black;
  *   render      the 3D view of render.h.
@@ -32,7 +33,10 @@ typedef struct snapshot_opts {
 	uint64_t index;         /* plane for a slice */
 	uint64_t scale;         /* pixels per cell; 0: snapshot_fit chooses */
 	uint64_t max;           /* projection: the count drawn at the map's
-	                           top; 0 = the axis length */
+	                           top; 0 = auto: the largest count of the
+	                           first picture, which snapshot_start and
+	                           snapshot_write_view then put here */
+	bool log;               /* projection: counts on a log scale */
 	double azimuth, elevation;   /* render: degrees (render.h) */
 	int threads;            /* threads drawing and compressing a
 	                           picture, 0 = every core */
@@ -59,13 +63,18 @@ int snapshot_name(const snapshot_opts *o, uint64_t g, char *buf, size_t size);
  * text says life3d drew it, of o's kind and rule, at generation g? */
 bool snapshot_of_series(const snapshot_opts *o, const char *path, uint64_t g);
 
+/* The reference (Maximum) of generation g's projection of this series
+ * under a name of any width, when it is there; else 0: what a resumed
+ * run's --snapshot-max auto keeps from the stopped run. */
+uint64_t snapshot_series_max(const snapshot_opts *o, uint64_t g);
+
 /* May generation g's picture replace what is at its name: with force, or
  * a resumed run's picture of this series from before a crash. */
 bool snapshot_may_replace(const snapshot_opts *o, const char *path, uint64_t g);
 
 /* Before the first step: choose o->scale if it is 0 (the smallest whose
  * picture is at least `size` pixels on its long side, or the largest that
- * a PNG holds when that one does not fit), fill in o->max,
+ * a PNG holds when that one does not fit),
  * refuse (L3D_ERR_USAGE, with the limit) a picture larger than PNG allows,
  * and leave in *bytes the memory a snapshot takes on top of the engine. */
 int snapshot_fit(snapshot_opts *o, const uint64_t n[3], uint64_t size,
@@ -87,7 +96,7 @@ int snapshot_threads(const snapshot_opts *o);
  * snapshot_wait(), which waits for every picture and which every run
  * calls before it ends; a picture abandoned for a stop is
  * L3D_ERR_INTERRUPTED. */
-int snapshot_start(engine *e, const snapshot_opts *o, uint64_t generation,
+int snapshot_start(engine *e, snapshot_opts *o, uint64_t generation,
 		   char *path, size_t path_size, l3d_err *err);
 /* Before the first step: ready the engine for the snapshots o asks for
  * (engine_render_prepare), so that the first costs the run no more than
@@ -111,7 +120,7 @@ void snapshot_tally(snapshot_counts *c);
  * rank 0: for a projection or slice the view (uint32_t counts or uint8_t
  * cells, w x h as grid_view_dims), for a render the whole universe `g`
  * (view unused).  The file name is left in `path`. */
-int snapshot_write_view(const snapshot_opts *o, uint64_t generation,
+int snapshot_write_view(snapshot_opts *o, uint64_t generation,
 			const grid *g, const void *view, char *path,
 			size_t path_size, l3d_err *err);
 

@@ -359,7 +359,7 @@ int universe_write(engine *e, const universe_dest *d, uint64_t *population, l3d_
 /* Across ranks: the slab engine's views are collective and land on rank
  * 0, which hands the picture to the ordinary snapshot writer; a render
  * gathers the whole universe there. */
-static int snapshot_collective(engine *e, const snapshot_opts *o,
+static int snapshot_collective(engine *e, snapshot_opts *o,
 			       uint64_t generation, char *path, size_t path_size,
 			       l3d_err *err)
 {
@@ -386,7 +386,7 @@ static int snapshot_collective(engine *e, const snapshot_opts *o,
 	return comm_agree(rc, err);
 }
 
-int universe_snapshot(engine *e, const snapshot_opts *o, uint64_t generation,
+int universe_snapshot(engine *e, snapshot_opts *o, uint64_t generation,
 		      char *path, size_t path_size, l3d_err *err)
 {
 	if (distributed())

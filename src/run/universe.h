@@ -80,7 +80,7 @@ int universe_write(engine *e, const universe_dest *d, uint64_t *population, l3d_
  * In one process it is encoded and written while the next steps run
  * (snapshot_start); across ranks every rank takes part in the view and
  * rank 0 writes it. */
-int universe_snapshot(engine *e, const snapshot_opts *o, uint64_t generation,
+int universe_snapshot(engine *e, snapshot_opts *o, uint64_t generation,
 		      char *path, size_t path_size, l3d_err *err);
 
 #endif

@@ -28,8 +28,9 @@ for r in BB bb BUSYBOXES bbw BusyBoxesw; do
 done
 # The population log: nothing is ever born but where a cell left.
 "$LIFE3D" -q -r BBW --random 16 --density 0.1 --seed 3 -n 30 --log pop.tsv -o /dev/null || fail "log"
+log_data pop.tsv >pop.data.tsv
 awk -F '\t' 'NR > 1 && NR == 2 { p = $2 } NR > 2 && ($2 != p || $3 != $4) { bad = 1 }
-	END { exit bad || NR < 30 }' pop.tsv && ok || fail "population and moves: $(head -n 5 pop.tsv)"
+	END { exit bad || NR < 30 }' pop.data.tsv && ok || fail "population and moves: $(head -n 5 pop.tsv)"
 # Pictures of it, as of any universe.
 "$LIFE3D" -q -r BB --random 16 --density 0.1 -n 6 --snapshot-every 3 --snapshot-prefix s- -o /dev/null &&
 	[ -s s-000006.png ] && ok || fail "snapshots: $(ls)"

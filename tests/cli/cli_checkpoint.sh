@@ -22,7 +22,7 @@ expect_same full.tsv ck.tsv "resumed log"
 # With --log-every 4, resuming at 20 (a logged generation) adds no duplicate.
 "$LIFE3D" -q -n 30 --log-every 4 --log full4.tsv -o /dev/null start.l3d || fail "every 4"
 "$LIFE3D" -q -n 30 --log-every 4 --checkpoint-every 10 --checkpoint ck4.l3d --log resumed4.tsv -o /dev/null start.l3d || fail "every 4, checkpointed"
-awk -F'\t' 'NR == 1 || $1 <= 24' resumed4.tsv >cut.tsv && cat cut.tsv >resumed4.tsv
+awk -F'\t' '/^#/ || $1 == "step" || $1 <= 24' resumed4.tsv >cut.tsv && cat cut.tsv >resumed4.tsv
 "$LIFE3D" -q --until 30 --log-every 4 --log resumed4.tsv -o /dev/null ck4.l3d || fail "resume 4"
 expect_same full4.tsv resumed4.tsv "resumed log every 4"
 
@@ -36,8 +36,13 @@ expect_err_line "other.tsv: not the log of the run that wrote the checkpoint" "a
 expect_same other-before.tsv other.tsv "another run's log untouched"
 expect_absent other.l3d "another run's log"
 "$LIFE3D" -q -f --until 30 --log other.tsv -o other.l3d ck.l3d && ok || fail "-f starts another run's log afresh"
-{ head -n 1 full.tsv; awk -F'\t' -v OFS='\t' '$1 == 20 { $3 = 0; $4 = 0 } NR > 1 && $1 >= 20' full.tsv; } >fresh.tsv
-expect_same fresh.tsv other.tsv "a log started afresh at the checkpoint"
+# Its comment lines say it began from the checkpoint.
+log_data full.tsv >full.data.tsv
+{ head -n 1 full.data.tsv; awk -F'\t' -v OFS='\t' '$1 == 20 { $3 = 0; $4 = 0 } NR > 1 && $1 >= 20' full.data.tsv; } >fresh.tsv
+log_data other.tsv >other.data.tsv
+expect_same fresh.tsv other.data.tsv "a log started afresh at the checkpoint"
+grep -qx '# start: ck.l3d (l3d), generation 20' other.tsv && ok ||
+	fail "the afresh log's start: $(grep '^# start' other.tsv)"
 cp full.tsv thesis.l3d
 expect_exit 73 "checkpoint over a file of no run" -- "$LIFE3D" -q --random 8 -n 3 --checkpoint-every 1 --checkpoint thesis.l3d -o /dev/null
 expect_same full.tsv thesis.l3d "a file at the checkpoint path untouched"

@@ -30,7 +30,7 @@ complete_is "projection render slice " --snapshot-kind ""
 complete_is "x y z " --slice-axis ""
 complete_is "box fill sphere " --random-shape ""
 complete_is "xy xz yz " --plane ""
-complete_is "--snapshot-every --snapshot-kind --snapshot-max --snapshot-prefix --snapshot-scale --snapshot-size --snapshot-view " --snap
+complete_is "--snapshot-every --snapshot-kind --snapshot-max --snapshot-prefix --snapshot-scale --snapshot-scaling --snapshot-size --snapshot-view " --snap
 complete_is "--summary " --sum
 complete_is "in.l3d inside.rle3 " -o i
 complete_is "in.l3d inside.rle3 " --log i

@@ -75,7 +75,7 @@ if [ $# -eq 2 ]; then
 	expect_same big.cells phase.cells "a trillion steps = $same steps"
 	[ "$(tail -n 1 big.log | cut -f2-)" = "$(tail -n 1 phase.log | cut -f2-)" ] && ok ||
 		fail "last log line $(tail -n 1 big.log) against $(tail -n 1 phase.log)"
-	[ "$(wc -l <big.log)" -eq 12 ] && ok || fail "log lines: $(wc -l <big.log)"
+	[ "$(log_data big.log | wc -l)" -eq 12 ] && ok || fail "log lines: $(log_data big.log | wc -l)"
 else
 	fail "a trillion steps: no period reported: $(cat big.err)"
 fi

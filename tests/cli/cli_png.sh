@@ -27,20 +27,46 @@ snap() {         # PREFIX OPTION... (then four.rle3 unless another input follows
 	"$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-prefix "$p-" -o /dev/null "$@" || fail "run $p: $*"
 }
 
-# Projection along z: counts 2 at (0,0), 1 at (1,0) and (0,1).  Against the
-# default reference (the axis length, 5) a count of 2 is not the top
-# colour, as it would be if each picture were scaled to its own maximum; a
-# count of 1 is the map's start and 0 is black, apart from it.
+# Projection along z: counts 2 at (0,0), 1 at (1,0) and (0,1).  By default
+# (--snapshot-max auto) the reference is the largest count of the first
+# picture, 2, drawn as the top colour; a count of 1 is the map's start and
+# 0 is black, apart from it.  Against a reference of 5, a count of 2 is not
+# the top colour.
 snap pz --snapshot-scale 1 four.rle3
 set -- $("$TOOLS/pngsum" pz-000000.png)
 [ "$1 $2 $3" = "5 5 rgb8" ] && ok || fail "projection z: $*, expected a 5x5 RGB picture"
-got=$("$TOOLS/pngsum" -p 0,0 pz-000000.png)
-[ "$got" != "$TOP" ] && [ "$got" != "$BLACK" ] && ok || fail "count 2 of 5 drawn as '$got'"
+check_px pz-000000.png 0,0 "$TOP" "count 2, the largest"
 check_px pz-000000.png 1,0 "$START" "count 1"
 check_px pz-000000.png 0,1 "$START" "count 1"
 check_px pz-000000.png 2,2 "$BLACK" "count 0"
+check_text pz-000000.png "Maximum=2" "auto's reference"
+check_text pz-000000.png "Scaling=linear" "linear by default"
+snap pza --snapshot-scale 1 --snapshot-max AUTO four.rle3
+expect_same pz-000000.png pza-000000.png "--snapshot-max auto is the default"
 snap pz5 --snapshot-scale 1 --snapshot-max 5 four.rle3
-expect_same pz-000000.png pz5-000000.png "the default reference is the axis length"
+got=$("$TOOLS/pngsum" -p 0,0 pz5-000000.png)
+[ "$got" != "$TOP" ] && [ "$got" != "$BLACK" ] && ok || fail "count 2 of 5 drawn as '$got'"
+# auto is fixed by the first picture for the whole run, so that frames
+# compare: a soup's later pictures keep its first's reference.
+"$LIFE3D" -q --random 16 --seed 4 -n 6 --snapshot-every 3 --snapshot-scale 1 \
+	--snapshot-prefix fix- -o /dev/null || fail "auto run"
+for g in 000000 000003 000006; do "$TOOLS/pngsum" -t fix-$g.png | grep '^Maximum='; done |
+	sort -u >fix.max
+[ "$(wc -l <fix.max)" -eq 1 ] && ok || fail "auto's reference changed in a run: $(tr '\n' ' ' <fix.max)"
+"$TOOLS/pngsum" -r fix-000000.png | grep -qx "$TOP" && ok ||
+	fail "the first picture of an auto scale has no count at its top"
+printf 'snapshot_max = "auto";\n' >auto.conf
+"$LIFE3D" -q -c auto.conf -n 0 --snapshot-every 1 --snapshot-scale 1 --snapshot-prefix pzc- \
+	-o /dev/null four.rle3 && ok || fail "snapshot_max = \"auto\" in a file"
+expect_same pz-000000.png pzc-000000.png "snapshot_max = \"auto\""
+expect_exit 64 "--snapshot-max of a word" -- "$LIFE3D" -q -n 0 --snapshot-every 1 --snapshot-max most four.rle3
+expect_err_line "^life3d: --snapshot-max: 'most' is neither a whole number >= 1 nor auto$" "--snapshot-max most"
+# Log scaling: of 1 .. 4, a count of 2 is half way (entry 128, #21918C),
+# where the linear scale puts it a third of the way.
+snap pl --snapshot-scale 1 --snapshot-max 4 --snapshot-scaling log four.rle3
+check_px pl-000000.png 0,0 "33 145 140" "count 2 of 4 on a log scale"
+check_px pl-000000.png 1,0 "$START" "count 1 on a log scale"
+check_text pl-000000.png "Scaling=log" "log scaling said"
 # --snapshot-max 4: count 2 lies a third of the way (entry 85 of 255).
 snap pz4 --snapshot-scale 1 --snapshot-max 4 four.rle3
 check_px pz4-000000.png 0,0 "$THIRD" "count 2 of 4"
@@ -88,19 +114,26 @@ for view in "z 3 5x6 1,2 x right, y down" "y 2 5x7 1,3 x right, z down" \
 done
 
 # Sizes: by default the smallest whole enlargement with a long side of at
-# least 512 pixels; --snapshot-size changes the 512, --snapshot-scale sets
+# least 512 pixels, grown to even sides; --snapshot-size changes the 512, --snapshot-scale sets
 # the enlargement; both in one place is an error; the command line beats a
 # configuration file.
 snap d1 four.rle3
 set -- $("$TOOLS/pngsum" d1-000000.png)
-[ "$1 $2 $3" = "515 515 rgb8" ] && ok || fail "default size of a 5^3 projection: $*"
-check_text d1-000000.png "Scale=103" "default scale"
+[ "$1 $2 $3" = "520 520 rgb8" ] && ok || fail "default size of a 5^3 projection: $*"
+check_text d1-000000.png "Scale=104" "default scale: 103, the smallest to 512, made even"
 "$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-prefix box- -o /dev/null || fail "box run"
 set -- $("$TOOLS/pngsum" box-000000.png)
 [ "$1 $2" = "518 296" ] && ok || fail "box 7x4x3 at the default size: $1 $2, expected 518 296 (scale 74)"
+# Renders too: whatever the box and view, even sides when life3d chooses.
+for spec in "13" "50" "9x20x7" "31x3x17"; do
+	"$LIFE3D" -q --random $spec -n 0 --snapshot-every 1 --snapshot-kind render \
+		--snapshot-prefix even$spec- -o /dev/null || fail "render $spec"
+	set -- $("$TOOLS/pngsum" even$spec-000000.png)
+	[ $(($1 % 2)) -eq 0 ] && [ $(($2 % 2)) -eq 0 ] && ok || fail "render of $spec: $1x$2, a side odd"
+done
 "$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-size 100 --snapshot-prefix box100- -o /dev/null || fail "box size run"
 set -- $("$TOOLS/pngsum" box100-000000.png)
-[ "$1 $2" = "105 60" ] && ok || fail "box at --snapshot-size 100: $1 $2, expected 105 60"
+[ "$1 $2" = "112 64" ] && ok || fail "box at --snapshot-size 100: $1 $2, expected 112 64 (scale 15, made even: 16)"
 "$LIFE3D" -q --random 7x4x3 -n 0 --snapshot-every 1 --snapshot-scale 2 --snapshot-prefix box2- -o /dev/null || fail "box scale run"
 set -- $("$TOOLS/pngsum" box2-000000.png)
 [ "$1 $2" = "14 8" ] && ok || fail "box at --snapshot-scale 2: $1 $2, expected 14 8"

@@ -74,6 +74,9 @@ leapt() {
 	else fail "$2: not leapt: $(tail -n 1 "$1")"; fi
 }
 
+# log_data LOG: a population log without the comment lines at its top.
+log_data() { grep -v '^#' "$1"; }
+
 finish() {
 	echo "$name: $cases checks passed, $failures failed"
 	[ "$failures" -eq 0 ]

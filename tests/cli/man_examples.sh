@@ -194,7 +194,7 @@ unroff() {
 reads_back() {
 	rm -f "$T/readback"
 	case $1:$2 in
-	log:*) head -n 1 "$3" | grep -q '^step	' ;;
+	log:*) grep -v '^#' "$3" | head -n 1 | grep -q '^step	' ;;
 	haul:*) "$LIFE3D" census --merge "$3" -o /dev/null 2>"$T/readback" ;;
 	*:vtk) head -n 1 "$3" | grep -q '^# vtk DataFile' ;;
 	*:vti) head -c 64 "$3" | grep -q '<VTKFile type="ImageData"' ;;

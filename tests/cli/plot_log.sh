@@ -16,6 +16,10 @@ set -- $("$TOOLS/pngsum" pop.png)
 	"$PLOT" -t "a piped log" -o pop.svg - && ok || fail "plot-log from a pipe"
 head -n 1 pop.svg | grep -q '^<?xml' && grep -q '<svg' pop.svg && ok || fail "plot-log SVG: $(head -c 100 pop.svg)"
 grep -q 'a piped log' pop.svg && ok || fail "plot-log SVG: no title"
+# The default title: the log's name and what its comment lines say.
+"$PLOT" -o said.svg pop.tsv && ok || fail "plot-log, the default title"
+grep -q 'life3d population log: pop.tsv (rule B4/S4, 32x32x32, --random 32, seed 1, density 0.02, fill)' said.svg &&
+	ok || fail "the default title: $(grep -o 'life3d population log[^<]*' said.svg)"
 grep -q 'births' pop.svg && grep -q 'deaths' pop.svg && grep -q 'population' pop.svg && ok ||
 	fail "plot-log SVG: a curve's name is missing"
 # Not a log, a log without generations, a bad output name.
@@ -23,7 +27,7 @@ printf 'hello\n' >not.tsv
 expect_exit 65 "not a log" -- "$PLOT" -o x.png not.tsv
 expect_err_line "not a life3d population log" "not a log: message"
 expect_absent x.png "not a log"
-head -n 1 pop.tsv >empty.tsv
+log_data pop.tsv | head -n 1 >empty.tsv
 expect_exit 65 "a log without generations" -- "$PLOT" -o x.png empty.tsv
 expect_exit 64 "output neither .png nor .svg" -- "$PLOT" -o x.gif pop.tsv
 expect_exit 66 "missing log" -- "$PLOT" -o x.png missing.tsv
@@ -36,6 +40,9 @@ cp pop.png keep.png
 printf 'step\tpopulation\tbirths\tdeaths\n0\t5\t0\t0\nfoo\tbar\tbaz\tqux\n' >junk.tsv
 expect_exit 65 "a header over lines that are not a log's" -- "$PLOT" -f -o keep.png junk.tsv
 expect_err_line "junk.tsv: line 3 is not a log line" "bad lines: message"
+{ printf '# one\n# two\n'; cat junk.tsv; } >junkc.tsv
+expect_exit 65 "bad lines under comment lines" -- "$PLOT" -o x.png junkc.tsv
+expect_err_line "junkc.tsv: line 5 is not a log line" "bad lines under comments: their line"
 expect_same pop.png keep.png "bad lines: the existing picture"
 expect_exit 73 "an output in a missing directory" -- "$PLOT" -o nodir/x.png pop.tsv
 expect_err_line "nodir/x.png: cannot create" "missing directory: message"

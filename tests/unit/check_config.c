@@ -247,6 +247,10 @@ START_TEST(test_wrong_types)
 				 kinds[k].text);
 			snprintf(needle, sizeof needle, "'%s' %s", key,
 				 wanted_word(d->type));
+			/* A count with a word for 0 takes a string: not this one. */
+			if (d->type == OT_UINT && d->choices && kinds[k].fits[OT_STRING])
+				snprintf(needle, sizeof needle,
+					 "%s: 'z' is neither a whole number", key);
 			expect_fail(text, L3D_ERR_CONFIG, 3, needle);
 			checked++;
 		}

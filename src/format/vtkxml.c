@@ -16,7 +16,10 @@
 #include "vtkxml.h"
 #include "view.h"
 
+#include "base/pool.h"
+
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -41,16 +44,21 @@ bool vtp_looks(const unsigned char *p, size_t n)
 	return looks(p, n, "type=\"PolyData\"");
 }
 
-/* ---- compressed arrays ---- */
+/* ---- compressed arrays ----
+ * Blocks are deflated a batch at a time, one thread a block (each block is
+ * deflated alone, so the bytes do not depend on how many). */
+
+#define BATCH_MOST 16
 
 typedef struct zarray {
-	unsigned char *raw;        /* the block being filled: `fill` bytes */
-	size_t fill;
+	unsigned char *raw;        /* the batch being filled: `fill` bytes */
+	size_t fill, batch;        /* room: batch blocks */
 	unsigned char *z;          /* the compressed blocks, back to back */
 	size_t zlen, zroom;
 	uint64_t *sizes;           /* each block's compressed size */
 	size_t blocks, sroom;
 	size_t last;               /* the last block's size */
+	unsigned char *out[BATCH_MOST];   /* each thread's deflated block */
 	bool failed;               /* out of memory */
 } zarray;
 
@@ -69,35 +77,75 @@ static bool grow(void **p, size_t *room, size_t need, size_t each)
 	return true;
 }
 
+typedef struct zjob {
+	const unsigned char *in;
+	size_t len;
+	unsigned char *out;
+	uLongf out_len;
+	bool ok;
+} zjob;
+
+static void *deflate_block(void *arg)
+{
+	zjob *j = arg;
+	j->out_len = compressBound(j->len);
+	j->ok = j->out && compress2(j->out, &j->out_len, j->in, j->len, Z_BEST_SPEED) == Z_OK;
+	return NULL;
+}
+
+/* Deflate the batch's blocks, each on a thread of its own, and append
+ * them in order. */
 static void zarray_flush(zarray *a)
 {
 	if (a->failed || !a->fill)
 		return;
-	uLongf len = compressBound(a->fill);
-	if (!grow((void **)&a->z, &a->zroom, a->zlen + len, 1) ||
-	    !grow((void **)&a->sizes, &a->sroom, a->blocks + 1, sizeof *a->sizes) ||
-	    compress2(a->z + a->zlen, &len, a->raw, a->fill, Z_BEST_SPEED) != Z_OK) {
-		a->failed = true;
-		return;
+	size_t n = (a->fill + BLOCK - 1) / BLOCK;
+	zjob jobs[BATCH_MOST];
+	pthread_t threads[BATCH_MOST];
+	bool started[BATCH_MOST] = {false};
+	for (size_t i = 0; i < n; i++) {
+		size_t len = a->fill - i * BLOCK < BLOCK ? a->fill - i * BLOCK : BLOCK;
+		if (!a->out[i])
+			a->out[i] = malloc(compressBound(BLOCK));
+		jobs[i] = (zjob){.in = a->raw + i * BLOCK, .len = len, .out = a->out[i]};
+		started[i] = i > 0 && pthread_create(&threads[i], NULL, deflate_block, &jobs[i]) == 0;
+		if (!started[i])
+			deflate_block(&jobs[i]);
 	}
-	a->zlen += len;
-	a->sizes[a->blocks++] = len;
-	a->last = a->fill;
+	for (size_t i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		if (!jobs[i].ok ||
+		    !grow((void **)&a->z, &a->zroom, a->zlen + jobs[i].out_len, 1) ||
+		    !grow((void **)&a->sizes, &a->sroom, a->blocks + 1, sizeof *a->sizes))
+			a->failed = true;
+		if (!a->failed) {
+			memcpy(a->z + a->zlen, jobs[i].out, jobs[i].out_len);
+			a->zlen += jobs[i].out_len;
+			a->sizes[a->blocks++] = jobs[i].out_len;
+			a->last = jobs[i].len;
+		}
+	}
 	a->fill = 0;
 }
 
 static void zarray_put(zarray *a, const void *p, size_t n)
 {
 	const unsigned char *b = p;
-	if (!a->raw && !(a->raw = malloc(BLOCK)))
-		a->failed = true;
+	if (!a->raw) {
+		int cores = cpu_count();
+		a->batch = cores < 1 ? 1 : cores > BATCH_MOST ? BATCH_MOST : (size_t)cores;
+		if (!(a->raw = malloc(a->batch * BLOCK)))
+			a->failed = true;
+	}
 	while (n && !a->failed) {
-		size_t take = BLOCK - a->fill < n ? BLOCK - a->fill : n;
+		size_t room = a->batch * BLOCK - a->fill;
+		size_t take = room < n ? room : n;
 		memcpy(a->raw + a->fill, b, take);
 		a->fill += take;
 		b += take;
 		n -= take;
-		if (a->fill == BLOCK)
+		if (a->fill == a->batch * BLOCK)
 			zarray_flush(a);
 	}
 }
@@ -133,6 +181,8 @@ static int zarray_write(FILE *out, const char *name, const zarray *a, l3d_err *e
 
 static void zarray_free(zarray *a)
 {
+	for (int i = 0; i < BATCH_MOST; i++)
+		free(a->out[i]);
 	free(a->raw);
 	free(a->z);
 	free(a->sizes);

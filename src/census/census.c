@@ -658,10 +658,11 @@ static int refill(worker *w, cuda_batch *b, slot *sl, uint32_t s, l3d_err *err)
 	return rc ? rc : cuda_batch_put(b, s, &w->box, err);
 }
 
-/* Each busy slot judged after a chunk, and refilled once its soup is
- * over; *busy: the slots still busy. */
+/* Each busy slot of sl[0 .. n) (the batch's first .. first + n) judged
+ * after a chunk, and refilled once its soup is over; *busy: the slots
+ * still busy. */
 static int judge_slots(worker *w, cuda_batch *b, slot *sl, const cuda_batch_end *ends,
-		       uint32_t n, uint32_t *busy, l3d_err *err)
+		       uint32_t first, uint32_t n, uint32_t *busy, l3d_err *err)
 {
 	int rc = L3D_OK;
 	*busy = 0;
@@ -669,18 +670,18 @@ static int judge_slots(worker *w, cuda_batch *b, slot *sl, const cuda_batch_end 
 		if (!sl[s].busy)
 			continue;
 		bool over, reload;
-		slot_fetch f = {b, s};
+		slot_fetch f = {b, first + s};
 		chunk_end e = {ends[s].population, ends[s].hash, ends[s].edge};
 		sl[s].gen += CENSUS_CHUNK;
 		w->hist = &sl[s].hist;
 		rc = judge(w, sl[s].soup, sl[s].gen, &e, fetch_slot, &f, &over, &reload, err);
 		if (rc == L3D_OK && reload)
-			rc = cuda_batch_put(b, s, &w->box, err);
+			rc = cuda_batch_put(b, first + s, &w->box, err);
 		if (rc == L3D_OK && over) {
 			w->haul.soups++;
 			if (w->s->c->done)
 				atomic_fetch_add(w->s->c->done, 1);
-			rc = refill(w, b, &sl[s], s, err);
+			rc = refill(w, b, &sl[s], first + s, err);
 		}
 		*busy += sl[s].busy;
 	}
@@ -689,27 +690,94 @@ static int judge_slots(worker *w, cuda_batch *b, slot *sl, const cuda_batch_end 
 
 #define GPU_SLOTS 4096
 
-static int gpu_census(worker *w, l3d_err *err)
+/* The judges of a batch: worker t judges and refills the slots
+ * [t * n / workers, (t + 1) * n / workers) after each chunk, on a thread
+ * of its own (a pool's; worker 0 on the caller's).  A soup's judgement is
+ * its own, so the haul does not depend on which worker took which soup. */
+typedef struct judges {
+	worker *w;
+	int workers;
+	cuda_batch *b;
+	slot *sl;
+	const cuda_batch_end *ends;
+	uint32_t n;
+	uint32_t busy[1024];
+	int rc[1024];
+	pthread_mutex_t lock;
+	pthread_cond_t all_done;
+	int done;
+} judges;
+
+static void judge_part(void *arg, int t)
+{
+	judges *j = arg;
+	uint32_t from = (uint32_t)((uint64_t)t * j->n / (uint32_t)j->workers);
+	uint32_t to = (uint32_t)((uint64_t)(t + 1) * j->n / (uint32_t)j->workers);
+	j->rc[t] = judge_slots(&j->w[t], j->b, j->sl + from, j->ends + from, from, to - from,
+			       &j->busy[t], &j->w[t].err);
+	pthread_mutex_lock(&j->lock);
+	if (++j->done == j->workers)
+		pthread_cond_signal(&j->all_done);
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* One chunk's judging by every worker; the first failure in *err. */
+static int judge_all(judges *j, cpu_pool *pool, uint32_t *busy, l3d_err *err)
+{
+	j->done = 0;
+	if (pool)
+		cpu_pool_wake(pool, judge_part, j);
+	judge_part(j, 0);
+	pthread_mutex_lock(&j->lock);
+	while (j->done < j->workers)
+		pthread_cond_wait(&j->all_done, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	int rc = L3D_OK;
+	*busy = 0;
+	for (int t = 0; t < j->workers; t++) {
+		*busy += j->busy[t];
+		if (rc == L3D_OK && j->rc[t]) {
+			rc = j->rc[t];
+			*err = j->w[t].err;
+		}
+	}
+	return rc;
+}
+
+static int gpu_census(worker *w, int workers, l3d_err *err)
 {
 	const census_cfg *c = w->s->c;
 	uint32_t n = c->soups < GPU_SLOTS ? (uint32_t)c->soups : GPU_SLOTS, busy = 1;
 	cuda_batch *b = NULL;
+	cpu_pool *pool = NULL;
 	slot *sl = calloc(n, sizeof *sl);
 	cuda_batch_end *ends = calloc(n, sizeof *ends);
-	int rc = sl && ends ? worker_start(w, err)
+	judges j = {.w = w, .workers = workers, .sl = sl, .ends = ends, .n = n};
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_cond_init(&j.all_done, NULL);
+	int rc = sl && ends ? L3D_OK
 			    : l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the census");
+	for (int t = 0; rc == L3D_OK && t < workers; t++)
+		rc = worker_start(&w[t], err);
+	if (rc == L3D_OK && workers > 1)
+		rc = cpu_pool_create(workers, &pool, err);
 	if (rc == L3D_OK)
 		rc = cuda_batch_create(c->device, n, &c->rule, CENSUS_EDGE, &b, err);
+	j.b = b;
 	for (uint32_t s = 0; rc == L3D_OK && s < n; s++)
-		rc = refill(w, b, &sl[s], s, err);
+		rc = refill(&w[0], b, &sl[s], s, err);
 	while (rc == L3D_OK && busy) {
 		rc = cuda_batch_step(b, CENSUS_CHUNK, ends, err);
 		if (rc == L3D_OK)
-			rc = judge_slots(w, b, sl, ends, n, &busy, err);
+			rc = judge_all(&j, pool, &busy, err);
 	}
+	if (pool)
+		cpu_pool_destroy(pool);
 	for (uint32_t s = 0; sl && s < n; s++)
 		history_free(&sl[s].hist);
 	cuda_batch_destroy(b);
+	pthread_mutex_destroy(&j.lock);
+	pthread_cond_destroy(&j.all_done);
 	free(sl);
 	free(ends);
 	return rc;
@@ -732,12 +800,21 @@ int census_run(const census_cfg *c, haul *out, l3d_err *err)
 		atomic_init(&s.next, 0);
 		atomic_init(&s.failed, false);
 		pthread_mutex_init(&s.lock, NULL);
-		worker w = {.s = &s};
-		haul_init(&w.haul);
-		int rc = gpu_census(&w, err);
-		if (rc == L3D_OK)
-			rc = haul_merge(out, &w.haul, err);
-		worker_free(&w);
+		int n = workers_wanted(c), rc = L3D_OK;
+		worker *w = calloc((size_t)n, sizeof *w);
+		if (!w)
+			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the census's workers");
+		for (int i = 0; i < n; i++) {
+			w[i].s = &s;
+			haul_init(&w[i].haul);
+		}
+		rc = gpu_census(w, n, err);
+		for (int i = 0; i < n; i++) {
+			if (rc == L3D_OK)
+				rc = haul_merge(out, &w[i].haul, err);
+			worker_free(&w[i]);
+		}
+		free(w);
 		haul_free(&s.seen);
 		pthread_mutex_destroy(&s.lock);
 		if (rc == L3D_OK && out->soups)

@@ -92,9 +92,12 @@ int cuda_batch_create(int device, uint32_t slots, const rule *r, unsigned edge,
 	return L3D_OK;
 }
 
+/* put and get may come from any thread (the census's judges): each names
+ * the device, which is the calling thread's own setting. */
 int cuda_batch_put(cuda_batch *b, uint32_t s, const grid *g, l3d_err *err)
 {
 	uint64_t *h = b->host + s * SLOT_WORDS;
+	CUDA_TRY(cudaSetDevice(b->device), "cudaSetDevice");
 	memcpy(h, g->bits, SLOT_WORDS * sizeof *h);
 	CUDA_TRY(cudaMemcpyAsync(b->boxes + s * SLOT_WORDS, h, SLOT_WORDS * sizeof *h,
 				 cudaMemcpyHostToDevice, b->stream),
@@ -104,6 +107,7 @@ int cuda_batch_put(cuda_batch *b, uint32_t s, const grid *g, l3d_err *err)
 
 int cuda_batch_get(cuda_batch *b, uint32_t s, grid *g, l3d_err *err)
 {
+	CUDA_TRY(cudaSetDevice(b->device), "cudaSetDevice");
 	CUDA_TRY(cudaMemcpyAsync(g->bits, b->boxes + s * SLOT_WORDS, SLOT_WORDS * sizeof(uint64_t),
 				 cudaMemcpyDeviceToHost, b->stream),
 		 "a census soup from the GPU");

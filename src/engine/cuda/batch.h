@@ -33,7 +33,9 @@ bool cuda_batch_takes(const rule *r, uint64_t side);
  * for rule r; a live cell within `edge` of a face counts as near it. */
 int cuda_batch_create(int device, uint32_t slots, const rule *r, unsigned edge,
 		      cuda_batch **out, l3d_err *err);
-/* g (CUDA_BATCH_SIDE on each axis) into slot s, before the next step. */
+/* g (CUDA_BATCH_SIDE on each axis) into slot s, before the next step.
+ * put and get may be called from several threads at once, for different
+ * slots, between steps. */
 int cuda_batch_put(cuda_batch *b, uint32_t s, const grid *g, l3d_err *err);
 /* Slot s's space into g, as the last step left it. */
 int cuda_batch_get(cuda_batch *b, uint32_t s, grid *g, l3d_err *err);

@@ -416,6 +416,25 @@ int format_view_check(fmt_id f, const out_view *v, const uint64_t size[3],
 	return L3D_OK;
 }
 
+uint64_t format_view_bytes(fmt_id f, const out_view *v, const uint64_t size[3])
+{
+	uint64_t n[3] = {size[0], size[1], size[2]};
+	for (int a = 0; v && v->box && a < 3; a++)
+		n[a] = v->hi[a] - v->lo[a] + 1;
+	uint64_t cells = n[0] * n[1] * n[2];
+	if (v && v->coarsen) {
+		uint64_t counts = coarse_bytes(n, v->coarsen);
+		return counts + (f == FMT_VTI ? vti_bytes(0) + counts : 0);
+	}
+	if (f == FMT_VTI)
+		return vti_bytes(cells);
+	if (v && v->box && desc_of(f) && desc_of(f)->write_grid) {
+		grid g = {.nx = n[0], .ny = n[1], .nz = n[2], .words = (n[2] + 63) / 64};
+		return grid_bytes(&g);
+	}
+	return 0;
+}
+
 /* A writer that needs the universe whole (RLE3) gets it, in memory. */
 static int write_grid_of(FILE *out, const char *name, const format_desc *d,
 			 const row_source *src, const rule *r, l3d_err *err)

@@ -148,6 +148,11 @@ bool format_can_coarsen(fmt_id f);
 int format_view_check(fmt_id f, const out_view *v, const uint64_t size[3],
 		      l3d_err *err);
 
+/* The host memory a writer of format f holds, beyond the rows it streams,
+ * for v's part of a universe of `size` (NULL: all of it): a .vti's
+ * compressed arrays, --coarsen's counts, a box made whole for RLE3. */
+uint64_t format_view_bytes(fmt_id f, const out_view *v, const uint64_t size[3]);
+
 /* Write v's part and kind of src's universe (NULL: every cell) in format
  * f, any format: one that needs the universe whole (RLE3) gets it in
  * memory (src->whole, when the rows are a grid's, else a copy).  A VTK XML

@@ -151,6 +151,14 @@ static int count_row(void *ctx, uint64_t x, uint64_t y, const uint64_t *row,
 	return L3D_OK;
 }
 
+uint64_t coarse_bytes(const uint64_t size[3], uint64_t k)
+{
+	uint64_t n = sizeof(float);
+	for (int a = 0; a < 3; a++)
+		n *= (size[a] + k - 1) / k;
+	return n;
+}
+
 int coarse_counts(const row_source *src, uint64_t k, float **counts,
 		  uint64_t dims[3], l3d_err *err)
 {

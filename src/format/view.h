@@ -28,6 +28,9 @@ int rows_pass(const row_source *src, row_fn fn, void *ctx, l3d_err *err);
 int coarse_counts(const row_source *src, uint64_t k, float **counts,
 		  uint64_t dims[3], l3d_err *err);
 
+/* The bytes coarse_counts holds for a universe of `size` in blocks of k. */
+uint64_t coarse_bytes(const uint64_t size[3], uint64_t k);
+
 /* The universe's rows as a grid of their own (for a writer that needs it
  * whole: RLE3); grid_free() it. */
 int rows_to_grid(const row_source *src, grid *g, l3d_err *err);

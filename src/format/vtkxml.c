@@ -260,6 +260,12 @@ static int write_file(FILE *out, const char *name, const char *xml,
 
 /* ---- .vti ---- */
 
+uint64_t vti_bytes(uint64_t cells)
+{
+	uint64_t batch = (uint64_t)BATCH_MOST * (BLOCK + compressBound(BLOCK));
+	return (cells < SLAB ? cells : SLAB) + batch + cells / 6;
+}
+
 /* A slab of z planes [z0, z0 + n) of the image, x fastest. */
 typedef struct slab {
 	unsigned char *cells;

@@ -20,6 +20,13 @@ bool vtp_looks(const unsigned char *p, size_t n);
 int vti_write(FILE *out, const char *name, const row_source *src,
 	      const rule *r, l3d_err *err);
 
+/* The host memory vti_write holds for an image of `cells` cells (0: of
+ * counts, which coarse_counts' array and its compressed copy bound): a
+ * slab of cells, a batch of blocks and their deflated copies, and the
+ * compressed array, taken as a sixth of the cells (0/1 bytes deflate to
+ * less at any density). */
+uint64_t vti_bytes(uint64_t cells);
+
 /* PolyData: a point and a vertex for each live cell, at its coordinates
  * (plus src->origin), x slowest and z fastest; no counts. */
 int vtp_write(FILE *out, const char *name, const row_source *src,

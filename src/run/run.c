@@ -444,6 +444,8 @@ static void count_memory(const plan *p, memory_use *m)
 	m->pictures = p->snap_every ? p->snap_bytes : 0;
 	uint64_t slots = 2 * (uint64_t)pipeline_threads(UINT64_MAX) * WRITE_SLOT_BYTES;
 	m->writing = 2 * universe + 64 < slots ? 2 * universe + 64 : slots;
+	uint64_t size[3] = {dims.nx, dims.ny, dims.nz};
+	m->writing += format_view_bytes(p->out_format, p->viewed ? &p->view : NULL, size);
 	m->universe = universe;
 	m->held = p->src.start.bits ? grid_bytes(&p->src.start) : 0;
 	int workers = p->eo.threads > 0 ? p->eo.threads : cpu_count();

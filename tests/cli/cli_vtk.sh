@@ -175,6 +175,18 @@ sys.exit(0 if (arr["alive"].reshape(257, 512, 512).transpose(2, 1, 0) == a).all(
 		ok || fail "a .vti of two slabs differs"
 fi
 
+# What a writer holds is counted before the first step: --coarsen 1 of
+# 512^3 (512 MiB of counts) under a limit of 900 MB is refused at once
+# (status 1, out of memory), not after the run.  Not under valgrind or the
+# sanitizers, whose own reservations a ulimit -v would refuse.
+if [ -z "${LIFE3D_VALGRIND:-}" ] && [ -z "${LIFE3D_SANITIZERS:-}" ]; then
+	expect_exit 1 "--coarsen 1 of 512^3 under ulimit -v" -- \
+		sh -c 'ulimit -v 900000; exec "$@"' sh "$LIFE3D" -q --random 512 -n 5 --coarsen 1 -o big1.vti
+	grep -q "writing [0-9.]* MiB.* needs [0-9.]* MiB of memory" "$T/err" && ok ||
+		fail "--coarsen 1 under ulimit -v: $(cat "$T/err")"
+	expect_absent big1.vti "--coarsen 1 under ulimit -v"
+fi
+
 # Refused before the first step, nothing written.
 refused() {   # WHAT MESSAGE OUTPUT ARGS...
 	what=$1 msg=$2 out=$3

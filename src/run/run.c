@@ -466,17 +466,20 @@ static double mib(uint64_t bytes)
  * distributed run's slabs, halos and tiles are counted by its own engine
  * as it is made (slab_engine.c); rank 0 counts the pictures it takes and
  * the whole universe it gathers for a result of a format without a fixed
- * layout (slab_io.c). */
+ * layout, or of a --box or --coarsen (slab_io.c), with what its writer
+ * holds. */
 static int check_memory(const options *o, plan *p, l3d_err *err)
 {
-	bool gathers = o->output && !format_fixed_of(p->out_format);
+	bool gathers = o->output && (!format_fixed_of(p->out_format) || p->viewed);
 	if (comm_size() > 1 && (comm_rank() != 0 || (!p->snap_every && !gathers)))
 		return L3D_OK;
 	memory_use m = {0};
 	count_memory(p, &m);
 	if (comm_size() > 1) {
 		m.engine = m.held = m.threads = 0;
-		m.writing = gathers ? m.universe : 0;
+		uint64_t size[3] = {p->src.nx, p->src.start.ny, p->src.start.nz};
+		m.writing = gathers ? m.universe + format_view_bytes(p->out_format, p->viewed ? &p->view : NULL, size)
+				    : 0;
 		p->eo.host_later = m.pictures + m.writing;    /* for the slab engine's check */
 	}
 	uint64_t base = m.engine + m.writing, need = base + m.pictures;

@@ -616,7 +616,18 @@ static int workers_wanted(const census_cfg *c)
 	return (uint64_t)n > c->soups ? (int)(c->soups ? c->soups : 1) : (int)n;
 }
 
-static int cpu_census(const census_cfg *c, haul *out, l3d_err *err);
+/* The CPU's workers: one a thread (the caller's the first), each
+ * claiming soups until none is left; each keeps its own status (w->rc). */
+static int cpu_crew(worker *w, int n)
+{
+	for (int i = 1; i < n; i++)
+		w[i].started = pthread_create(&w[i].thread, NULL, worker_run, &w[i]) == 0;
+	worker_run(&w[0]);
+	for (int i = 1; i < n; i++)
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+	return L3D_OK;
+}
 
 /* ---- the GPU: a batch of soups a launch ---- */
 
@@ -795,56 +806,23 @@ int census_run(const census_cfg *c, haul *out, l3d_err *err)
 		return l3d_fail(err, L3D_ERR_UNAVAILABLE,
 				"census: the GPU takes Moore rules without B0 on soups of 16^3 "
 				"(a space of 64^3), and no --soups files; use --engine cpu");
-	if (c->engine && census_on_gpu(c)) {
-		shared s = {.c = c};
-		atomic_init(&s.next, 0);
-		atomic_init(&s.failed, false);
-		pthread_mutex_init(&s.lock, NULL);
-		int n = workers_wanted(c), rc = L3D_OK;
-		worker *w = calloc((size_t)n, sizeof *w);
-		if (!w)
-			return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the census's workers");
-		for (int i = 0; i < n; i++) {
-			w[i].s = &s;
-			haul_init(&w[i].haul);
-		}
-		rc = gpu_census(w, n, err);
-		for (int i = 0; i < n; i++) {
-			if (rc == L3D_OK)
-				rc = haul_merge(out, &w[i].haul, err);
-			worker_free(&w[i]);
-		}
-		free(w);
-		haul_free(&s.seen);
-		pthread_mutex_destroy(&s.lock);
-		if (rc == L3D_OK && out->soups)
-			rc = haul_add_range(out, c->first, c->first + out->soups, err);
-		return rc;
-	}
-	return cpu_census(c, out, err);
-}
-
-static int cpu_census(const census_cfg *c, haul *out, l3d_err *err)
-{
+	bool gpu = c->engine && census_on_gpu(c);
 	shared s = {.c = c};
 	atomic_init(&s.next, 0);
 	atomic_init(&s.failed, false);
 	pthread_mutex_init(&s.lock, NULL);
 	int n = workers_wanted(c), rc = L3D_OK;
 	worker *w = calloc((size_t)n, sizeof *w);
-	if (!w)
+	if (!w) {
+		pthread_mutex_destroy(&s.lock);
 		return l3d_fail(err, L3D_ERR_RUNTIME, "out of memory for the census's workers");
+	}
 	for (int i = 0; i < n; i++) {
 		w[i].s = &s;
 		haul_init(&w[i].haul);
-		if (i > 0)
-			w[i].started = pthread_create(&w[i].thread, NULL, worker_run, &w[i]) == 0;
 	}
-	worker_run(&w[0]);
-	for (int i = 1; i < n; i++)
-		if (w[i].started)
-			pthread_join(w[i].thread, NULL);
-	/* Workers that could not start leave their soups to the others. */
+	rc = gpu ? gpu_census(w, n, err) : cpu_crew(w, n);
+	/* Workers that could not start left their soups to the others. */
 	for (int i = 0; i < n; i++) {
 		if (rc == L3D_OK && w[i].rc) {
 			rc = w[i].rc;
